@@ -1,0 +1,1 @@
+//! Kafka's partition assignors (placeholder until implemented).

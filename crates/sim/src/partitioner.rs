@@ -1,0 +1,1 @@
+//! Kafka's default partitioner for keyed records (placeholder until implemented).

@@ -1,0 +1,5 @@
+//! Entry point for Trunk: everything lives in the library so wasm-bindgen tests can reach it.
+
+fn main() {
+    streamlab_web::start();
+}
