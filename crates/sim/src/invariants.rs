@@ -1,0 +1,154 @@
+//! Invariants: what must hold after every tick, checked in tests and property sweeps.
+//!
+//! [`check_invariants`] looks at one moment; [`InvariantChecker`] also remembers the previous
+//! moment so it can check that what must only grow never shrinks. A violation is a sentence
+//! naming the broken rule and the numbers that broke it.
+
+use crate::group::Group;
+use crate::topic::Topic;
+use crate::world::World;
+
+/// Checks everything that must hold at any single moment of a run.
+pub fn check_invariants(world: &World) -> Result<(), String> {
+    let topic = world.topic();
+    let produced = world.producer().sent();
+    let in_flight = world.producer().in_flight().count() as u64;
+    if topic.total_records() + in_flight != produced {
+        return Err(format!(
+            "records sent ({produced}) != appended ({}) + in flight ({in_flight})",
+            topic.total_records()
+        ));
+    }
+    for group in world.groups() {
+        check_offsets_ordered(group, topic)?;
+        check_ownership(group)?;
+        check_conservation(group, topic)?;
+    }
+    Ok(())
+}
+
+/// committed <= position <= log end, and processed <= position, in every partition.
+fn check_offsets_ordered(group: &Group, topic: &Topic) -> Result<(), String> {
+    for (p, (progress, log)) in group.partitions.iter().zip(&topic.partitions).enumerate() {
+        let end = log.log_end_offset();
+        let ordered = progress.committed <= progress.position
+            && progress.processed <= progress.position
+            && progress.position <= end
+            && log.log_start_offset() <= end;
+        if !ordered {
+            return Err(format!(
+                "{} p{p}: committed {} / processed {} / position {} / log end {} out of order",
+                group.group_id(),
+                progress.committed,
+                progress.processed,
+                progress.position,
+                end
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// With at least one member, every partition has exactly one owner, and owners agree with the
+/// members' own lists.
+fn check_ownership(group: &Group) -> Result<(), String> {
+    if group.members.is_empty() {
+        return Ok(());
+    }
+    for (p, progress) in group.partitions.iter().enumerate() {
+        let claimants: Vec<usize> = (0..group.members.len())
+            .filter(|&m| group.members[m].assigned.contains(&(p as u32)))
+            .collect();
+        if claimants.len() != 1 || progress.owner != Some(claimants[0]) {
+            return Err(format!(
+                "{} p{p}: owner {:?} but claimed by members {claimants:?}",
+                group.group_id(),
+                progress.owner
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every appended record is processed, waiting in a fetched batch, or not yet fetched; and the
+/// group's processed counter agrees with its processed offsets.
+fn check_conservation(group: &Group, topic: &Topic) -> Result<(), String> {
+    let appended = topic.total_records();
+    let in_batches: u64 = group
+        .members
+        .iter()
+        .map(|m| m.unprocessed_in_batch(&group.partitions))
+        .sum();
+    let not_fetched: u64 = group
+        .partitions
+        .iter()
+        .zip(&topic.partitions)
+        .map(|(progress, log)| log.log_end_offset() - progress.position)
+        .sum();
+    let processed_by_offsets: u64 = group.partitions.iter().map(|p| p.processed).sum();
+    if group.processed_total != processed_by_offsets
+        || appended != group.processed_total + in_batches + not_fetched
+    {
+        return Err(format!(
+            "{}: appended {appended} != processed {} (offsets say {processed_by_offsets}) + in batches {in_batches} + not fetched {not_fetched}",
+            group.group_id(),
+            group.processed_total
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a run tick after tick, including what may only grow.
+#[derive(Debug, Default)]
+pub struct InvariantChecker {
+    previous: Option<Seen>,
+}
+
+#[derive(Debug)]
+struct Seen {
+    log_end_offsets: Vec<u64>,
+    /// Per group: generation and committed offsets.
+    groups: Vec<(u32, Vec<u64>)>,
+}
+
+impl InvariantChecker {
+    pub fn check(&mut self, world: &World) -> Result<(), String> {
+        check_invariants(world)?;
+        let seen = Seen {
+            log_end_offsets: world
+                .topic()
+                .partitions
+                .iter()
+                .map(|p| p.log_end_offset())
+                .collect(),
+            groups: world
+                .groups()
+                .iter()
+                .map(|g| (g.generation, g.partitions.iter().map(|p| p.committed).collect()))
+                .collect(),
+        };
+        if let Some(previous) = &self.previous {
+            compare(previous, &seen)?;
+        }
+        self.previous = Some(seen);
+        Ok(())
+    }
+}
+
+fn compare(before: &Seen, after: &Seen) -> Result<(), String> {
+    let grew = |a: &[u64], b: &[u64]| a.iter().zip(b).all(|(x, y)| x <= y);
+    if !grew(&before.log_end_offsets, &after.log_end_offsets) {
+        return Err("a log end offset went backwards".into());
+    }
+    for (g, ((gen_before, committed_before), (gen_after, committed_after))) in
+        before.groups.iter().zip(&after.groups).enumerate()
+    {
+        if gen_after < gen_before {
+            return Err(format!("group {g}: generation went from {gen_before} to {gen_after}"));
+        }
+        if !grew(committed_before, committed_after) {
+            return Err(format!("group {g}: a committed offset went backwards"));
+        }
+    }
+    Ok(())
+}

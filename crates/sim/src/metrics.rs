@@ -1,0 +1,137 @@
+//! Metrics: a time series sampled every [`SAMPLE_INTERVAL_MS`], and the lag alerts it raises.
+//!
+//! Each sample records every partition's log end offset and, per group, the records processed
+//! so far and each partition's lag. Lag here is log end offset minus the group's processed
+//! offset: the records that still wait for the application. Kafka's own tools report two
+//! neighbours of it (`kafka-consumer-groups` shows log end minus the committed offset, the
+//! consumer's `records-lag` metric log end minus the position); the lesson draws committed
+//! offset and position as their own markers, so all three stay visible.
+
+use crate::events::{Event, EventKind, MemberLoad};
+use crate::group::Group;
+use crate::topic::Topic;
+use serde::Serialize;
+
+/// Simulated time between two samples.
+pub const SAMPLE_INTERVAL_MS: u64 = 250;
+
+/// Lag thresholds that raise an alert when crossed upwards.
+pub const LAG_ALERT_THRESHOLDS: [u64; 4] = [100, 1_000, 10_000, 100_000];
+
+/// Below this lag, a partition that had alerted counts as caught up.
+pub const CAUGHT_UP_LAG: u64 = 10;
+
+/// How far back the inflow rate in an alert looks.
+const INFLOW_WINDOW_MS: u64 = 5_000;
+
+/// The state of the run at one sample time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Sample {
+    pub at_ms: u64,
+    /// Records produced so far.
+    pub produced_total: u64,
+    /// Log end offset of every partition.
+    pub log_end_offsets: Vec<u64>,
+    pub groups: Vec<GroupSample>,
+}
+
+/// One group at one sample time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GroupSample {
+    /// Records the group finished processing so far.
+    pub processed_total: u64,
+    /// Per partition: log end offset minus processed offset.
+    pub lag: Vec<u64>,
+}
+
+/// The sampled series of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Metrics {
+    pub samples: Vec<Sample>,
+}
+
+impl Metrics {
+    /// When the next sample is due (the first one is at t = 0).
+    pub fn next_sample_ms(&self) -> u64 {
+        self.samples
+            .last()
+            .map_or(0, |s| s.at_ms + SAMPLE_INTERVAL_MS)
+    }
+
+    /// Takes the sample for `now_ms` and raises any lag alerts it shows.
+    pub fn sample(&mut self, now_ms: u64, topic: &Topic, groups: &mut [Group], events: &mut Vec<Event>) {
+        let log_end_offsets: Vec<u64> = topic.partitions.iter().map(|p| p.log_end_offset()).collect();
+        let group_samples = groups
+            .iter()
+            .map(|g| GroupSample {
+                processed_total: g.processed_total,
+                lag: g
+                    .partitions
+                    .iter()
+                    .zip(&log_end_offsets)
+                    .map(|(progress, end)| end - progress.processed)
+                    .collect(),
+            })
+            .collect();
+        self.samples.push(Sample {
+            at_ms: now_ms,
+            produced_total: log_end_offsets.iter().sum(),
+            log_end_offsets,
+            groups: group_samples,
+        });
+        for (index, group) in groups.iter_mut().enumerate() {
+            self.raise_lag_alerts(index, group, now_ms, events);
+        }
+    }
+
+    fn raise_lag_alerts(&self, index: usize, group: &mut Group, now_ms: u64, events: &mut Vec<Event>) {
+        let latest = self.samples.last().expect("called right after a push");
+        for partition in 0..group.partitions.len() {
+            let lag = latest.groups[index].lag[partition];
+            let level = usize::from(group.lag_levels[partition]);
+            if level < LAG_ALERT_THRESHOLDS.len() && lag >= LAG_ALERT_THRESHOLDS[level] {
+                let crossed = LAG_ALERT_THRESHOLDS.iter().filter(|&&t| lag >= t).count();
+                group.lag_levels[partition] = crossed as u8;
+                let kind = EventKind::LagRising {
+                    group_id: group.group_id().to_string(),
+                    partition: partition as u32,
+                    threshold: LAG_ALERT_THRESHOLDS[crossed - 1],
+                    lag,
+                    inflow_per_s: self.inflow_per_s(partition),
+                    owner: owner_load(group, partition),
+                };
+                events.push(Event { at_ms: now_ms, kind });
+            } else if level > 0 && lag < CAUGHT_UP_LAG {
+                group.lag_levels[partition] = 0;
+                let kind = EventKind::CaughtUp {
+                    group_id: group.group_id().to_string(),
+                    partition: partition as u32,
+                };
+                events.push(Event { at_ms: now_ms, kind });
+            }
+        }
+    }
+
+    /// Records appended to `partition` per second over the last few seconds.
+    fn inflow_per_s(&self, partition: usize) -> u64 {
+        let latest = self.samples.last().expect("at least one sample");
+        let back = (INFLOW_WINDOW_MS / SAMPLE_INTERVAL_MS) as usize;
+        let earlier = &self.samples[self.samples.len().saturating_sub(back + 1)];
+        let span_ms = latest.at_ms - earlier.at_ms;
+        if span_ms == 0 {
+            return 0;
+        }
+        let appended = latest.log_end_offsets[partition] - earlier.log_end_offsets[partition];
+        appended * 1000 / span_ms
+    }
+}
+
+fn owner_load(group: &Group, partition: usize) -> Option<MemberLoad> {
+    let owner = group.partitions[partition].owner?;
+    let member = &group.members[owner];
+    Some(MemberLoad {
+        member_id: member.id.clone(),
+        partitions: member.assigned.clone(),
+        processing_time_ms: group.config.processing.time_ms,
+    })
+}

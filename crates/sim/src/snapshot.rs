@@ -1,0 +1,226 @@
+//! The Snapshot: a plain-data picture of the world at one moment, for drawing.
+//!
+//! The UI never reaches into the World; it draws a Snapshot. Records carry their send and
+//! append times, and the member at work carries the start and end of its current record, so
+//! the renderer can place things between ticks and keep motion smooth at any speed.
+
+use crate::assignor::Strategy;
+use crate::group::{Activity, Group};
+use crate::topic::{Record, NULL_KEY};
+use crate::world::World;
+use serde::Serialize;
+
+/// Everything a lesson draws at one moment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Snapshot {
+    pub at_ms: u64,
+    pub topic_name: String,
+    pub producer: ProducerView,
+    pub partitions: Vec<PartitionView>,
+    pub groups: Vec<GroupView>,
+}
+
+/// The producer and the records it has sent but not yet appended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProducerView {
+    pub rate_per_s: u32,
+    pub key_count: u32,
+    pub sent_total: u64,
+    /// Records on their way to a partition (waiting out `linger.ms`).
+    pub in_flight: Vec<InFlightView>,
+}
+
+/// A record between the producer and its partition.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct InFlightView {
+    pub partition: u32,
+    pub record: RecordView,
+}
+
+/// One record as drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RecordView {
+    /// Offset once appended (for an in-flight record: the offset it will get is not known yet,
+    /// and this is 0).
+    pub offset: u64,
+    /// Key index, or `None` for a null key.
+    pub key: Option<u32>,
+    pub send_ms: u64,
+    pub append_ms: u64,
+}
+
+/// One partition's log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PartitionView {
+    pub partition: u32,
+    pub log_start_offset: u64,
+    pub log_end_offset: u64,
+    /// The newest records, oldest first.
+    pub tail: Vec<RecordView>,
+}
+
+/// One consumer group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupView {
+    pub group_id: String,
+    pub strategy: Strategy,
+    pub generation: u32,
+    pub max_poll_records: u32,
+    pub processing_time_ms: u32,
+    pub processed_total: u64,
+    pub members: Vec<MemberView>,
+    /// The group's progress in each partition, indexed by partition.
+    pub partitions: Vec<GroupPartitionView>,
+}
+
+/// A group's progress in one partition.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct GroupPartitionView {
+    /// Index into the group's `members`.
+    pub owner: Option<usize>,
+    /// Next offset `poll()` returns.
+    pub position: u64,
+    /// Every record below this offset is processed.
+    pub processed: u64,
+    /// Where reading resumes after a crash.
+    pub committed: u64,
+    /// Log end offset minus processed offset.
+    pub lag: u64,
+}
+
+/// One member.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MemberView {
+    pub member_id: String,
+    pub partitions: Vec<u32>,
+    pub state: MemberState,
+    pub processed_total: u64,
+    /// Records fetched by the last poll and not yet processed.
+    pub batch_remaining: u64,
+    /// When the last non-empty poll happened.
+    pub last_poll_ms: u64,
+}
+
+/// What a member is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum MemberState {
+    /// Owns no partition: more members than partitions.
+    Idle,
+    /// Inside `poll()`, waiting for records.
+    Waiting,
+    /// Handling one record.
+    Processing {
+        partition: u32,
+        offset: u64,
+        key: Option<u32>,
+        started_ms: u64,
+        done_ms: u64,
+    },
+}
+
+impl Snapshot {
+    pub(crate) fn of(world: &World, tail_len: usize) -> Self {
+        let partitions = world
+            .topic
+            .partitions
+            .iter()
+            .enumerate()
+            .map(|(p, log)| {
+                let end = log.log_end_offset();
+                let from = end.saturating_sub(tail_len as u64).max(log.log_start_offset());
+                PartitionView {
+                    partition: p as u32,
+                    log_start_offset: log.log_start_offset(),
+                    log_end_offset: end,
+                    tail: (from..end)
+                        .zip(log.range(from, end))
+                        .map(|(offset, record)| record_view(offset, record))
+                        .collect(),
+                }
+            })
+            .collect();
+        Self {
+            at_ms: world.now_ms,
+            topic_name: world.topic.name.clone(),
+            producer: ProducerView {
+                rate_per_s: world.scenario.producer.rate_per_s,
+                key_count: world.scenario.producer.key_count,
+                sent_total: world.producer.sent(),
+                in_flight: world
+                    .producer
+                    .in_flight()
+                    .map(|(partition, record)| InFlightView {
+                        partition: *partition,
+                        record: record_view(0, record),
+                    })
+                    .collect(),
+            },
+            partitions,
+            groups: world.groups.iter().map(|g| group_view(g, world)).collect(),
+        }
+    }
+}
+
+fn record_view(offset: u64, record: &Record) -> RecordView {
+    RecordView {
+        offset,
+        key: (record.key != NULL_KEY).then_some(record.key),
+        send_ms: record.send_ms,
+        append_ms: record.append_ms,
+    }
+}
+
+fn group_view(group: &Group, world: &World) -> GroupView {
+    let members = group
+        .members
+        .iter()
+        .map(|member| MemberView {
+            member_id: member.id.clone(),
+            partitions: member.assigned.clone(),
+            state: match member.activity {
+                _ if member.assigned.is_empty() => MemberState::Idle,
+                Activity::Processing {
+                    partition,
+                    offset,
+                    started_ms,
+                    done_ms,
+                } => MemberState::Processing {
+                    partition,
+                    offset,
+                    key: world.topic.partitions[partition as usize]
+                        .get(offset)
+                        .and_then(|r| (r.key != NULL_KEY).then_some(r.key)),
+                    started_ms,
+                    done_ms,
+                },
+                Activity::Ready | Activity::Waiting { .. } => MemberState::Waiting,
+            },
+            processed_total: member.processed_total,
+            batch_remaining: member.unprocessed_in_batch(&group.partitions),
+            last_poll_ms: member.last_poll_ms,
+        })
+        .collect();
+    let partitions = group
+        .partitions
+        .iter()
+        .zip(&world.topic.partitions)
+        .map(|(progress, log)| GroupPartitionView {
+            owner: progress.owner,
+            position: progress.position,
+            processed: progress.processed,
+            committed: progress.committed,
+            lag: log.log_end_offset() - progress.processed,
+        })
+        .collect();
+    GroupView {
+        group_id: group.config.group_id.clone(),
+        strategy: group.strategy(),
+        generation: group.generation,
+        max_poll_records: group.config.max_poll_records,
+        processing_time_ms: group.config.processing.time_ms,
+        processed_total: group.processed_total,
+        members,
+        partitions,
+    }
+}

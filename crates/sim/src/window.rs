@@ -1,1 +1,0 @@
-//! Event-time windows (placeholder until implemented).

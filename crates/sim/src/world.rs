@@ -1,0 +1,168 @@
+//! The World: one run of a Scenario, advanced tick by tick in a fixed order.
+//!
+//! Time is an integer count of milliseconds. A tick at time `t` runs, in this order: the
+//! producer sends what is due and appends what has waited out `linger.ms`; every group runs
+//! every member's poll loop (groups in scenario order, members in id order); the metrics take a
+//! sample if one is due. Ticks where nothing can happen are skipped: the world jumps to the
+//! earliest time any part has work, which gives the same result as visiting every millisecond
+//! because nothing changes in between. `World: Clone` is a full checkpoint.
+
+use crate::events::Event;
+use crate::group::{Group, StepSink};
+use crate::metrics::Metrics;
+use crate::producer::Producer;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::snapshot::Snapshot;
+use crate::topic::Topic;
+use crate::trace::TraceHasher;
+
+/// A running simulation.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub(crate) scenario: Scenario,
+    /// Every tick at or before this time has run.
+    pub(crate) now_ms: u64,
+    pub(crate) topic: Topic,
+    pub(crate) producer: Producer,
+    pub(crate) groups: Vec<Group>,
+    pub(crate) metrics: Metrics,
+    pub(crate) events: Vec<Event>,
+    /// How many of `events` are already folded into the trace.
+    events_hashed: usize,
+    pub(crate) trace: TraceHasher,
+}
+
+impl World {
+    /// Builds the world for `scenario` and runs its first tick (t = 0), which assigns every
+    /// group its partitions.
+    pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
+        scenario.validate()?;
+        let partitions = scenario.topic.partitions;
+        let groups = scenario
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(i, config)| Group::new(config, partitions, scenario.seed, i as u64))
+            .collect();
+        let mut world = Self {
+            scenario: scenario.clone(),
+            now_ms: 0,
+            topic: Topic::new(&scenario.topic.name, partitions),
+            producer: Producer::new(&scenario.producer, partitions, scenario.seed),
+            groups,
+            metrics: Metrics::default(),
+            events: Vec::new(),
+            events_hashed: 0,
+            trace: TraceHasher::default(),
+        };
+        world.start();
+        Ok(world)
+    }
+
+    fn start(&mut self) {
+        let mut sink = StepSink {
+            events: &mut self.events,
+            trace: &mut self.trace,
+        };
+        for group in &mut self.groups {
+            group.rebalance(0, &self.topic, &mut sink);
+        }
+        self.tick(0);
+    }
+
+    /// Runs every tick up to and including `target_ms`.
+    pub fn advance_to(&mut self, target_ms: u64) {
+        while self.now_ms < target_ms {
+            let next_ms = self.next_activity_ms().max(self.now_ms + 1);
+            if next_ms > target_ms {
+                self.now_ms = target_ms;
+                return;
+            }
+            self.tick(next_ms);
+        }
+    }
+
+    fn next_activity_ms(&self) -> u64 {
+        let groups = self.groups.iter().map(Group::next_activity_ms);
+        [
+            self.producer.next_send_ms(),
+            self.producer.next_append_ms(),
+            self.metrics.next_sample_ms(),
+        ]
+        .into_iter()
+        .chain(groups)
+        .min()
+        .unwrap_or(u64::MAX)
+    }
+
+    fn tick(&mut self, now_ms: u64) {
+        self.now_ms = now_ms;
+        let trace = &mut self.trace;
+        self.producer.send_due(now_ms);
+        self.producer
+            .append_due(now_ms, &mut self.topic, |partition, offset, key| {
+                trace.write_u64(u64::from(partition) << 32 | u64::from(key));
+                trace.write_u64(offset);
+            });
+        let mut sink = StepSink {
+            events: &mut self.events,
+            trace: &mut self.trace,
+        };
+        for group in &mut self.groups {
+            group.run_tick(now_ms, &self.topic, &mut sink);
+        }
+        if self.metrics.next_sample_ms() <= now_ms {
+            self.metrics
+                .sample(now_ms, &self.topic, &mut self.groups, &mut self.events);
+        }
+        self.hash_new_events();
+    }
+
+    fn hash_new_events(&mut self) {
+        for event in &self.events[self.events_hashed..] {
+            let bytes = serde_json::to_vec(event).expect("events always serialize");
+            self.trace.write_bytes(&bytes);
+        }
+        self.events_hashed = self.events.len();
+    }
+
+    /// The time up to which the world has run.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn topic(&self) -> &Topic {
+        &self.topic
+    }
+
+    pub fn producer(&self) -> &Producer {
+        &self.producer
+    }
+
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// Every event so far, oldest first.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// The fingerprint of everything the run has done so far.
+    pub fn trace_hash(&self) -> TraceHasher {
+        self.trace
+    }
+
+    /// What to draw now; `tail_len` is how many of each partition's newest records to include.
+    pub fn snapshot(&self, tail_len: usize) -> Snapshot {
+        Snapshot::of(self, tail_len)
+    }
+}

@@ -1,0 +1,147 @@
+//! Behaviour of whole runs: what a learner sees in the first lesson, checked on the core.
+
+use streamlab_sim::invariants::InvariantChecker;
+use streamlab_sim::scenario::{GroupConfig, Scenario};
+use streamlab_sim::snapshot::MemberState;
+use streamlab_sim::World;
+
+/// Runs `scenario` to `until_ms`, checking every invariant after every tick-sized step.
+fn run_checked(scenario: &Scenario, until_ms: u64, step_ms: u64) -> World {
+    let mut world = World::new(scenario).expect("valid scenario");
+    let mut checker = InvariantChecker::default();
+    checker.check(&world).unwrap();
+    let mut t = 0;
+    while t < until_ms {
+        t = (t + step_ms).min(until_ms);
+        world.advance_to(t);
+        if let Err(violation) = checker.check(&world) {
+            panic!("at {t} ms: {violation}");
+        }
+    }
+    world
+}
+
+fn one_group(partitions: u32, members: u32, time_ms: u32) -> Scenario {
+    let mut scenario = Scenario::default();
+    scenario.topic.partitions = partitions;
+    scenario.groups = vec![GroupConfig::named("search")];
+    scenario.groups[0].members = members;
+    scenario.groups[0].processing.time_ms = time_ms;
+    scenario
+}
+
+#[test]
+fn six_partitions_and_eight_members_leave_two_idle() {
+    let world = run_checked(&one_group(6, 8, 10), 5_000, 100);
+    let snapshot = world.snapshot(0);
+    let idle: Vec<&str> = snapshot.groups[0]
+        .members
+        .iter()
+        .filter(|m| m.state == MemberState::Idle)
+        .map(|m| m.member_id.as_str())
+        .collect();
+    assert_eq!(idle.len(), 2, "idle members: {idle:?}");
+    let narration: Vec<String> = world.events().iter().map(streamlab_sim::events::narrate).collect();
+    assert!(
+        narration.iter().any(|line| line.contains("are idle")),
+        "{narration:#?}"
+    );
+}
+
+#[test]
+fn twenty_ms_per_record_caps_a_partition_near_fifty_per_second() {
+    // One partition, far more load than it can take, and plenty of members.
+    let mut scenario = one_group(1, 8, 20);
+    scenario.producer.rate_per_s = 500;
+    let world = run_checked(&scenario, 20_000, 250);
+    let processed = world.groups()[0].processed_total;
+    // 20 s at 50/s is 1000 records; the first poll starts a few ms late.
+    assert!((980..=1000).contains(&processed), "processed {processed}");
+    assert!(world.snapshot(0).groups[0].partitions[0].lag > 8_000);
+}
+
+#[test]
+fn more_partitions_lift_the_ceiling() {
+    let mut scenario = one_group(4, 4, 20);
+    scenario.producer.rate_per_s = 500;
+    scenario.producer.key_count = 1000;
+    let world = run_checked(&scenario, 20_000, 250);
+    let processed = world.groups()[0].processed_total;
+    assert!(processed > 3_800, "four partitions, four members: {processed}");
+}
+
+#[test]
+fn a_hot_key_makes_one_partitions_lag_climb_while_others_keep_up() {
+    let mut scenario = one_group(6, 6, 10);
+    scenario.producer.rate_per_s = 300;
+    scenario.producer.key_skew = 2.0;
+    let world = run_checked(&scenario, 30_000, 500);
+    let snapshot = world.snapshot(0);
+    let lags: Vec<u64> = snapshot.groups[0].partitions.iter().map(|p| p.lag).collect();
+    let hot = (0..6).max_by_key(|&p| lags[p]).unwrap();
+    assert!(lags[hot] > 1_000, "lags {lags:?}");
+    let others_quiet = (0..6).filter(|&p| p != hot).all(|p| lags[p] < 50);
+    assert!(others_quiet, "lags {lags:?}");
+    let alerts = world
+        .events()
+        .iter()
+        .filter(|e| matches!(e.kind, streamlab_sim::EventKind::LagRising { partition, .. } if partition as usize == hot))
+        .count();
+    assert!(alerts >= 2, "the hot partition raised {alerts} lag alerts");
+}
+
+#[test]
+fn groups_read_the_same_records_independently() {
+    let mut scenario = one_group(6, 3, 1);
+    let mut slow = GroupConfig::named("analytics");
+    slow.members = 1;
+    slow.processing.time_ms = 20;
+    scenario.groups.push(slow);
+    let world = run_checked(&scenario, 10_000, 100);
+    let fast = world.groups()[0].processed_total;
+    let slow = world.groups()[1].processed_total;
+    assert!(fast > 1_900, "the fast group keeps up: {fast}");
+    assert!(slow < 520, "one member at 20 ms reads at most ~50/s: {slow}");
+}
+
+#[test]
+fn auto_commit_follows_the_interval() {
+    let world = run_checked(&one_group(2, 2, 1), 12_000, 100);
+    let commits: Vec<u64> = world
+        .events()
+        .iter()
+        .filter(|e| matches!(e.kind, streamlab_sim::EventKind::OffsetsCommitted { ref member_id, .. } if member_id == "c1"))
+        .map(|e| e.at_ms)
+        .collect();
+    assert_eq!(commits.len(), 2, "commits at {commits:?}");
+    assert!(commits[0] >= 5_000 && commits[0] < 5_600, "{commits:?}");
+    assert!(commits[1] - commits[0] >= 5_000, "{commits:?}");
+}
+
+#[test]
+fn the_same_scenario_gives_the_same_trace_whatever_the_frame_sizes() {
+    let mut scenario = one_group(6, 4, 3);
+    scenario.producer.key_skew = 1.1;
+    scenario.groups[0].processing.distribution = streamlab_sim::scenario::Distribution::Exponential;
+    let in_big_steps = run_checked(&scenario, 20_000, 5_000);
+    let in_small_steps = run_checked(&scenario, 20_000, 17);
+    assert_eq!(in_big_steps.trace_hash(), in_small_steps.trace_hash());
+    assert_eq!(in_big_steps.events(), in_small_steps.events());
+    let mut other_seed = scenario.clone();
+    other_seed.seed += 1;
+    assert_ne!(run_checked(&other_seed, 20_000, 5_000).trace_hash(), in_big_steps.trace_hash());
+}
+
+#[test]
+fn a_silent_producer_and_an_empty_group_are_fine() {
+    let mut scenario = one_group(3, 0, 10);
+    scenario.producer.rate_per_s = 0;
+    let world = run_checked(&scenario, 10_000, 1_000);
+    assert_eq!(world.topic().total_records(), 0);
+    let mut scenario = one_group(3, 0, 10);
+    scenario.producer.rate_per_s = 100;
+    let world = run_checked(&scenario, 10_000, 1_000);
+    // Sent at 0, 10, ..., 10_000 ms; the last one still waits out linger.ms.
+    let lag: u64 = world.snapshot(0).groups[0].partitions.iter().map(|p| p.lag).sum();
+    assert_eq!(lag, 1_000, "nobody reads, so every appended record is lag");
+}
