@@ -1,8 +1,107 @@
-//! `streamlab simulate` (placeholder until implemented).
+//! `streamlab simulate --scenario FILE [--duration-ms N]`: a scenario run headless.
+//!
+//! Prints one JSON object: the trace hash (the determinism tests compare it with the browser's),
+//! per-group totals, the sampled metrics (thinned to at most [`MAX_PRINTED_SAMPLES`] rows) and
+//! every event with its narration. The browser runs the same core, so these numbers are what
+//! the lesson shows for the same link.
 
+use crate::args::Flags;
 use crate::CliError;
+use serde::Serialize;
 use std::ffi::OsString;
+use streamlab_sim::events::{narrate, Event};
+use streamlab_sim::metrics::Sample;
+use streamlab_sim::scenario::{knob_range, Scenario};
+use streamlab_sim::World;
 
-pub fn run(_args: &[OsString]) -> Result<(), CliError> {
-    Err(CliError::new("not implemented yet"))
+/// Longest metrics series printed; longer runs print every n-th sample.
+const MAX_PRINTED_SAMPLES: usize = 1_000;
+
+#[derive(Serialize)]
+struct Report<'a> {
+    trace_hash: String,
+    duration_ms: u64,
+    produced: u64,
+    groups: Vec<GroupReport>,
+    samples: Vec<&'a Sample>,
+    events: Vec<NarratedEvent<'a>>,
+}
+
+#[derive(Serialize)]
+struct GroupReport {
+    group_id: String,
+    processed: u64,
+    throughput_per_s: f64,
+    lag_total: u64,
+    lag_per_partition: Vec<u64>,
+}
+
+#[derive(Serialize)]
+struct NarratedEvent<'a> {
+    #[serde(flatten)]
+    event: &'a Event,
+    text: String,
+}
+
+pub fn run(args: &[OsString]) -> Result<(), CliError> {
+    let flags = Flags::parse(args, &["scenario", "duration-ms"])?;
+    let path = flags.required("scenario")?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::new(format!("cannot read scenario {path}: {e}")))?;
+    let mut scenario: Scenario = serde_json::from_str(&text)
+        .map_err(|e| CliError::new(format!("scenario {path} is malformed: {e}")))?;
+    if let Some(raw) = flags.optional("duration-ms") {
+        scenario.duration_ms = parse_duration(raw)?;
+    }
+    let mut world = World::new(&scenario).map_err(|e| CliError::new(e.0))?;
+    world.advance_to(scenario.duration_ms);
+    let report = report(&world, scenario.duration_ms);
+    let json = serde_json::to_string(&report).map_err(|e| CliError::new(e.to_string()))?;
+    println!("{json}");
+    Ok(())
+}
+
+fn parse_duration(raw: &str) -> Result<u64, CliError> {
+    let range = knob_range("duration_ms");
+    raw.parse::<u64>()
+        .ok()
+        .filter(|&ms| (range.min..=range.max).contains(&(ms as f64)))
+        .ok_or_else(|| {
+            CliError::new(format!(
+                "--duration-ms must be a whole number in {}..={}, got {raw:?}",
+                range.min, range.max
+            ))
+        })
+}
+
+fn report(world: &World, duration_ms: u64) -> Report<'_> {
+    let snapshot = world.snapshot(0);
+    let groups = snapshot
+        .groups
+        .iter()
+        .map(|g| GroupReport {
+            group_id: g.group_id.clone(),
+            processed: g.processed_total,
+            throughput_per_s: g.processed_total as f64 * 1000.0 / duration_ms as f64,
+            lag_total: g.partitions.iter().map(|p| p.lag).sum(),
+            lag_per_partition: g.partitions.iter().map(|p| p.lag).collect(),
+        })
+        .collect();
+    let samples = &world.metrics().samples;
+    let stride = samples.len().div_ceil(MAX_PRINTED_SAMPLES).max(1);
+    Report {
+        trace_hash: world.trace_hash().hex(),
+        duration_ms,
+        produced: world.producer().sent(),
+        groups,
+        samples: samples.iter().step_by(stride).collect(),
+        events: world
+            .events()
+            .iter()
+            .map(|event| NarratedEvent {
+                event,
+                text: narrate(event),
+            })
+            .collect(),
+    }
 }

@@ -1,0 +1,63 @@
+//! `streamlab simulate`: runs a scenario file headless and prints its metrics as JSON.
+
+use std::process::Command;
+
+fn streamlab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_streamlab"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn fixture() -> String {
+    format!("{}/../../tests/fixtures/determinism.json", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn prints_metrics_and_a_stable_trace_hash() {
+    let first = streamlab(&["simulate", "--scenario", &fixture()]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    let hash = report["trace_hash"].as_str().unwrap();
+    assert_eq!(hash.len(), 16);
+    assert_eq!(report["duration_ms"], 30_000);
+    // 400 records/s for 30 s, the last one sent at 30 000 ms.
+    assert_eq!(report["produced"], 12_001);
+    assert_eq!(report["groups"].as_array().unwrap().len(), 2);
+    assert!(report["events"][0]["text"].as_str().unwrap().contains("generation 1"));
+
+    let second = streamlab(&["simulate", "--scenario", &fixture()]);
+    let again: serde_json::Value = serde_json::from_slice(&second.stdout).unwrap();
+    assert_eq!(again["trace_hash"], report["trace_hash"]);
+}
+
+#[test]
+fn a_shorter_duration_processes_fewer_records() {
+    let output = streamlab(&["simulate", "--scenario", &fixture(), "--duration-ms", "1000"]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["produced"], 401);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let dir = std::env::temp_dir().join(format!("streamlab-simulate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let malformed = dir.join("malformed.json");
+    std::fs::write(&malformed, "{\"topic\": {\"partitions\": \"six\"}}").unwrap();
+    let out_of_range = dir.join("range.json");
+    std::fs::write(&out_of_range, "{\"topic\": {\"partitions\": 0}}").unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["simulate"], "missing --scenario"),
+        (&["simulate", "--scenario", "/nonexistent/x.json"], "cannot read"),
+        (&["simulate", "--scenario", malformed.to_str().unwrap()], "malformed"),
+        (&["simulate", "--scenario", out_of_range.to_str().unwrap()], "topic.partitions"),
+        (&["simulate", "--scenario", &fixture(), "--duration-ms", "-5"], "--duration-ms"),
+    ];
+    for (args, expected) in cases {
+        let output = streamlab(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
