@@ -1,13 +1,22 @@
-//! The Streamlab playground UI (placeholder while the core lands).
+//! The Streamlab playground: a Yew app that animates the simulation core.
+//!
+//! The core (`streamlab-sim`) does all the modelling; this crate only turns its plain-data
+//! snapshots into pictures, its events into narration, and user input into new scenarios.
+//! [`start`] installs the panic overlay and the test hooks, then mounts [`app::App`].
 
-use yew::prelude::*;
-
-#[function_component(App)]
-pub fn app() -> Html {
-    html! { <main><h1>{ "Streamlab" }</h1></main> }
-}
+pub mod app;
+pub mod components;
+pub mod lessons;
+pub mod link;
+pub mod palette;
+pub mod panic_overlay;
+pub mod playground;
+pub mod shared;
+pub mod test_hooks;
 
 /// Mounts the app on the page's body.
 pub fn start() {
-    yew::Renderer::<App>::new().render();
+    panic_overlay::install();
+    test_hooks::install();
+    yew::Renderer::<app::App>::new().render();
 }

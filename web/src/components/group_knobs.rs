@@ -1,0 +1,84 @@
+//! The knobs of one consumer group: members, assignor, poll size, processing time.
+
+use super::knob_panel::edit_with;
+use super::number_knob::NumberKnob;
+use super::select_knob::SelectKnob;
+use crate::palette::group_colour;
+use streamlab_sim::assignor::Strategy;
+use streamlab_sim::scenario::{knob_range, Distribution, Scenario};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct GroupKnobsProps {
+    pub index: usize,
+    pub scenario: Scenario,
+    pub on_change: Callback<Scenario>,
+}
+
+#[function_component(GroupKnobs)]
+pub fn group_knobs(props: &GroupKnobsProps) -> Html {
+    let i = props.index;
+    let group = &props.scenario.groups[i];
+    let scope = AttrValue::from(format!("g{i}-"));
+    let edit = |f: fn(&mut Scenario, usize, f64)| {
+        edit_with(&props.scenario, &props.on_change, move |s, v: f64| f(s, i, v))
+    };
+    let strategy_changed = edit_with(&props.scenario, &props.on_change, move |s, v: String| {
+        if let Some(strategy) = Strategy::parse(&v) {
+            s.groups[i].partition_assignment_strategy = strategy;
+        }
+    });
+    let distribution_changed = edit_with(&props.scenario, &props.on_change, move |s, v: String| {
+        s.groups[i].processing.distribution = match v.as_str() {
+            "uniform" => Distribution::Uniform,
+            "exponential" => Distribution::Exponential,
+            _ => Distribution::Constant,
+        };
+    });
+    let strategies: Vec<(AttrValue, AttrValue)> = Strategy::ALL
+        .iter()
+        .map(|s| (AttrValue::from(s.config_name()), AttrValue::from(s.config_name())))
+        .collect();
+    let distributions: Vec<(AttrValue, AttrValue)> = [("constant", "constant"), ("uniform", "uniform 0–2× mean"), ("exponential", "exponential")]
+        .iter()
+        .map(|(v, t)| (AttrValue::from(*v), AttrValue::from(*t)))
+        .collect();
+    let distribution = match group.processing.distribution {
+        Distribution::Constant => "constant",
+        Distribution::Uniform => "uniform",
+        Distribution::Exponential => "exponential",
+    };
+    let range = knob_range;
+    html! {
+        <div class="group-knobs" style={format!("border-left-color: {}", group_colour(i))}>
+            <h3><code>{ "group.id" }</code>{ " = " }{ &group.group_id }</h3>
+            <NumberKnob label="Members" scope={scope.clone()} unit="consumers"
+                value={f64::from(group.members)}
+                min={range("groups[].members").min} max={range("groups[].members").max}
+                hint="Consumer processes in this group."
+                on_change={edit(|s, i, v| s.groups[i].members = v as u32)} />
+            <NumberKnob label="Processing time" scope={scope.clone()} unit="ms/record"
+                value={f64::from(group.processing.time_ms)}
+                min={range("groups[].processing.time_ms").min} max={range("groups[].processing.time_ms").max}
+                slider_max={Some(100.0)}
+                hint="The application's work per record, one record at a time."
+                on_change={edit(|s, i, v| s.groups[i].processing.time_ms = v as u32)} />
+            <SelectKnob label="Processing spread" scope={scope.clone()} options={distributions}
+                value={AttrValue::from(distribution)}
+                hint="How processing time varies around its mean."
+                on_change={distribution_changed} />
+            <NumberKnob label="Max poll records" scope={scope.clone()}
+                config_name={Some(AttrValue::from("max.poll.records"))} unit="records"
+                value={f64::from(group.max_poll_records)}
+                min={range("groups[].max_poll_records").min} max={range("groups[].max_poll_records").max}
+                slider_max={Some(1_000.0)}
+                hint="Most records one poll() returns (Kafka default 500)."
+                on_change={edit(|s, i, v| s.groups[i].max_poll_records = v as u32)} />
+            <SelectKnob label="Assignor" scope={scope}
+                config_name={Some(AttrValue::from("partition.assignment.strategy"))}
+                options={strategies} value={AttrValue::from(group.partition_assignment_strategy.config_name())}
+                hint="How partitions are dealt out to members (Kafka's default starts with range)."
+                on_change={strategy_changed} />
+        </div>
+    }
+}

@@ -1,0 +1,157 @@
+//! Charts drawn with plotters on a canvas: lag per partition and throughput per group.
+//!
+//! The chart shows the last minute of simulated time. It is redrawn only when the playground
+//! hands it new data (a few times a second at most), not on every animation frame.
+
+use crate::palette::{group_colour, series_colour};
+use crate::shared::Shared;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+/// What the charts plot.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChartData {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    /// The group whose lag is drawn.
+    pub lag_group_id: String,
+    /// Per partition: (time, lag) points.
+    pub lag: Vec<Vec<(u64, u64)>>,
+    /// Per group: its id and (time, records/s processed) points.
+    pub throughput: Vec<(String, Vec<(u64, f64)>)>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LagChartProps {
+    pub data: Shared<ChartData>,
+}
+
+#[function_component(LagChart)]
+pub fn lag_chart(props: &LagChartProps) -> Html {
+    let lag_canvas = use_node_ref();
+    let throughput_canvas = use_node_ref();
+    {
+        let lag_canvas = lag_canvas.clone();
+        let throughput_canvas = throughput_canvas.clone();
+        use_effect_with(props.data.clone(), move |data| {
+            if let Some(canvas) = lag_canvas.cast::<HtmlCanvasElement>() {
+                draw_lag(canvas, data);
+            }
+            if let Some(canvas) = throughput_canvas.cast::<HtmlCanvasElement>() {
+                draw_throughput(canvas, data);
+            }
+        });
+    }
+    html! {
+        <section class="charts" aria-label="Charts">
+            <figure>
+                <canvas ref={lag_canvas} width="640" height="260" role="img"
+                    aria-label={format!("Lag per partition for group {}, last minute", props.data.lag_group_id)} />
+                <figcaption>{ format!("Lag per partition ({}): records appended but not yet processed", props.data.lag_group_id) }</figcaption>
+            </figure>
+            <figure>
+                <canvas ref={throughput_canvas} width="640" height="260" role="img"
+                    aria-label="Records processed per second by each group, last minute" />
+                <figcaption>{ "Throughput: records processed per second, per group" }</figcaption>
+            </figure>
+        </section>
+    }
+}
+
+fn seconds(ms: u64) -> f64 {
+    ms as f64 / 1000.0
+}
+
+fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
+    let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
+        return;
+    };
+    let root = backend.into_drawing_area();
+    let _ = root.fill(&WHITE);
+    let top = data
+        .lag
+        .iter()
+        .flat_map(|series| series.iter().map(|(_, lag)| *lag))
+        .max()
+        .unwrap_or(0)
+        .max(10) as f64;
+    let Ok(mut chart) = ChartBuilder::on(&root)
+        .margin(8)
+        .x_label_area_size(28)
+        .y_label_area_size(48)
+        .build_cartesian_2d(seconds(data.from_ms)..seconds(data.to_ms).max(seconds(data.from_ms) + 1.0), 0.0..top * 1.1)
+    else {
+        return;
+    };
+    let _ = chart
+        .configure_mesh()
+        .x_desc("simulated time (s)")
+        .y_desc("lag (records)")
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw();
+    for (p, series) in data.lag.iter().enumerate() {
+        let colour = hex_colour(series_colour(p));
+        let points = series.iter().map(|(t, lag)| (seconds(*t), *lag as f64));
+        let _ = chart
+            .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+            .map(|s| s.label(format!("p{p}")).legend(move |(x, y)| PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))));
+    }
+    if data.lag.len() <= 12 {
+        let _ = chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(RGBColor(200, 200, 200))
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw();
+    }
+    let _ = root.present();
+}
+
+fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
+    let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
+        return;
+    };
+    let root = backend.into_drawing_area();
+    let _ = root.fill(&WHITE);
+    let top = data
+        .throughput
+        .iter()
+        .flat_map(|(_, series)| series.iter().map(|(_, rate)| *rate))
+        .fold(10.0, f64::max);
+    let Ok(mut chart) = ChartBuilder::on(&root)
+        .margin(8)
+        .x_label_area_size(28)
+        .y_label_area_size(48)
+        .build_cartesian_2d(seconds(data.from_ms)..seconds(data.to_ms).max(seconds(data.from_ms) + 1.0), 0.0..top * 1.1)
+    else {
+        return;
+    };
+    let _ = chart
+        .configure_mesh()
+        .x_desc("simulated time (s)")
+        .y_desc("records/s")
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw();
+    for (g, (group_id, series)) in data.throughput.iter().enumerate() {
+        let colour = hex_colour(group_colour(g));
+        let points = series.iter().map(|(t, rate)| (seconds(*t), *rate));
+        let _ = chart
+            .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+            .map(|s| s.label(group_id.clone()).legend(move |(x, y)| PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))));
+    }
+    let _ = chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(RGBColor(200, 200, 200))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw();
+    let _ = root.present();
+}
+
+/// "#E69F00" as a plotters colour.
+fn hex_colour(hex: &str) -> RGBColor {
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
+    RGBColor(byte(1), byte(3), byte(5))
+}

@@ -1,0 +1,14 @@
+//! The playground's components, one per file.
+
+pub mod counters;
+pub mod diagram;
+pub mod error_banner;
+pub mod group_knobs;
+pub mod knob_panel;
+pub mod lag_chart;
+pub mod lesson_text;
+pub mod narration;
+pub mod number_knob;
+pub mod select_knob;
+pub mod share_bar;
+pub mod transport;

@@ -1,0 +1,75 @@
+//! One numeric knob: a label, the real config name, a slider, an exact box, unit and hint.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct NumberKnobProps {
+    /// Human label ("Partitions").
+    pub label: AttrValue,
+    /// Distinguishes knobs with the same label (one per group), for unique element ids.
+    #[prop_or_default]
+    pub scope: AttrValue,
+    /// The real Kafka/Flink name, shown in monospace, if the knob is a real setting.
+    #[prop_or_default]
+    pub config_name: Option<AttrValue>,
+    pub unit: AttrValue,
+    /// One line on what the knob does.
+    pub hint: AttrValue,
+    pub value: f64,
+    pub min: f64,
+    pub max: f64,
+    #[prop_or(1.0)]
+    pub step: f64,
+    /// The slider's top, when the full range is too wide to slide through usefully.
+    #[prop_or_default]
+    pub slider_max: Option<f64>,
+    #[prop_or_default]
+    pub disabled: bool,
+    pub on_change: Callback<f64>,
+}
+
+#[function_component(NumberKnob)]
+pub fn number_knob(props: &NumberKnobProps) -> Html {
+    let id = format!("knob-{}{}", props.scope, props.label.to_lowercase().replace(' ', "-"));
+    let emit = {
+        let props = props.clone();
+        move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = input.value().parse::<f64>() {
+                // The box accepts any typing; the value sent on is always within range.
+                let clamped = v.clamp(props.min, props.max);
+                let stepped = (clamped / props.step).round() * props.step;
+                props.on_change.emit(stepped);
+            }
+        }
+    };
+    let on_slide = {
+        let emit = emit.clone();
+        Callback::from(move |e: InputEvent| emit(e.into()))
+    };
+    let on_box = Callback::from(emit);
+    let slider_max = props.slider_max.unwrap_or(props.max);
+    html! {
+        <div class="knob">
+            <label for={id.clone()} class="knob-label">
+                <span class="knob-name">{ &props.label }</span>
+                if let Some(name) = &props.config_name {
+                    <code class="knob-config">{ name }</code>
+                }
+            </label>
+            <div class="knob-inputs">
+                <input type="range" aria-label={props.label.clone()}
+                    min={props.min.to_string()} max={slider_max.to_string()}
+                    step={props.step.to_string()} value={props.value.min(slider_max).to_string()}
+                    disabled={props.disabled} oninput={on_slide} />
+                <input id={id} type="number" class="knob-exact"
+                    min={props.min.to_string()} max={props.max.to_string()}
+                    step={props.step.to_string()} value={props.value.to_string()}
+                    disabled={props.disabled} onchange={on_box} />
+                <span class="knob-unit">{ &props.unit }</span>
+            </div>
+            <p class="knob-hint">{ &props.hint }{ format!(" Range {}–{}.", props.min, props.max) }</p>
+        </div>
+    }
+}

@@ -1,0 +1,35 @@
+//! Lesson content: the question each lesson answers, what it claims, and experiments to try.
+//!
+//! A lesson is plain data so that later lessons (and the gallery) can list and render them the
+//! same way; the words are ours, written for a learner meeting the idea for the first time.
+
+pub mod partitions;
+
+use streamlab_sim::Scenario;
+
+/// A guided experiment: a change to make, and the surprise to look for.
+pub struct TryThis {
+    pub prompt: &'static str,
+    pub expect: &'static str,
+    /// Applies the experiment to the current scenario.
+    pub apply: fn(&mut Scenario),
+}
+
+/// Everything a lesson page says around its diagram.
+pub struct Lesson {
+    pub slug: &'static str,
+    pub title: &'static str,
+    /// The question the lesson answers, in a learner's words.
+    pub question: &'static str,
+    /// Short paragraphs of explanation.
+    pub explanation: &'static [&'static str],
+    /// The guarantee the system claims.
+    pub guarantee: &'static str,
+    /// What any one process can know.
+    pub knowledge: &'static str,
+    /// How it fails.
+    pub failure: &'static str,
+    pub try_this: &'static [TryThis],
+    /// Where the playground is simpler than Kafka.
+    pub simplifications: &'static [&'static str],
+}

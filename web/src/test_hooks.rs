@@ -1,0 +1,139 @@
+//! `window.__streamlab`: read-only numbers for browser tests and benchmarks.
+//!
+//! End-to-end tests compare `traceHash()` with the native CLI's, read frame-time statistics
+//! and knob-to-picture latencies, and call `bench()` to time the core inside the browser.
+//! The playground publishes into a thread-local after each frame; the JS functions only read.
+
+use std::cell::RefCell;
+use streamlab_sim::{Scenario, World};
+use wasm_bindgen::prelude::*;
+
+/// Most recent samples kept for the statistics.
+const KEPT_SAMPLES: usize = 600;
+
+#[derive(Default)]
+struct Published {
+    trace_hash: String,
+    sim_ms: u64,
+    frame_work_ms: Vec<f64>,
+    knob_to_picture_ms: Vec<f64>,
+}
+
+thread_local! {
+    static PUBLISHED: RefCell<Published> = RefCell::new(Published::default());
+}
+
+/// Records the state after a frame.
+pub fn publish_frame(trace_hash: String, sim_ms: u64, work_ms: Option<f64>) {
+    PUBLISHED.with(|p| {
+        let mut p = p.borrow_mut();
+        p.trace_hash = trace_hash;
+        p.sim_ms = sim_ms;
+        if let Some(ms) = work_ms {
+            push_bounded(&mut p.frame_work_ms, ms);
+        }
+    });
+}
+
+/// Records how long a knob change took to reach the screen.
+pub fn publish_knob_latency(ms: f64) {
+    PUBLISHED.with(|p| push_bounded(&mut p.borrow_mut().knob_to_picture_ms, ms));
+}
+
+fn push_bounded(samples: &mut Vec<f64>, value: f64) {
+    if samples.len() == KEPT_SAMPLES {
+        samples.remove(0);
+    }
+    samples.push(value);
+}
+
+/// Milliseconds since page load, from the browser's monotonic clock (UI only, never the core).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+fn stats(samples: &[f64]) -> JsValue {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let pick = |q: f64| {
+        if sorted.is_empty() {
+            f64::NAN
+        } else {
+            sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+        }
+    };
+    let object = js_sys::Object::new();
+    let set = |k: &str, v: f64| {
+        let _ = js_sys::Reflect::set(&object, &k.into(), &v.into());
+    };
+    set("count", sorted.len() as f64);
+    set("p50", pick(0.5));
+    set("p95", pick(0.95));
+    set("max", pick(1.0));
+    object.into()
+}
+
+/// Times the core in this browser: the default lesson for ten simulated minutes, and the
+/// re-simulation a knob change causes (default lesson to 60 s).
+fn bench() -> JsValue {
+    let scenario = Scenario::default();
+    let started = now_ms();
+    let mut world = World::new(&scenario).expect("the default scenario is valid");
+    world.advance_to(600_000);
+    let elapsed_ms = now_ms() - started;
+    let records: u64 = world.groups().iter().map(|g| g.processed_total).sum::<u64>()
+        + world.producer().sent();
+    let resim_started = now_ms();
+    let mut again = World::new(&scenario).expect("valid");
+    again.advance_to(60_000);
+    let resim_ms = now_ms() - resim_started;
+    let object = js_sys::Object::new();
+    let set = |k: &str, v: f64| {
+        let _ = js_sys::Reflect::set(&object, &k.into(), &v.into());
+    };
+    set("default_lesson_10min_ms", elapsed_ms);
+    set("records_simulated", records as f64);
+    set("records_per_s", records as f64 / (elapsed_ms / 1000.0));
+    set("knob_change_resimulate_60s_ms", resim_ms);
+    object.into()
+}
+
+/// Defines `window.__streamlab`.
+pub fn install() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let hooks = js_sys::Object::new();
+    let define = |name: &str, f: &JsValue| {
+        let _ = js_sys::Reflect::set(&hooks, &name.into(), f);
+    };
+    let trace_hash = Closure::<dyn Fn() -> JsValue>::new(|| {
+        PUBLISHED.with(|p| JsValue::from_str(&p.borrow().trace_hash))
+    });
+    let sim_ms = Closure::<dyn Fn() -> JsValue>::new(|| {
+        PUBLISHED.with(|p| JsValue::from_f64(p.borrow().sim_ms as f64))
+    });
+    let frame_stats =
+        Closure::<dyn Fn() -> JsValue>::new(|| PUBLISHED.with(|p| stats(&p.borrow().frame_work_ms)));
+    let knob_stats = Closure::<dyn Fn() -> JsValue>::new(|| {
+        PUBLISHED.with(|p| stats(&p.borrow().knob_to_picture_ms))
+    });
+    let bench_fn = Closure::<dyn Fn() -> JsValue>::new(bench);
+    let panic_fn = Closure::<dyn Fn()>::new(|| panic!("debugPanic() was called from a test"));
+    define("traceHash", trace_hash.as_ref());
+    define("simMs", sim_ms.as_ref());
+    define("frameStats", frame_stats.as_ref());
+    define("knobToPictureStats", knob_stats.as_ref());
+    define("bench", bench_fn.as_ref());
+    define("debugPanic", panic_fn.as_ref());
+    // The hooks live as long as the page.
+    trace_hash.forget();
+    sim_ms.forget();
+    frame_stats.forget();
+    knob_stats.forget();
+    bench_fn.forget();
+    panic_fn.forget();
+    let _ = js_sys::Reflect::set(&window, &"__streamlab".into(), &hooks);
+}

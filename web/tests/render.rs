@@ -1,0 +1,86 @@
+//! The app renders what a learner needs: the diagram, idle members, the knobs, and a clear
+//! message for a broken link.
+
+use streamlab_sim::scenario::Scenario;
+use streamlab_sim::share;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Puts `fragment` in the address bar, mounts the app in a fresh element and waits a moment.
+async fn mount_with_fragment(fragment: &str) -> Element {
+    let window = web_sys::window().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment))
+        .unwrap();
+    let document = window.document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<streamlab_web::app::App>::with_root(root.clone()).render();
+    sleep_ms(300).await;
+    root
+}
+
+async fn sleep_ms(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+fn count(root: &Element, selector: &str) -> u32 {
+    root.query_selector_all(selector).unwrap().length()
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    root.query_selector(selector)
+        .unwrap()
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+        .map(|e| e.inner_text())
+        .unwrap_or_default()
+}
+
+fn link_for(edit: impl Fn(&mut Scenario)) -> String {
+    let mut scenario = Scenario::default();
+    edit(&mut scenario);
+    format!("#/partitions?s={}", share::encode(&scenario))
+}
+
+#[wasm_bindgen_test]
+async fn the_default_lesson_draws_partitions_members_and_knobs() {
+    let root = mount_with_fragment("#/partitions").await;
+    assert_eq!(count(&root, "svg.diagram g.partition"), 6);
+    assert_eq!(count(&root, "svg.diagram g.member"), 3);
+    assert!(count(&root, "svg.diagram rect.cell") > 0, "records appear within 300 ms");
+    assert!(root.query_selector("#knob-partitions").unwrap().is_some());
+    assert!(root.query_selector(".error-banner").unwrap().is_none());
+    assert!(text(&root, ".narration").contains("generation 1"));
+}
+
+#[wasm_bindgen_test]
+async fn a_link_reproduces_its_scenario_and_shows_idle_members() {
+    let fragment = link_for(|s| {
+        s.topic.partitions = 6;
+        s.groups[0].members = 8;
+    });
+    let root = mount_with_fragment(&fragment).await;
+    assert_eq!(count(&root, "svg.diagram g.member"), 8);
+    assert_eq!(count(&root, "svg.diagram g.member.idle"), 2);
+    assert!(text(&root, ".narration").contains("idle"));
+}
+
+#[wasm_bindgen_test]
+async fn a_garbage_link_shows_a_message_and_the_default_scenario() {
+    let root = mount_with_fragment("#/partitions?s=1.this-is-not-a-scenario").await;
+    let banner = text(&root, ".error-banner");
+    assert!(banner.contains("could not be read"), "banner: {banner}");
+    assert!(banner.contains("default"), "banner: {banner}");
+    assert_eq!(count(&root, "svg.diagram g.partition"), 6);
+}
