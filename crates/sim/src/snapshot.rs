@@ -99,6 +99,16 @@ pub struct MemberView {
     pub batch_remaining: u64,
     /// When the last non-empty poll happened.
     pub last_poll_ms: u64,
+    /// What that poll returned: offsets `[from, to)` per partition.
+    pub last_fetch: Vec<FetchView>,
+}
+
+/// Offsets `[from, to)` of one partition returned by a poll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FetchView {
+    pub partition: u32,
+    pub from: u64,
+    pub to: u64,
 }
 
 /// What a member is doing.
@@ -199,6 +209,15 @@ fn group_view(group: &Group, world: &World) -> GroupView {
             processed_total: member.processed_total,
             batch_remaining: member.unprocessed_in_batch(&group.partitions),
             last_poll_ms: member.last_poll_ms,
+            last_fetch: member
+                .batch
+                .iter()
+                .map(|r| FetchView {
+                    partition: r.partition,
+                    from: r.from,
+                    to: r.to,
+                })
+                .collect(),
         })
         .collect();
     let partitions = group
