@@ -1,0 +1,148 @@
+//! The static site in dist/: building it with Trunk and checking that it can be hosted anywhere.
+//!
+//! Trunk.toml sets `public_url = "./"`, so every asset URL in the generated index.html is
+//! relative and the folder works from any sub-path of any static host. [`build`] verifies that
+//! on every build, because one absolute URL would only break once deployed under a sub-path,
+//! and prints the gzipped size of what a visitor downloads.
+
+use crate::install;
+use crate::process;
+use crate::workspace::{DIST_DIR, INDEX_HTML};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What the app code (wasm + its JavaScript glue) may weigh gzipped before we warn.
+const WASM_AND_JS_GZIP_BUDGET_BYTES: u64 = 300 * 1024;
+
+/// `cargo xtask dist`: installs the build tools, then builds and checks the site.
+pub fn run() -> Result<(), String> {
+    install::site_tools()?;
+    build()?;
+    println!(
+        "dist: the site is in {DIST_DIR}/; copy that folder to any static host, under any path"
+    );
+    Ok(())
+}
+
+/// Builds dist/ in release mode with wasm-opt, then checks and reports it.
+pub fn build() -> Result<(), String> {
+    process::run(Command::new("trunk").args([
+        "build",
+        INDEX_HTML,
+        "--release",
+        "--offline",
+        "--locked",
+    ]))?;
+    let built_index = Path::new(DIST_DIR).join(INDEX_HTML);
+    let html = std::fs::read_to_string(&built_index)
+        .map_err(|error| format!("cannot read {}: {error}", built_index.display()))?;
+    let absolute = absolute_urls(&html);
+    if !absolute.is_empty() {
+        return Err(format!(
+            "{} refers to absolute URLs ({}), which break when the site is hosted under a sub-path; \
+             keep public_url = \"./\" in Trunk.toml",
+            built_index.display(),
+            absolute.join(", ")
+        ));
+    }
+    report_sizes()
+}
+
+/// Quoted strings in `html` that start with `/`, `//`, `http:` or `https:`: every one is a URL
+/// that does not resolve relative to the page.
+pub fn absolute_urls(html: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (index, quote) in html
+        .char_indices()
+        .filter(|(_, c)| matches!(c, '"' | '\'' | '`'))
+    {
+        let after = &html[index + 1..];
+        let looks_absolute = ["/", "http:", "https:"]
+            .iter()
+            .any(|start| after.starts_with(start));
+        // A closing quote right before a self-closing tag's `/>` is not a URL.
+        if looks_absolute && !after.starts_with("/>") {
+            let end = after
+                .find(|c: char| c == quote || c.is_whitespace())
+                .unwrap_or(after.len());
+            found.push(after[..end].to_string());
+        }
+    }
+    found
+}
+
+fn report_sizes() -> Result<(), String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(DIST_DIR)
+        .map_err(|error| format!("cannot list {DIST_DIR}: {error}"))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.is_file())
+        .collect();
+    files.sort();
+    println!("{:<48} {:>10} {:>10}", "file", "bytes", "gzipped");
+    let mut app_code_gzipped = 0;
+    for file in &files {
+        let bytes = file.metadata().map(|meta| meta.len()).unwrap_or(0);
+        let gzipped = gzipped_size(file)?;
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        println!("{name:<48} {bytes:>10} {gzipped:>10}");
+        if matches!(
+            file.extension().and_then(|ext| ext.to_str()),
+            Some("wasm" | "js")
+        ) {
+            app_code_gzipped += gzipped;
+        }
+    }
+    println!(
+        "dist: wasm + js gzipped: {:.1} KiB (budget {} KiB)",
+        app_code_gzipped as f64 / 1024.0,
+        WASM_AND_JS_GZIP_BUDGET_BYTES / 1024
+    );
+    if app_code_gzipped > WASM_AND_JS_GZIP_BUDGET_BYTES {
+        println!(
+            "dist: warning: over budget; look for a heavy dependency or debug code in release"
+        );
+    }
+    Ok(())
+}
+
+/// The size `gzip -9` makes of the file: what a static host that compresses would send.
+fn gzipped_size(file: &Path) -> Result<u64, String> {
+    let output = Command::new("gzip")
+        .args(["-9", "--stdout"])
+        .arg(file)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|error| format!("cannot run gzip to measure {}: {error}", file.display()))?;
+    if !output.status.success() {
+        return Err(format!("gzip failed on {}", file.display()));
+    }
+    Ok(output.stdout.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::absolute_urls;
+
+    #[test]
+    fn relative_asset_urls_pass() {
+        let html = r#"<link rel="stylesheet" href="./base-1a2b.css" integrity="sha384-x"/>
+<script type="module">import init from './streamlab-web-3c4d.js';
+init({ module_or_path: './streamlab-web-3c4d_bg.wasm' });</script>
+<noscript>Streamlab doesn't run without JavaScript.</noscript>"#;
+        assert_eq!(absolute_urls(html), Vec::<String>::new());
+    }
+
+    #[test]
+    fn root_relative_protocol_relative_and_remote_urls_are_found() {
+        let html = r#"<link href="/base.css"><script src='//cdn.example/x.js'></script>
+<img src="https://example.org/a.png">"#;
+        assert_eq!(
+            absolute_urls(html),
+            [
+                "/base.css",
+                "//cdn.example/x.js",
+                "https://example.org/a.png"
+            ]
+        );
+    }
+}
