@@ -1,8 +1,186 @@
-//! `streamlab window` (placeholder until implemented).
+//! `streamlab window --config FILE`: reads events as JSON Lines on stdin, runs them through the
+//! simulation core's [`WindowOperator`], and prints panes, side-output records and a final
+//! summary as JSON Lines on stdout.
+//!
+//! This module owns the wire format and nothing else: parsing is strict (an event line must
+//! be an object with exactly `key`, a string, and `time`, an integer; the config file is
+//! checked by the core), every error names the config file or the input line number, and the
+//! summary line is printed only after the whole input was read without error, so a consumer
+//! can tell a complete run by it. Output written before a bad line is left as it is.
 
+use crate::args::Flags;
 use crate::CliError;
+use serde::Deserialize;
+use std::borrow::Cow;
 use std::ffi::OsString;
+use std::io::{BufRead, BufWriter, Write};
+use streamlab_sim::window::{Output, Summary, Timing, WindowConfig, WindowOperator};
 
-pub fn run(_args: &[OsString]) -> Result<(), CliError> {
-    Err(CliError::new("not implemented yet"))
+pub fn run(args: &[OsString]) -> Result<(), CliError> {
+    let flags = Flags::parse(args, &["config"])?;
+    let config_path = flags.required("config")?;
+    let operator = load_operator(config_path)?;
+    let stdin = std::io::stdin().lock();
+    let stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    process(operator, stdin, stdout)
+}
+
+/// One input line: `{"key": "a", "time": 123456}`. The key borrows from the line unless it
+/// contains escapes, so most lines allocate nothing.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventLine<'a> {
+    #[serde(borrow)]
+    key: Cow<'a, str>,
+    time: i64,
+}
+
+fn load_operator(config_path: &str) -> Result<WindowOperator<String>, CliError> {
+    let text = std::fs::read_to_string(config_path)
+        .map_err(|error| CliError::new(format!("cannot read config {config_path}: {error}")))?;
+    let config: WindowConfig = serde_json::from_str(&text)
+        .map_err(|error| CliError::new(format!("config {config_path}: {error}")))?;
+    WindowOperator::new(config)
+        .map_err(|error| CliError::new(format!("config {config_path}: {error}")))
+}
+
+fn process(
+    mut operator: WindowOperator<String>,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> Result<(), CliError> {
+    let mut line = Vec::new();
+    let mut produced = Vec::new();
+    let mut line_number: u64 = 0;
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        line_number += 1;
+        let event = parse_event(trim_line_end(&line))
+            .map_err(|message| CliError::new(format!("stdin line {line_number}: {message}")))?;
+        operator
+            .push(&*event.key, event.time, &mut produced)
+            .map_err(|error| CliError::new(format!("stdin line {line_number}: {error}")))?;
+        write_outputs(&mut output, &mut produced)?;
+    }
+    operator.finish(&mut produced);
+    write_outputs(&mut output, &mut produced)?;
+    write_summary(&mut output, operator.summary())?;
+    output.flush()?;
+    Ok(())
+}
+
+/// Strips the line terminator, `\n` or `\r\n`.
+fn trim_line_end(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+fn parse_event(line: &[u8]) -> Result<EventLine<'_>, String> {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Err("empty line; expected an event like {\"key\": \"a\", \"time\": 0}".into());
+    }
+    serde_json::from_slice(line).map_err(|error| describe_json_error(&error))
+}
+
+/// serde_json ends its messages with "at line 1 column N", which would be confusing next to
+/// the stdin line number since each line is parsed on its own; keep only the column.
+fn describe_json_error(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    match message.strip_suffix(&suffix) {
+        Some(bare) => format!("column {}: {bare}", error.column()),
+        None => message,
+    }
+}
+
+fn write_outputs(
+    output: &mut impl Write,
+    produced: &mut Vec<Output<String>>,
+) -> std::io::Result<()> {
+    for record in produced.drain(..) {
+        match record {
+            Output::Pane(pane) => {
+                output.write_all(b"{\"key\":")?;
+                write_json_string(output, &pane.key)?;
+                let timing = match pane.timing {
+                    Timing::OnTime => "on_time",
+                    Timing::Late => "late",
+                };
+                writeln!(
+                    output,
+                    ",\"start\":{},\"end\":{},\"count\":{},\"timing\":\"{timing}\"}}",
+                    pane.start_ms, pane.end_ms, pane.count
+                )?;
+            }
+            Output::Side { key, time_ms } => {
+                output.write_all(b"{\"key\":")?;
+                write_json_string(output, &key)?;
+                writeln!(output, ",\"time\":{time_ms},\"side\":true}}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_json_string(output: &mut impl Write, text: &str) -> std::io::Result<()> {
+    // Serializing a str cannot fail except through the writer.
+    serde_json::to_writer(&mut *output, text).map_err(std::io::Error::from)
+}
+
+fn write_summary(output: &mut impl Write, summary: Summary) -> std::io::Result<()> {
+    writeln!(
+        output,
+        "{{\"summary\":{{\"events\":{},\"dropped\":{},\"panes\":{}}}}}",
+        summary.events, summary.dropped, summary.panes
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_text(config: &str, input: &str) -> Result<String, String> {
+        let config: WindowConfig = serde_json::from_str(config).expect("test config parses");
+        let operator = WindowOperator::new(config).expect("test config is valid");
+        let mut output = Vec::new();
+        process(operator, input.as_bytes(), &mut output).map_err(|CliError(message)| message)?;
+        Ok(String::from_utf8(output).expect("output is UTF-8"))
+    }
+
+    const TUMBLING: &str = r#"{"window":{"type":"tumbling","size":10},
+        "max_out_of_orderness":0,"allowed_lateness":0,"late":"side"}"#;
+
+    #[test]
+    fn keys_with_quotes_and_unicode_are_escaped_as_json() {
+        let output = run_text(TUMBLING, "{\"key\":\"a\\\"b\\u00e9\\n\",\"time\":1}\n").unwrap();
+        assert_eq!(
+            output,
+            "{\"key\":\"a\\\"bé\\n\",\"start\":0,\"end\":10,\"count\":1,\"timing\":\"on_time\"}\n\
+             {\"summary\":{\"events\":1,\"dropped\":0,\"panes\":1}}\n"
+        );
+    }
+
+    #[test]
+    fn crlf_line_endings_and_a_missing_final_newline_are_accepted() {
+        let output = run_text(
+            TUMBLING,
+            "{\"key\":\"a\",\"time\":1}\r\n{\"key\":\"a\",\"time\":2}",
+        )
+        .unwrap();
+        assert!(output.contains("\"count\":2"), "{output}");
+    }
+
+    #[test]
+    fn json_errors_name_the_column_not_serde_jsons_line_one() {
+        let error = run_text(
+            TUMBLING,
+            "{\"key\":\"a\",\"time\":1}\n{\"key\":\"a\",\"time\":}\n",
+        )
+        .unwrap_err();
+        assert!(error.starts_with("stdin line 2: column "), "{error}");
+        assert!(!error.contains("line 1"), "{error}");
+    }
 }

@@ -1,0 +1,169 @@
+//! Key interning: the operator stores each distinct key once and works with dense `u32` ids,
+//! so per-window state is small, indexable by id, and cheap to copy.
+//!
+//! The id lookup uses a `HashMap` because a lookup per event must be fast; that map is only
+//! ever queried by key, never iterated, so its order cannot leak into any output. Everything
+//! that is iterated (the keys themselves, the windows) lives in `Vec`s and `BTreeMap`s.
+
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// A key's dense index, in order of first appearance.
+pub(crate) type KeyId = u32;
+
+/// Every key seen so far, indexed by [`KeyId`].
+#[derive(Clone, Debug)]
+pub(crate) struct KeyTable<K> {
+    ids: HashMap<K, KeyId, BuildHasherDefault<KeyHasher>>,
+    keys: Vec<K>,
+}
+
+impl<K> Default for KeyTable<K> {
+    fn default() -> Self {
+        Self {
+            ids: HashMap::default(),
+            keys: Vec::new(),
+        }
+    }
+}
+
+impl<K: Clone + Hash + Eq> KeyTable<K> {
+    /// The id of `key`, assigning the next one if the key is new; `None` once all `u32` ids
+    /// are taken (billions of distinct keys, far past any memory this runs in).
+    pub(crate) fn id_of<Q>(&mut self, key: &Q) -> Option<KeyId>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+    {
+        if let Some(&id) = self.ids.get(key) {
+            return Some(id);
+        }
+        let id = KeyId::try_from(self.keys.len()).ok()?;
+        let owned = key.to_owned();
+        self.keys.push(owned.clone());
+        self.ids.insert(owned, id);
+        Some(id)
+    }
+}
+
+impl<K> KeyTable<K> {
+    pub(crate) fn key(&self, id: KeyId) -> &K {
+        &self.keys[id as usize]
+    }
+}
+
+impl<K: Ord> KeyTable<K> {
+    /// Orders two ids by their keys (for strings: by UTF-8 bytes), the order output uses.
+    pub(crate) fn cmp_keys(&self, a: KeyId, b: KeyId) -> Ordering {
+        if a == b {
+            return Ordering::Equal;
+        }
+        self.key(a).cmp(self.key(b))
+    }
+}
+
+/// A small, fixed (unseeded, hence deterministic) hasher for the id lookup.
+///
+/// Words are folded in with a rotate-xor-multiply step, fast on short keys; the final mix
+/// spreads every input bit over the whole hash, because the table indexes buckets by the low
+/// bits and keys such as `"user-0001"` differ only in bytes that land in the high bits.
+/// Lookups only, never iteration, so the hash values cannot influence any output.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KeyHasher {
+    state: u64,
+}
+
+const FOLD_MULTIPLIER: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl KeyHasher {
+    fn fold(&mut self, word: u64) {
+        self.state = (self.state.rotate_left(5) ^ word).wrapping_mul(FOLD_MULTIPLIER);
+    }
+}
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.fold(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.fold(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, value: u8) {
+        self.fold(u64::from(value));
+    }
+
+    fn write_u16(&mut self, value: u16) {
+        self.fold(u64::from(value));
+    }
+
+    fn write_u32(&mut self, value: u32) {
+        self.fold(u64::from(value));
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.fold(value);
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.fold(value as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The 64-bit finalizer of MurmurHash3: every input bit affects every output bit.
+        let mut hash = self.state;
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        hash ^ (hash >> 33)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_follow_first_appearance_and_repeat_for_known_keys() {
+        let mut table = KeyTable::<String>::default();
+        assert_eq!(table.id_of("b"), Some(0));
+        assert_eq!(table.id_of("a"), Some(1));
+        assert_eq!(table.id_of("b"), Some(0));
+        assert_eq!(table.id_of("c"), Some(2));
+        assert_eq!(table.key(1), "a");
+    }
+
+    #[test]
+    fn keys_compare_by_utf8_bytes() {
+        let mut table = KeyTable::<String>::default();
+        let upper = table.id_of("Z").unwrap();
+        let lower = table.id_of("a").unwrap();
+        let accented = table.id_of("é").unwrap();
+        assert_eq!(table.cmp_keys(upper, lower), Ordering::Less);
+        assert_eq!(table.cmp_keys(accented, lower), Ordering::Greater);
+    }
+
+    #[test]
+    fn keys_differing_in_late_bytes_hash_to_different_low_bits() {
+        let low_bits = |key: &str| {
+            let mut hasher = KeyHasher::default();
+            key.hash(&mut hasher);
+            hasher.finish() & 0xffff
+        };
+        let distinct: std::collections::BTreeSet<u64> = (0..1000)
+            .map(|i| low_bits(&format!("user-{i:04}")))
+            .collect();
+        assert!(distinct.len() > 950, "only {} distinct", distinct.len());
+    }
+}

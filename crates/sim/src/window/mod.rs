@@ -1,0 +1,84 @@
+//! Event-time windows with watermarks and allowed lateness, the way Apache Flink and Apache
+//! Beam count events per key: tumbling, hopping and session windows, on-time and late panes,
+//! and dropped (or side-output) late events. [`WindowOperator`] is a plain, incremental,
+//! deterministic state machine: `streamlab window` feeds it a file, the browser lessons feed it
+//! one event at a time and draw what comes out.
+//!
+//! # Rules
+//!
+//! Windows are per key and half-open, `[start, end)`; an event exactly at a window's end belongs
+//! to the next window. W is the watermark ([`Watermark`]), which starts at minus infinity.
+//!
+//! 1. Each event is placed using W as it stood before the event; then
+//!    `W = max(W, time - max_out_of_orderness)`.
+//! 2. When W advances, every window with `end <= W` that has not fired fires an on-time pane
+//!    with its count; only then are the windows with `end + allowed_lateness <= W` discarded
+//!    (so with zero lateness a window fires and is discarded in the same step).
+//! 3. An event for a window that has already fired (and is not gone) is added to it and the
+//!    window fires again at once with its accumulated count: a late pane. A window whose first
+//!    event arrives when `end <= W` fires a late pane at once.
+//! 4. An event whose windows all have `end + allowed_lateness <= W` is dropped: counted in
+//!    [`Summary::dropped`] and, with [`LatePolicy::Side`], reported as [`Output::Side`]. A
+//!    window in that state is gone: it never fires again and nothing merges into it.
+//! 5. Sessions: an event at t opens `[t, t + gap)`; rule 4 judges the event by this session of
+//!    its own, before merging. Overlapping sessions of a key merge; sessions that only touch
+//!    (one's end equals the other's start) do not. A merge that includes a session that had
+//!    already fired counts as fired: it fires a late pane with the merged count at once if its
+//!    end is `<= W`, otherwise it waits ([`WindowState::LatePaneDue`]) and fires late when W
+//!    reaches its end; it never fires on time again. Events joining a waiting session leave
+//!    it waiting.
+//! 6. [`WindowOperator::finish`] moves W to plus infinity: windows that never fired fire on
+//!    time, waiting sessions fire late, windows whose latest pane is out fire nothing more.
+//!
+//! # Decisions where the contract leaves room
+//!
+//! * **Output order.** One `push` appends, in this order: the late panes of placing the event,
+//!   or its side-output record; then the panes due because W advanced. Within each of these
+//!   groups (and within `finish`), panes are sorted by window end, then start, then key (for
+//!   string keys: UTF-8 byte order, which is `String`'s `Ord`). Flink fires event-time timers
+//!   in timestamp order too; it leaves ties unspecified, and this order makes them
+//!   deterministic.
+//! * **Hopping events in partly expired windows.** As rule 4 says, an event is dropped only if
+//!   every window it belongs to is gone. Otherwise it is not counted as dropped and is added to
+//!   the windows that are not gone (Flink's `WindowOperator` likewise skips only the expired
+//!   windows of an element and drops it only if all were skipped).
+//! * **Summary.** `events` counts accepted events (dropped ones included, refused ones not),
+//!   `dropped` the events of rule 4 under either late policy, and `panes` every pane emitted,
+//!   on-time and late alike, i.e. every pane line the CLI prints.
+//! * **Late timing of merged sessions.** A pane fired because a merge pulled in an already
+//!   fired session is [`Timing::Late`] (Beam's pane timing would call it late as well).
+//! * **Numbers.** Times and durations are `i64` milliseconds. Event times must be in
+//!   `0..=MAX_TIME_MS` (2^61, about 73 million years); sizes, hops and gaps in
+//!   `1..=MAX_DURATION_MS`, lateness and out-of-orderness in `0..=MAX_DURATION_MS`, and a hop
+//!   may not exceed the size nor put one event into more than [`MAX_WINDOWS_PER_EVENT`]
+//!   windows. Within those limits no intermediate value (negative hopping starts, `end +
+//!   lateness`, `time - out_of_orderness`) can leave `i64`, so the arithmetic is exact; values
+//!   outside are refused with a [`ConfigError`] or [`EventError`] naming the field, never
+//!   wrapped or saturated silently.
+//! * **Strictness.** Deserializing a [`WindowConfig`] rejects unknown fields and requires all of
+//!   `window`, `max_out_of_orderness`, `allowed_lateness` and `late`; the CLI applies the same
+//!   strictness to event lines (exactly `key` and `time`).
+//!
+//! # Determinism and cost
+//!
+//! No floats, no randomness, no iteration over a hash map: the key interner's `HashMap` is
+//! only ever looked up, and everything iterated lives in `Vec`s and `BTreeMap`s. Windows are
+//! indexed by end, so each watermark step touches only the windows that fire or expire;
+//! placing an event touches only its own key's windows.
+
+mod assigner;
+mod config;
+mod fixed;
+mod keys;
+mod operator;
+mod output;
+mod session;
+mod watermark;
+
+pub use config::{
+    ConfigError, LatePolicy, WindowConfig, WindowSpec, MAX_DURATION_MS, MAX_TIME_MS,
+    MAX_WINDOWS_PER_EVENT,
+};
+pub use operator::{EventError, WindowOperator};
+pub use output::{OpenWindow, Output, Pane, Summary, Timing, WindowState};
+pub use watermark::Watermark;
