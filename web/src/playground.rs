@@ -36,6 +36,8 @@ const STEP_MS: f64 = 100.0;
 const CHART_WINDOW_MS: u64 = 60_000;
 /// Least wall time between two chart redraws.
 const CHART_REDRAW_WALL_MS: f64 = 200.0;
+/// Simulated time the throughput counter averages over.
+const THROUGHPUT_WINDOW_MS: u64 = 5_000;
 /// Narration lines kept on screen.
 const NARRATION_KEPT: usize = 60;
 
@@ -360,18 +362,18 @@ fn prefers_reduced_motion() -> bool {
 
 fn group_counters(world: &World, snapshot: &Snapshot) -> Vec<GroupCounters> {
     let samples = &world.metrics().samples;
-    let back = (5_000 / SAMPLE_INTERVAL_MS) as usize;
+    let back = (THROUGHPUT_WINDOW_MS / SAMPLE_INTERVAL_MS) as usize;
+    // Early in a run the window is whatever has been sampled so far.
+    let earlier = samples.len().saturating_sub(back + 1);
     snapshot
         .groups
         .iter()
         .enumerate()
         .map(|(g, group)| {
-            let throughput_per_s = match (samples.last(), samples.len().checked_sub(back + 1)) {
-                (Some(latest), Some(earlier)) => {
-                    let earlier = &samples[earlier];
-                    let span_ms = latest.at_ms - earlier.at_ms;
-                    (latest.groups[g].processed_total - earlier.groups[g].processed_total) * 1000
-                        / span_ms.max(1)
+            let throughput_per_s = match (samples.get(earlier), samples.last()) {
+                (Some(then), Some(now)) if now.at_ms > then.at_ms => {
+                    let done = now.groups[g].processed_total - then.groups[g].processed_total;
+                    done * 1000 / (now.at_ms - then.at_ms)
                 }
                 _ => 0,
             };

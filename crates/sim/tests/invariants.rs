@@ -1,6 +1,7 @@
 //! Property sweep: the invariants hold after every step of many random scenarios.
 //!
-//! The case count comes from PROPTEST_CASES (proptest's own variable); CI runs at least 1,000.
+//! 1,000 random scenarios by default (CI runs this); PROPTEST_CASES overrides the count for a
+//! longer sweep.
 
 use proptest::prelude::*;
 use streamlab_sim::assignor::Strategy as Assignor;
@@ -69,7 +70,16 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
         })
 }
 
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000)
+}
+
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
     #[test]
     fn invariants_hold_after_every_step(scenario in scenario_strategy(), step_ms in 1u64..400) {
         let mut world = World::new(&scenario).unwrap();

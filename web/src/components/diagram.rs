@@ -14,7 +14,7 @@ use streamlab_sim::snapshot::{GroupView, MemberState, MemberView, PartitionView,
 use yew::prelude::*;
 
 const WIDTH: f64 = 1000.0;
-const TOP: f64 = 34.0;
+const TOP: f64 = 48.0;
 const PRODUCER_X: f64 = 8.0;
 const PRODUCER_W: f64 = 96.0;
 const LOG_X: f64 = 150.0;
@@ -138,11 +138,11 @@ fn describe(snapshot: &Snapshot) -> String {
 fn headers(snapshot: &Snapshot) -> Html {
     html! {
         <g class="headers">
-            <text x={PRODUCER_X.to_string()} y="16">{ "producer" }</text>
-            <text x={LOG_X.to_string()} y="16">
+            <text x={PRODUCER_X.to_string()} y="14">{ "producer" }</text>
+            <text x={LOG_X.to_string()} y="14">
                 { format!("topic \u{201c}{}\u{201d}: {} partitions, newest records on the right", snapshot.topic_name, snapshot.partitions.len()) }
             </text>
-            <text x={GROUPS_X.to_string()} y="16">{ "consumer groups" }</text>
+            <text x={GROUPS_X.to_string()} y="14">{ "consumer groups" }</text>
         </g>
     }
 }
@@ -249,8 +249,11 @@ fn group_column(g: usize, group: &GroupView, props: &DiagramProps, layout: &Layo
     let x = GROUPS_X + g as f64 * layout.group_col_w + 6.0;
     html! {
         <g class="group">
-            <text x={x.to_string()} y={(TOP - 6.0).to_string()} fill={group_colour(g)} class="strong">
-                { format!("{} · gen {} · {}", group.group_id, group.generation, group.strategy.config_name()) }
+            <text x={x.to_string()} y={(TOP - 18.0).to_string()} fill={group_colour(g)} class="strong">
+                { &group.group_id }
+            </text>
+            <text x={x.to_string()} y={(TOP - 5.0).to_string()} class="small">
+                { format!("gen {} · {}", group.generation, group.strategy.config_name()) }
             </text>
             if group.members.is_empty() {
                 <text x={x.to_string()} y={(TOP + 16.0).to_string()} class="small">{ "no members: nobody reads" }</text>
@@ -276,6 +279,11 @@ fn member_box(g: usize, m: usize, member: &MemberView, group: &GroupView, props:
                 stroke={colour} stroke-dasharray={if idle { "4 3" } else { "none" }} />
             <text x={(x + 5.0).to_string()} y={label_y.to_string()} class="strong">{ &member.member_id }</text>
             <text x={(x + 28.0).to_string()} y={label_y.to_string()} class="small">{ owned }</text>
+            if w > 150.0 && !idle {
+                <text x={(x + w - 48.0).to_string()} y={label_y.to_string()} class="small" text-anchor="end">
+                    { format!("{} done · {} in batch", member.processed_total, member.batch_remaining) }
+                </text>
+            }
             { activity(member, x + w - 40.0, y, h, props) }
         </g>
     }
