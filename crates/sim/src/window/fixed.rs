@@ -23,8 +23,8 @@ struct Slot {
 pub(crate) struct FixedWindows {
     assigner: FixedAssigner,
     allowed_lateness_ms: i64,
-    /// Indexed by key id; each key's live windows ascending by start (hence by end).
-    per_key: Vec<VecDeque<Slot>>,
+    /// Indexed by key id: each key's live windows.
+    per_key: Vec<KeySlots>,
     /// Window end → keys with a live window ending there, each key once.
     by_end: BTreeMap<i64, Vec<KeyId>>,
     /// Emptied key lists from expired ends, reused so steady state allocates nothing.
@@ -66,14 +66,14 @@ impl FixedWindows {
     ) {
         let key_index = key as usize;
         if self.per_key.len() <= key_index {
-            self.per_key.resize_with(key_index + 1, VecDeque::new);
+            self.per_key.resize_with(key_index + 1, KeySlots::default);
         }
         for start_ms in self.assigner.starts(time_ms) {
             let end_ms = start_ms + self.assigner.size_ms;
             if watermark.has_reached(end_ms + self.allowed_lateness_ms) {
                 continue; // Gone: it never fires again and nothing joins it.
             }
-            let (count, created) = count_event(&mut self.per_key[key_index], start_ms);
+            let (count, created) = self.per_key[key_index].count_event(start_ms);
             if created {
                 self.index_new_window(end_ms, key, watermark);
             }
@@ -108,13 +108,12 @@ impl FixedWindows {
         for (&end_ms, keys) in self.by_end.range(ends) {
             let start_ms = end_ms - self.assigner.size_ms;
             for &key in keys {
-                let slots = &self.per_key[key as usize];
-                if let Ok(index) = slots.binary_search_by_key(&start_ms, |slot| slot.start_ms) {
+                if let Some(count) = self.per_key[key as usize].count_of(start_ms) {
                     fired.push(FiredPane {
                         key,
                         start_ms,
                         end_ms,
-                        count: slots[index].count,
+                        count,
                         timing: Timing::OnTime,
                     });
                 }
@@ -133,14 +132,18 @@ impl FixedWindows {
             _ => return,
         }
         while let Some(entry) = self.by_end.first_entry() {
-            if !watermark.has_reached(*entry.key() + self.allowed_lateness_ms) {
+            let end_ms = *entry.key();
+            if !watermark.has_reached(end_ms + self.allowed_lateness_ms) {
                 break;
             }
             let mut keys = entry.remove();
             for &key in &keys {
                 // Ends expire in ascending order, so each key's expiring window is its oldest.
-                let expired = self.per_key[key as usize].pop_front();
-                debug_assert!(expired.is_some());
+                let expired = self.per_key[key as usize].pop_oldest();
+                debug_assert_eq!(
+                    expired.map(|slot| slot.start_ms + self.assigner.size_ms),
+                    Some(end_ms)
+                );
             }
             keys.clear();
             self.spare_key_lists.push(keys);
@@ -155,7 +158,7 @@ impl FixedWindows {
         mut visit: impl FnMut(KeyId, i64, i64, u64, WindowState),
     ) {
         for (key_index, slots) in self.per_key.iter().enumerate() {
-            for slot in slots {
+            for slot in slots.older.iter().chain(&slots.newest) {
                 let end_ms = slot.start_ms + self.assigner.size_ms;
                 let state = if watermark.has_reached(end_ms) {
                     WindowState::Fired
@@ -182,24 +185,65 @@ impl FixedWindows {
     }
 }
 
-/// Adds one event to the window starting at `start_ms`, creating it if needed; returns the new
-/// count and whether the window was created.
-fn count_event(slots: &mut VecDeque<Slot>, start_ms: i64) -> (u64, bool) {
-    // Events mostly arrive roughly in order, so the newest window is the usual target.
-    if let Some(last) = slots.back_mut() {
-        if last.start_ms == start_ms {
-            last.count += 1;
-            return (last.count, false);
+/// One key's live windows, ascending by start (hence by end). The newest window is kept
+/// apart from the rest because almost every event lands in it: counting then touches this
+/// struct alone instead of following a pointer to a separately allocated buffer.
+#[derive(Clone, Debug, Default)]
+struct KeySlots {
+    newest: Option<Slot>,
+    /// The windows before `newest`.
+    older: VecDeque<Slot>,
+}
+
+impl KeySlots {
+    /// Adds one event to the window starting at `start_ms`, creating it if needed; returns
+    /// the new count and whether the window was created.
+    fn count_event(&mut self, start_ms: i64) -> (u64, bool) {
+        match &mut self.newest {
+            Some(newest) if newest.start_ms == start_ms => {
+                newest.count += 1;
+                return (newest.count, false);
+            }
+            Some(newest) if newest.start_ms < start_ms => {
+                self.older.push_back(*newest);
+                *newest = Slot { start_ms, count: 1 };
+                return (1, true);
+            }
+            Some(_) => {}
+            None => {
+                self.newest = Some(Slot { start_ms, count: 1 });
+                return (1, true);
+            }
+        }
+        match self
+            .older
+            .binary_search_by_key(&start_ms, |slot| slot.start_ms)
+        {
+            Ok(index) => {
+                self.older[index].count += 1;
+                (self.older[index].count, false)
+            }
+            Err(index) => {
+                self.older.insert(index, Slot { start_ms, count: 1 });
+                (1, true)
+            }
         }
     }
-    match slots.binary_search_by_key(&start_ms, |slot| slot.start_ms) {
-        Ok(index) => {
-            slots[index].count += 1;
-            (slots[index].count, false)
+
+    fn count_of(&self, start_ms: i64) -> Option<u64> {
+        match self.newest {
+            Some(newest) if newest.start_ms == start_ms => Some(newest.count),
+            _ => {
+                let index = self
+                    .older
+                    .binary_search_by_key(&start_ms, |slot| slot.start_ms)
+                    .ok()?;
+                Some(self.older[index].count)
+            }
         }
-        Err(index) => {
-            slots.insert(index, Slot { start_ms, count: 1 });
-            (1, true)
-        }
+    }
+
+    fn pop_oldest(&mut self) -> Option<Slot> {
+        self.older.pop_front().or_else(|| self.newest.take())
     }
 }

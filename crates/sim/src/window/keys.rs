@@ -4,6 +4,12 @@
 //! The id lookup uses a `HashMap` because a lookup per event must be fast; that map is only
 //! ever queried by key, never iterated, so its order cannot leak into any output. Everything
 //! that is iterated (the keys themselves, the windows) lives in `Vec`s and `BTreeMap`s.
+//!
+//! Output is ordered by key, and sorting a batch of panes by comparing the keys themselves
+//! (string comparisons through an indirection) used to cost about as much as everything else
+//! the operator does. So the table also keeps each key's rank in key order, refreshed in
+//! batches: comparing two ranked ids is comparing two integers, and an id that arrived since
+//! the last refresh is compared by its key, which gives the same order.
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
@@ -18,6 +24,11 @@ pub(crate) type KeyId = u32;
 pub(crate) struct KeyTable<K> {
     ids: HashMap<K, KeyId, BuildHasherDefault<KeyHasher>>,
     keys: Vec<K>,
+    /// `ranks[id]` is the position of key `id` in key order among the first `ranks.len()`
+    /// keys; ids are dense and assigned in order, so exactly those ids are ranked.
+    ranks: Vec<u32>,
+    /// The ranked ids in key order (the inverse of `ranks`), kept for merging in new keys.
+    ranked_in_order: Vec<KeyId>,
 }
 
 impl<K> Default for KeyTable<K> {
@@ -25,6 +36,8 @@ impl<K> Default for KeyTable<K> {
         Self {
             ids: HashMap::default(),
             keys: Vec::new(),
+            ranks: Vec::new(),
+            ranked_in_order: Vec::new(),
         }
     }
 }
@@ -60,7 +73,50 @@ impl<K: Ord> KeyTable<K> {
         if a == b {
             return Ordering::Equal;
         }
-        self.key(a).cmp(self.key(b))
+        match (self.ranks.get(a as usize), self.ranks.get(b as usize)) {
+            (Some(rank_a), Some(rank_b)) => rank_a.cmp(rank_b),
+            _ => self.key(a).cmp(self.key(b)),
+        }
+    }
+
+    /// Ranks the keys that arrived since the last refresh, when that is worth it before
+    /// sorting `batch_len` items: a refresh costs time linear in the number of keys, so it
+    /// waits until either the batch or the backlog of unranked keys is a fair fraction of
+    /// all keys. That bounds the total refresh cost by a constant per key and per sorted item.
+    pub(crate) fn refresh_ranks_for(&mut self, batch_len: usize) {
+        let total = self.keys.len();
+        let unranked = total - self.ranks.len();
+        let worth_it = batch_len.saturating_mul(8) >= total || unranked.saturating_mul(8) >= total;
+        if unranked > 0 && worth_it {
+            self.refresh_ranks();
+        }
+    }
+
+    fn refresh_ranks(&mut self) {
+        let keys = &self.keys;
+        let by_key = |a: &KeyId, b: &KeyId| keys[*a as usize].cmp(&keys[*b as usize]);
+        // Ids are below 2^32 by construction (id_of refuses more), so these casts are exact.
+        let mut arrivals: Vec<KeyId> = (self.ranks.len()..keys.len())
+            .map(|id| id as KeyId)
+            .collect();
+        arrivals.sort_unstable_by(by_key);
+        let ranked = std::mem::take(&mut self.ranked_in_order);
+        let mut merged = Vec::with_capacity(keys.len());
+        let (mut old, mut new) = (ranked.iter().peekable(), arrivals.iter().peekable());
+        while let (Some(a), Some(b)) = (old.peek(), new.peek()) {
+            if by_key(a, b) == Ordering::Less {
+                merged.push(*old.next().expect("peeked"));
+            } else {
+                merged.push(*new.next().expect("peeked"));
+            }
+        }
+        merged.extend(old);
+        merged.extend(new);
+        self.ranks.resize(keys.len(), 0);
+        for (rank, &id) in merged.iter().enumerate() {
+            self.ranks[id as usize] = rank as u32;
+        }
+        self.ranked_in_order = merged;
     }
 }
 
@@ -142,6 +198,26 @@ mod tests {
         assert_eq!(table.id_of("b"), Some(0));
         assert_eq!(table.id_of("c"), Some(2));
         assert_eq!(table.key(1), "a");
+    }
+
+    #[test]
+    fn ranks_agree_with_key_order_through_every_refresh() {
+        let mut table = KeyTable::<String>::default();
+        let words = ["m", "b", "Z", "é", "a", "mm", "", "b2", "A", "zz", "ä", "c"];
+        for (index, word) in words.iter().enumerate() {
+            table.id_of(*word);
+            // Refresh after some arrivals only, so ranked and unranked ids mix.
+            if index % 3 == 1 {
+                table.refresh_ranks_for(usize::MAX);
+            }
+            let count = (index + 1) as KeyId;
+            for a in 0..count {
+                for b in 0..count {
+                    let expected = table.key(a).cmp(table.key(b));
+                    assert_eq!(table.cmp_keys(a, b), expected, "{a} vs {b}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -235,6 +235,7 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         if self.fired.is_empty() {
             return;
         }
+        self.keys.refresh_ranks_for(self.fired.len());
         let keys = &self.keys;
         self.fired.sort_unstable_by(|a, b| pane_order(keys, a, b));
         out.reserve(self.fired.len());

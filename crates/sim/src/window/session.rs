@@ -10,16 +10,18 @@
 //!
 //! Timers are lazy, because a busy session grows with nearly every event and moving its timer
 //! each time would cost two tree operations per event. A timer is only a reminder to visit
-//! the key's session covering that instant; the visit then acts on the session as it really
-//! is (fire it if its end has been reached and a pane is due, forget it if its lateness is
-//! over, otherwise set a new timer at its real end). Correctness rests on two invariants:
+//! the key's first session ending at or after that instant; the visit then acts on the
+//! session as it really is (fire it if its end has been reached and a pane is due, forget it
+//! if its lateness is over, otherwise make sure a timer waits at its real end). Correctness
+//! rests on two invariants:
 //!
 //! * every live session has a timer at or before its end, so expiry reaches it in time;
 //! * every session with a pane due has a timer after the watermark and at or before its end,
 //!   so the step in which the watermark reaches its end visits it.
 //!
-//! Extending a session keeps both true without touching the timers (its end only grows), so
-//! only new sessions, and merges that create a pane due where none was, add a timer.
+//! Extending a session keeps both true without touching the timers (its end only grows).
+//! Each session remembers its latest timer, so a visit sets a new one only where no later
+//! timer of that session is still waiting.
 
 use super::keys::KeyId;
 use super::output::{FiredPane, Timing, WindowState};
@@ -33,6 +35,9 @@ struct Session {
     end_ms: i64,
     count: u64,
     state: WindowState,
+    /// The latest timer set for this session (or a session merged into it); always at or
+    /// before `end_ms`, and still in the timer set because the session is live.
+    timer_ms: i64,
 }
 
 impl Session {
@@ -98,15 +103,15 @@ impl Sessions {
             end_ms: own_end_ms,
             count: 1,
             state: WindowState::Open,
+            timer_ms: i64::MIN, // No timer yet.
         };
         let mut absorbed_fired = false;
-        let mut absorbed_due = false;
         for absorbed in sessions.range(first..past) {
             merged.start_ms = merged.start_ms.min(absorbed.start_ms);
             merged.end_ms = merged.end_ms.max(absorbed.end_ms);
             merged.count += absorbed.count;
+            merged.timer_ms = merged.timer_ms.max(absorbed.timer_ms);
             absorbed_fired |= absorbed.state != WindowState::Open;
-            absorbed_due |= absorbed.has_pane_due();
         }
 
         merged.state = if watermark.has_reached(merged.end_ms) {
@@ -120,10 +125,13 @@ impl Sessions {
             WindowState::Open
         };
 
-        // The absorbed sessions' timers all lie at or before the merged end, which keeps the
-        // expiry invariant; a new timer is needed only where nothing absorbed can vouch for a
-        // pane due (see the module docs).
-        let needs_timer = first == past || (merged.has_pane_due() && !absorbed_due);
+        // Absorbed timers lie at or before the merged end, which keeps the expiry invariant
+        // (a brand-new session has none); a pane due also needs one after the watermark.
+        let needs_timer =
+            first == past || (merged.has_pane_due() && watermark.has_reached(merged.timer_ms));
+        if needs_timer {
+            merged.timer_ms = merged.end_ms;
+        }
         if past == first + 1 {
             sessions[first] = merged; // The common case: one session grows in place.
         } else {
@@ -171,8 +179,9 @@ impl Sessions {
                 };
                 session.state = WindowState::Fired;
                 fired.push(pane(key, session, timing));
-            } else {
-                // The session grew past this timer; remind again at its real end.
+            } else if session.timer_ms < session.end_ms {
+                // The session grew past its timers; remind again at its real end.
+                session.timer_ms = session.end_ms;
                 self.rescheduled.push((session.end_ms, key));
             }
         }
@@ -201,7 +210,7 @@ impl Sessions {
             self.timers.pop_first();
             let sessions = &mut self.per_key[key as usize];
             let index = sessions.partition_point(|session| session.end_ms < instant_ms);
-            let Some(session) = sessions.get(index) else {
+            let Some(session) = sessions.get_mut(index) else {
                 continue; // Stale: the session it stood for has expired.
             };
             if watermark.has_reached(session.end_ms + self.allowed_lateness_ms) {
@@ -209,8 +218,10 @@ impl Sessions {
                 // gone already and this one is the oldest.
                 debug_assert_eq!(index, 0);
                 sessions.remove(index);
-            } else if session.end_ms > instant_ms {
+            } else if session.timer_ms <= instant_ms {
+                // This was the session's latest timer: keep one waiting at its real end.
                 let end_ms = session.end_ms;
+                session.timer_ms = end_ms;
                 self.set_timer(end_ms, key, watermark);
             }
         }
