@@ -6,8 +6,8 @@
 //! that is iterated (the keys themselves, the windows) lives in `Vec`s and `BTreeMap`s.
 //!
 //! Output is ordered by key, and sorting a batch of panes by comparing the keys themselves
-//! (string comparisons through an indirection) used to cost about as much as everything else
-//! the operator does. So the table also keeps each key's rank in key order, refreshed in
+//! (string comparisons through an indirection) took about a third of the operator's time
+//! with string keys. So the table also keeps each key's rank in key order, refreshed in
 //! batches: comparing two ranked ids is comparing two integers, and an id that arrived since
 //! the last refresh is compared by its key, which gives the same order.
 

@@ -40,13 +40,14 @@
 //!   deterministic.
 //! * **Hopping events in partly expired windows.** As rule 4 says, an event is dropped only if
 //!   every window it belongs to is gone. Otherwise it is not counted as dropped and is added to
-//!   the windows that are not gone (Flink's `WindowOperator` likewise skips only the expired
-//!   windows of an element and drops it only if all were skipped).
+//!   the windows that are not gone (Flink's window operator likewise skips only an element's
+//!   expired windows and reports the element as late only if it went into none).
 //! * **Summary.** `events` counts accepted events (dropped ones included, refused ones not),
 //!   `dropped` the events of rule 4 under either late policy, and `panes` every pane emitted,
 //!   on-time and late alike, i.e. every pane line the CLI prints.
 //! * **Late timing of merged sessions.** A pane fired because a merge pulled in an already
-//!   fired session is [`Timing::Late`] (Beam's pane timing would call it late as well).
+//!   fired session is [`Timing::Late`]: part of its count was reported before, so it is an
+//!   update, never a first result.
 //! * **Numbers.** Times and durations are `i64` milliseconds. Event times must be in
 //!   `0..=MAX_TIME_MS` (2^61, about 73 million years); sizes, hops and gaps in
 //!   `1..=MAX_DURATION_MS`, lateness and out-of-orderness in `0..=MAX_DURATION_MS`, and a hop
@@ -59,12 +60,24 @@
 //!   `window`, `max_out_of_orderness`, `allowed_lateness` and `late`; the CLI applies the same
 //!   strictness to event lines (exactly `key` and `time`).
 //!
+//! # Using it
+//!
+//! Create a [`WindowOperator`] from a validated [`WindowConfig`], call
+//! [`push`](WindowOperator::push) once per event in arrival order and
+//! [`finish`](WindowOperator::finish) at the end; both append [`Output`]s to a `Vec` the
+//! caller owns (and may clear between calls). [`watermark`](WindowOperator::watermark),
+//! [`summary`](WindowOperator::summary) and [`open_windows`](WindowOperator::open_windows)
+//! show the state between steps, for drawing. An event the contract refuses (negative time,
+//! time past [`MAX_TIME_MS`], or any event after `finish`) returns an [`EventError`] and
+//! changes nothing.
+//!
 //! # Determinism and cost
 //!
 //! No floats, no randomness, no iteration over a hash map: the key interner's `HashMap` is
 //! only ever looked up, and everything iterated lives in `Vec`s and `BTreeMap`s. Windows are
 //! indexed by end, so each watermark step touches only the windows that fire or expire;
-//! placing an event touches only its own key's windows.
+//! placing an event touches only its own key's windows. Keys are interned to dense `u32` ids
+//! inside the operator and turned back into `K` only in the outputs.
 
 mod assigner;
 mod config;

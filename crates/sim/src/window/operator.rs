@@ -136,7 +136,7 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
 
     /// Ends the input: the watermark becomes plus infinity, every window with a pane still due
     /// fires (on time if it never fired, late if it is a merged session waiting for its late
-    /// pane), and all state is released. Calling it again does nothing.
+    /// pane), and every window is discarded. Calling it again does nothing.
     pub fn finish(&mut self, out: &mut Vec<Output<K>>) {
         self.advance_to(Watermark::PlusInfinity, out);
     }
