@@ -79,8 +79,12 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
 }
 
 fn parse_event(line: &[u8]) -> Result<EventLine<'_>, String> {
-    if line.iter().all(u8::is_ascii_whitespace) {
-        return Err("empty line; expected an event like {\"key\": \"a\", \"time\": 0}".into());
+    const EXAMPLE: &str = "{\"key\": \"a\", \"time\": 0}";
+    match line.iter().find(|byte| !byte.is_ascii_whitespace()) {
+        None => return Err(format!("empty line; expected an event like {EXAMPLE}")),
+        // serde's derive would also accept the field values as an array, ["a", 0].
+        Some(b'{') => {}
+        Some(_) => return Err(format!("expected a JSON object like {EXAMPLE}")),
     }
     serde_json::from_slice(line).map_err(|error| describe_json_error(&error))
 }

@@ -164,6 +164,15 @@ fn a_key_that_is_not_a_string_or_a_fractional_time_is_refused() {
 }
 
 #[test]
+fn an_event_that_is_not_a_json_object_is_refused() {
+    let input = "{\"key\":\"a\",\"time\":1}\n[\"a\", 2]\n";
+    assert_refused(
+        &run_window("array", TUMBLING, input),
+        "stdin line 2: expected a JSON object",
+    );
+}
+
+#[test]
 fn a_negative_time_is_refused_with_its_line_number() {
     let input = "{\"key\":\"a\",\"time\":1}\n{\"key\":\"a\",\"time\":-5}\n";
     assert_refused(

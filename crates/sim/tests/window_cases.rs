@@ -746,4 +746,31 @@ fn the_config_parses_from_the_contracts_json_and_nothing_else() {
         error_for(&base(r#"{"type":"session","gap":1}"#, "").replace("drop", "keep"))
             .contains("unknown variant `keep`")
     );
+
+    // serde's derives would also take these; the contract's shape is objects and a string.
+    let as_array = r#"[{"type":"tumbling","size":1}, 0, 0, "drop"]"#;
+    assert!(error_for(as_array).contains("invalid type: sequence"));
+    assert!(error_for(&base(r#"["tumbling", 1]"#, "")).contains("invalid type: sequence"));
+    let late_as_map =
+        base(r#"{"type":"tumbling","size":1}"#, "").replace(r#""drop""#, r#"{"drop":null}"#);
+    assert!(error_for(&late_as_map).contains("invalid type: map"));
+    assert!(
+        error_for(&base(r#"{"size":1,"type":"tumbling","size":2}"#, ""))
+            .contains("duplicate field `size`")
+    );
+    assert!(error_for(&base(r#"{"type":"hopping","size":10}"#, "")).contains("missing field `hop`"));
+    assert!(
+        error_for(&base(r#"{"type":"session","gap":1,"size":1}"#, ""))
+            .contains("unknown field `size`, expected `type` or `gap`")
+    );
+    // The type may follow the numbers.
+    let late_type: WindowConfig =
+        serde_json::from_str(&base(r#"{"gap":7,"type":"session"}"#, "")).unwrap();
+    assert_eq!(late_type.window, session(7));
+    // What serializing writes parses back to the same config.
+    let written = serde_json::to_string(&parsed).unwrap();
+    assert_eq!(
+        serde_json::from_str::<WindowConfig>(&written).unwrap(),
+        parsed
+    );
 }

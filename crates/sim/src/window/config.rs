@@ -1,7 +1,7 @@
 //! The window operator's configuration as a user writes it, and the checks that run before any
 //! event is seen: they keep every later computation inside `i64` without a single overflow.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fmt;
 
 /// The largest event time accepted: 2^61 ms, about 73 million years after the epoch.
@@ -22,10 +22,10 @@ pub const MAX_WINDOWS_PER_EVENT: i64 = 10_000;
 
 /// Everything the operator needs to know, in the shape of the contract's config file.
 ///
-/// Deserializing is strict: all four fields are required and unknown fields are rejected, so a
-/// misspelt option is an error instead of a silent default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Deserializing is strict (see `config_serde`): objects only, all four fields required,
+/// unknown or repeated fields rejected, so a misspelt option is an error instead of a silent
+/// default. Serializing writes the same shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct WindowConfig {
     pub window: WindowSpec,
     /// How far behind the largest event time seen the watermark trails.
@@ -38,8 +38,8 @@ pub struct WindowConfig {
 }
 
 /// The shape of the windows: `{"type": "tumbling", "size": S}` and so on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
 pub enum WindowSpec {
     /// Back-to-back windows `[n·S, (n+1)·S)`.
     Tumbling {
@@ -62,7 +62,7 @@ pub enum WindowSpec {
 }
 
 /// What happens to an event too late for every window it belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LatePolicy {
     /// Counted in the summary and otherwise forgotten.

@@ -56,9 +56,11 @@
 //!   lateness`, `time - out_of_orderness`) can leave `i64`, so the arithmetic is exact; values
 //!   outside are refused with a [`ConfigError`] or [`EventError`] naming the field, never
 //!   wrapped or saturated silently.
-//! * **Strictness.** Deserializing a [`WindowConfig`] rejects unknown fields and requires all of
-//!   `window`, `max_out_of_orderness`, `allowed_lateness` and `late`; the CLI applies the same
-//!   strictness to event lines (exactly `key` and `time`).
+//! * **Strictness.** Deserializing a [`WindowConfig`] accepts only JSON objects (not the arrays
+//!   serde's derives would also take), rejects unknown and repeated fields, and requires all of
+//!   `window`, `max_out_of_orderness`, `allowed_lateness` and `late`; the window object must
+//!   hold exactly the fields of its type. The CLI applies the same strictness to event lines
+//!   (an object with exactly `key`, a string, and `time`, an integer).
 //!
 //! # Using it
 //!
@@ -81,6 +83,7 @@
 
 mod assigner;
 mod config;
+mod config_serde;
 mod fixed;
 mod keys;
 mod operator;
