@@ -4,11 +4,11 @@
 //! what you see is what ships; Trunk rebuilds and reloads the page when a source file changes.
 //! It listens on loopback only: the playground is for this machine's browser.
 
+use crate::dist::trunk;
 use crate::install;
 use crate::process;
 use crate::workspace::INDEX_HTML;
 use std::net::{Ipv4Addr, TcpListener};
-use std::process::Command;
 
 const DEFAULT_PORT: u16 = 8080;
 
@@ -50,7 +50,7 @@ pub fn run(options: Options) -> Result<(), String> {
     })?;
     let port = options.port.to_string();
     println!("serve: http://127.0.0.1:{port}/ once the first build finishes (Ctrl-C stops)");
-    process::run(Command::new("trunk").args([
+    process::run(trunk().args([
         "serve",
         INDEX_HTML,
         "--release",
