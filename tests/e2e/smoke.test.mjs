@@ -20,7 +20,7 @@ after(async () => {
   await site?.close();
 });
 
-test('the site loads from a sub-path and the app renders with a quiet console', async () => {
+test('the site loads from a sub-path and the app renders with a quiet console', { timeout: 90_000 }, async () => {
   const visit = await openPage(browser, site.url);
   await waitForApp(visit.page);
   await screenshot(visit.page, 'smoke-sub-path');
@@ -47,7 +47,7 @@ test('the site loads from a sub-path and the app renders with a quiet console', 
   await visit.page.close();
 });
 
-test('the folder address without its trailing slash redirects into the folder', async () => {
+test('the folder address without its trailing slash redirects into the folder', { timeout: 90_000 }, async () => {
   const visit = await openPage(browser, site.url.replace(/\/$/, ''));
   await waitForApp(visit.page);
   assert.equal(visit.page.url(), site.url);
