@@ -90,31 +90,10 @@ pub fn run() -> Result<ExitCode, String> {
     // The web crate pulls in Yew, which is slow to build natively and only ever runs in the
     // browser, so it is linted and tested on wasm32 only.
     report.step("clippy: native crates", || {
-        process::run(
-            cargo()
-                .args([
-                    "clippy",
-                    "--locked",
-                    "--workspace",
-                    "--exclude",
-                    WEB_PACKAGE,
-                ])
-                .args(["--all-targets", "--", "-D", "warnings"]),
-        )
+        clippy(&["--workspace", "--exclude", WEB_PACKAGE])
     });
     report.step("clippy: web on wasm32", || {
-        process::run(
-            cargo()
-                .args([
-                    "clippy",
-                    "--locked",
-                    "-p",
-                    WEB_PACKAGE,
-                    "--target",
-                    WASM_TARGET,
-                ])
-                .args(["--all-targets", "--", "-D", "warnings"]),
-        )
+        clippy(&["-p", WEB_PACKAGE, "--target", WASM_TARGET])
     });
     report.step("native tests", || {
         process::run(cargo().args(["test", "--locked", "--workspace", "--exclude", WEB_PACKAGE]))
@@ -162,4 +141,14 @@ pub fn run() -> Result<ExitCode, String> {
         report.skip("end-to-end tests against dist/", "the site did not build");
     }
     Ok(report.finish())
+}
+
+/// Clippy on `scope` (package selection and target) with every warning an error.
+fn clippy(scope: &[&str]) -> Result<(), String> {
+    process::run(cargo().args(["clippy", "--locked"]).args(scope).args([
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))
 }
