@@ -6,6 +6,7 @@
 //! instead. [`narrate`] turns an event into a sentence that says what happened and why.
 
 use crate::assignor::Strategy;
+use crate::scenario::MemberAction;
 use serde::Serialize;
 
 /// Something that happened at a simulated time.
@@ -28,11 +29,65 @@ pub enum EventKind {
         partition_count: u32,
         members: Vec<MemberPartitions>,
     },
-    /// A member committed its positions (auto-commit inside `poll()`).
+    /// A member committed its positions.
     OffsetsCommitted {
         group_id: String,
         member_id: String,
         offsets: Vec<PartitionOffset>,
+        /// "auto-commit", "before giving up partitions", "on close".
+        cause: String,
+    },
+    /// The group entered PreparingRebalance.
+    RebalanceStarted {
+        group_id: String,
+        /// The generation that is ending.
+        generation: u32,
+        strategy: Strategy,
+        reason: String,
+    },
+    /// The coordinator no longer counts the member in the group.
+    MemberRemoved {
+        group_id: String,
+        member_id: String,
+        reason: String,
+    },
+    /// A member gave up partitions in a rebalance.
+    PartitionsRevoked {
+        group_id: String,
+        member_id: String,
+        partitions: Vec<u32>,
+        /// Whether it committed its positions first.
+        committed: bool,
+    },
+    /// A member learned it had been removed: its partitions are gone and its progress since
+    /// the last commit cannot be committed any more.
+    PartitionsLost {
+        group_id: String,
+        member_id: String,
+        partitions: Vec<u32>,
+    },
+    /// A member took over a partition whose committed offset is behind what was already
+    /// processed: those records will be processed again.
+    Reprocessing {
+        group_id: String,
+        member_id: String,
+        partition: u32,
+        committed: u64,
+        processed_to: u64,
+    },
+    /// A static member came back within `session.timeout.ms` and got its partitions back
+    /// without a rebalance.
+    StaticRejoin {
+        group_id: String,
+        member_id: String,
+        partitions: Vec<u32>,
+    },
+    /// Something happened to a member from outside (a scheduled action).
+    MemberAction {
+        group_id: String,
+        member_id: String,
+        action: MemberAction,
+        static_membership: bool,
     },
     /// A partition's lag rose past a threshold (100, 1000, ...); says why with rates.
     LagRising {
@@ -86,10 +141,69 @@ pub fn narrate(event: &Event) -> String {
             group_id,
             member_id,
             offsets,
+            cause,
         } => format!(
-            "{group_id}/{member_id} committed {}: after a crash, reading resumes there.",
+            "{group_id}/{member_id} committed {} ({cause}): a new owner would resume there.",
             list_offsets(offsets)
         ),
+        EventKind::RebalanceStarted {
+            group_id,
+            generation,
+            strategy,
+            reason,
+        } => narrate_rebalance(group_id, *generation, *strategy, reason),
+        EventKind::MemberRemoved {
+            group_id,
+            member_id,
+            reason,
+        } => format!("{group_id}: {member_id} is out of the group: {reason}."),
+        EventKind::PartitionsRevoked {
+            group_id,
+            member_id,
+            partitions,
+            committed,
+        } => format!(
+            "{group_id}/{member_id} gave up {}{}.",
+            list_partitions(partitions),
+            if *committed {
+                " after committing its positions"
+            } else {
+                " without committing: whoever gets them next starts from the last commit"
+            }
+        ),
+        EventKind::PartitionsLost {
+            group_id,
+            member_id,
+            partitions,
+        } => format!(
+            "{group_id}/{member_id} finished its batch and found it had been removed: {} are no longer its, and its commit fails (the generation moved on).",
+            list_partitions(partitions)
+        ),
+        EventKind::Reprocessing {
+            group_id,
+            member_id,
+            partition,
+            committed,
+            processed_to,
+        } => format!(
+            "{group_id}/{member_id} takes p{partition} from committed offset {committed}, but records up to {} were already processed: {} will be processed twice.",
+            processed_to - 1,
+            processed_to - committed
+        ),
+        EventKind::StaticRejoin {
+            group_id,
+            member_id,
+            partitions,
+        } => format!(
+            "{group_id}/{member_id} rejoined with its group.instance.id and got {} back: no rebalance, the rest of the group never stopped.",
+            if partitions.is_empty() { "nothing".to_string() } else { list_partitions(partitions) }
+        ),
+        EventKind::MemberAction {
+            group_id,
+            member_id,
+            action,
+            static_membership,
+        } => narrate_action(group_id, member_id, *action, *static_membership),
         EventKind::LagRising {
             group_id,
             partition,
@@ -102,6 +216,49 @@ pub fn narrate(event: &Event) -> String {
             group_id,
             partition,
         } => format!("{group_id}: p{partition} caught up; its lag is back near zero."),
+    }
+}
+
+fn narrate_rebalance(group_id: &str, generation: u32, strategy: Strategy, reason: &str) -> String {
+    let effect = if generation == 0 {
+        "members join before the first assignment"
+    } else if strategy.is_cooperative() {
+        "members keep processing what they own; only partitions that move are revoked"
+    } else {
+        "every member gives up all its partitions at its next poll, so the group stops"
+    };
+    format!(
+        "{group_id} starts rebalancing: {reason}. With {}, {effect}.",
+        strategy.config_name()
+    )
+}
+
+fn narrate_action(
+    group_id: &str,
+    member_id: &str,
+    action: MemberAction,
+    static_membership: bool,
+) -> String {
+    match action {
+        MemberAction::Start if static_membership => format!(
+            "{group_id}/{member_id} starts with its group.instance.id; if the coordinator still counts it, it gets its old partitions back without a rebalance."
+        ),
+        MemberAction::Start => format!("{group_id}/{member_id} starts and asks to join the group."),
+        MemberAction::Leave | MemberAction::Restart { .. } if static_membership => format!(
+            "{group_id}/{member_id} shuts down; as a static member it sends no LeaveGroup, so its partitions wait for it (up to session.timeout.ms)."
+        ),
+        MemberAction::Leave | MemberAction::Restart { .. } => {
+            format!("{group_id}/{member_id} shuts down cleanly and sends LeaveGroup.")
+        }
+        MemberAction::Crash => format!(
+            "{group_id}/{member_id} crashes without a word; the coordinator will only notice when its heartbeats have been missing for session.timeout.ms."
+        ),
+        MemberAction::Pause { duration_ms } => format!(
+            "{group_id}/{member_id} freezes for {duration_ms} ms (a stop-the-world pause): no processing, no heartbeats."
+        ),
+        MemberAction::SlowDown { duration_ms, factor } => format!(
+            "{group_id}/{member_id} gets {factor}× slower for {duration_ms} ms (a slow downstream); its heartbeats continue."
+        ),
     }
 }
 

@@ -4,7 +4,7 @@
 //! moment so it can check that what must only grow never shrinks. A violation is a sentence
 //! naming the broken rule and the numbers that broke it.
 
-use crate::group::Group;
+use crate::group::{Group, GroupState};
 use crate::topic::Topic;
 use crate::world::World;
 
@@ -22,46 +22,54 @@ pub fn check_invariants(world: &World) -> Result<(), String> {
     for group in world.groups() {
         check_offsets_ordered(group, topic)?;
         check_ownership(group)?;
-        check_conservation(group, topic)?;
+        check_conservation(group)?;
     }
     Ok(())
 }
 
-/// committed <= position <= log end, and processed <= position, in every partition.
+/// committed <= position <= log end, and processed <= high water <= log end, everywhere.
 fn check_offsets_ordered(group: &Group, topic: &Topic) -> Result<(), String> {
     for (p, (progress, log)) in group.partitions.iter().zip(&topic.partitions).enumerate() {
         let end = log.log_end_offset();
         let ordered = progress.committed <= progress.position
             && progress.processed <= progress.position
             && progress.position <= end
+            && progress.processed <= progress.high_water
+            && progress.high_water <= end
             && log.log_start_offset() <= end;
         if !ordered {
             return Err(format!(
-                "{} p{p}: committed {} / processed {} / position {} / log end {} out of order",
+                "{} p{p}: committed {} / processed {} / position {} / high water {} / log end {end} out of order",
                 group.group_id(),
                 progress.committed,
                 progress.processed,
                 progress.position,
-                end
+                progress.high_water,
             ));
         }
     }
     Ok(())
 }
 
-/// With at least one member, every partition has exactly one owner, and owners agree with the
-/// members' own lists.
+/// No partition is ever held by two members the coordinator counts in the group (under any
+/// protocol, mid-rebalance included); in a Stable group with members, every partition has
+/// exactly one owner and the owner agrees.
 fn check_ownership(group: &Group) -> Result<(), String> {
-    if group.members.is_empty() {
-        return Ok(());
-    }
+    let has_members = group.members.iter().any(|m| m.in_group);
     for (p, progress) in group.partitions.iter().enumerate() {
-        let claimants: Vec<usize> = (0..group.members.len())
-            .filter(|&m| group.members[m].assigned.contains(&(p as u32)))
+        let holders: Vec<usize> = (0..group.members.len())
+            .filter(|&m| group.members[m].owns(p as u32))
             .collect();
-        if claimants.len() != 1 || progress.owner != Some(claimants[0]) {
+        if holders.len() > 1 {
             return Err(format!(
-                "{} p{p}: owner {:?} but claimed by members {claimants:?}",
+                "{} p{p} is held by members {holders:?} at once",
+                group.group_id()
+            ));
+        }
+        let stable = group.state == GroupState::Stable && has_members;
+        if stable && (holders.len() != 1 || progress.owner != Some(holders[0])) {
+            return Err(format!(
+                "{} p{p} in a stable group: owner {:?} but held by {holders:?}",
                 group.group_id(),
                 progress.owner
             ));
@@ -70,29 +78,15 @@ fn check_ownership(group: &Group) -> Result<(), String> {
     Ok(())
 }
 
-/// Every appended record is processed, waiting in a fetched batch, or not yet fetched; and the
-/// group's processed counter agrees with its processed offsets.
-fn check_conservation(group: &Group, topic: &Topic) -> Result<(), String> {
-    let appended = topic.total_records();
-    let in_batches: u64 = group
-        .members
-        .iter()
-        .map(|m| m.unprocessed_in_batch(&group.partitions))
-        .sum();
-    let not_fetched: u64 = group
-        .partitions
-        .iter()
-        .zip(&topic.partitions)
-        .map(|(progress, log)| log.log_end_offset() - progress.position)
-        .sum();
-    let processed_by_offsets: u64 = group.partitions.iter().map(|p| p.processed).sum();
-    if group.processed_total != processed_by_offsets
-        || appended != group.processed_total + in_batches + not_fetched
-    {
+/// Every processing of a record is either its first (moving the high water) or a duplicate.
+fn check_conservation(group: &Group) -> Result<(), String> {
+    let first_times: u64 = group.partitions.iter().map(|p| p.high_water).sum();
+    if group.processed_total != first_times + group.duplicates_total {
         return Err(format!(
-            "{}: appended {appended} != processed {} (offsets say {processed_by_offsets}) + in batches {in_batches} + not fetched {not_fetched}",
+            "{}: processed {} != first-time {first_times} + duplicates {}",
             group.group_id(),
-            group.processed_total
+            group.processed_total,
+            group.duplicates_total
         ));
     }
     Ok(())
@@ -124,7 +118,12 @@ impl InvariantChecker {
             groups: world
                 .groups()
                 .iter()
-                .map(|g| (g.generation, g.partitions.iter().map(|p| p.committed).collect()))
+                .map(|g| {
+                    (
+                        g.generation,
+                        g.partitions.iter().map(|p| p.committed).collect(),
+                    )
+                })
                 .collect(),
         };
         if let Some(previous) = &self.previous {
@@ -144,7 +143,9 @@ fn compare(before: &Seen, after: &Seen) -> Result<(), String> {
         before.groups.iter().zip(&after.groups).enumerate()
     {
         if gen_after < gen_before {
-            return Err(format!("group {g}: generation went from {gen_before} to {gen_after}"));
+            return Err(format!(
+                "group {g}: generation went from {gen_before} to {gen_after}"
+            ));
         }
         if !grew(committed_before, committed_after) {
             return Err(format!("group {g}: a committed offset went backwards"));

@@ -13,6 +13,7 @@ pub mod group;
 pub mod invariants;
 pub mod metrics;
 pub mod partitioner;
+pub mod presets;
 pub mod producer;
 pub mod rng;
 pub mod scenario;

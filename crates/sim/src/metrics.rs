@@ -8,7 +8,7 @@
 //! offset and position as their own markers, so all three stay visible.
 
 use crate::events::{Event, EventKind, MemberLoad};
-use crate::group::Group;
+use crate::group::{Group, GroupState, MemberPhase};
 use crate::topic::Topic;
 use serde::Serialize;
 
@@ -38,8 +38,14 @@ pub struct Sample {
 /// One group at one sample time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GroupSample {
-    /// Records the group finished processing so far.
+    /// Records the group finished processing so far (duplicates included).
     pub processed_total: u64,
+    pub duplicates_total: u64,
+    pub rebalances_total: u64,
+    /// The coordinator's state at the sample time.
+    pub state: GroupState,
+    /// Each member's phase, in member order (members added later extend the list).
+    pub members: Vec<MemberPhase>,
     /// Per partition: log end offset minus processed offset.
     pub lag: Vec<u64>,
 }
@@ -59,12 +65,26 @@ impl Metrics {
     }
 
     /// Takes the sample for `now_ms` and raises any lag alerts it shows.
-    pub fn sample(&mut self, now_ms: u64, topic: &Topic, groups: &mut [Group], events: &mut Vec<Event>) {
-        let log_end_offsets: Vec<u64> = topic.partitions.iter().map(|p| p.log_end_offset()).collect();
+    pub fn sample(
+        &mut self,
+        now_ms: u64,
+        topic: &Topic,
+        groups: &mut [Group],
+        events: &mut Vec<Event>,
+    ) {
+        let log_end_offsets: Vec<u64> = topic
+            .partitions
+            .iter()
+            .map(|p| p.log_end_offset())
+            .collect();
         let group_samples = groups
             .iter()
             .map(|g| GroupSample {
                 processed_total: g.processed_total,
+                duplicates_total: g.duplicates_total,
+                rebalances_total: g.rebalances_total,
+                state: g.state,
+                members: (0..g.members.len()).map(|m| g.member_phase(m)).collect(),
                 lag: g
                     .partitions
                     .iter()
@@ -84,7 +104,13 @@ impl Metrics {
         }
     }
 
-    fn raise_lag_alerts(&self, index: usize, group: &mut Group, now_ms: u64, events: &mut Vec<Event>) {
+    fn raise_lag_alerts(
+        &self,
+        index: usize,
+        group: &mut Group,
+        now_ms: u64,
+        events: &mut Vec<Event>,
+    ) {
         let latest = self.samples.last().expect("called right after a push");
         for partition in 0..group.partitions.len() {
             let lag = latest.groups[index].lag[partition];
@@ -100,14 +126,20 @@ impl Metrics {
                     inflow_per_s: self.inflow_per_s(partition),
                     owner: owner_load(group, partition),
                 };
-                events.push(Event { at_ms: now_ms, kind });
+                events.push(Event {
+                    at_ms: now_ms,
+                    kind,
+                });
             } else if level > 0 && lag < CAUGHT_UP_LAG {
                 group.lag_levels[partition] = 0;
                 let kind = EventKind::CaughtUp {
                     group_id: group.group_id().to_string(),
                     partition: partition as u32,
                 };
-                events.push(Event { at_ms: now_ms, kind });
+                events.push(Event {
+                    at_ms: now_ms,
+                    kind,
+                });
             }
         }
     }

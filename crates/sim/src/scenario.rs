@@ -30,6 +30,64 @@ pub struct Scenario {
     pub producer: ProducerConfig,
     /// The consumer groups reading the topic, 1..=3, each at its own position.
     pub groups: Vec<GroupConfig>,
+    /// Broker settings that shape group membership.
+    pub broker: BrokerConfig,
+    /// Things that happen to members at given times (a crash, a restart, a pause), so that a
+    /// link reproduces what the learner did. At most [`MAX_SCHEDULED_ACTIONS`].
+    pub schedule: Vec<ScheduledAction>,
+}
+
+/// Most scheduled actions a scenario may carry.
+pub const MAX_SCHEDULED_ACTIONS: usize = 200;
+
+/// Group coordinator settings (broker side).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BrokerConfig {
+    /// `group.initial.rebalance.delay.ms`: how long the coordinator waits for more members
+    /// before a new group's first assignment. Kafka's default is 3000; the first lesson uses 0
+    /// so the group is already formed when the picture starts. Range 0..=300_000.
+    pub group_initial_rebalance_delay_ms: u32,
+}
+
+impl Default for BrokerConfig {
+    fn default() -> Self {
+        Self {
+            group_initial_rebalance_delay_ms: 3000,
+        }
+    }
+}
+
+/// Something that happens to one member at a given time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduledAction {
+    pub at_ms: u64,
+    pub group_id: String,
+    /// A member id such as `c2`; `Start` may name a new member (`c7`) to add one.
+    pub member_id: String,
+    pub action: MemberAction,
+}
+
+/// What happens to a member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum MemberAction {
+    /// The process starts (or starts again) and joins the group.
+    Start,
+    /// `close()`: a clean shutdown. A dynamic member sends LeaveGroup (a rebalance at once); a
+    /// static member (`group.instance.id`) does not, so the coordinator keeps its place until
+    /// `session.timeout.ms` passes.
+    Leave,
+    /// The process dies without a word: no LeaveGroup, no more heartbeats.
+    Crash,
+    /// A clean leave now and a start `down_ms` later (a deploy, a restart).
+    Restart { down_ms: u64 },
+    /// A stop-the-world pause (a long GC): no processing and no heartbeats for `duration_ms`.
+    Pause { duration_ms: u64 },
+    /// Processing takes `factor` times longer for `duration_ms` (a slow downstream), while the
+    /// heartbeat thread keeps running.
+    SlowDown { duration_ms: u64, factor: u32 },
 }
 
 /// The topic every producer writes to and every group reads.
@@ -82,6 +140,22 @@ pub struct GroupConfig {
     pub fetch_max_wait_ms: u32,
     /// The application's work per record (not a Kafka setting).
     pub processing: ProcessingConfig,
+    /// `session.timeout.ms`: a member that sends no heartbeat for this long is declared dead.
+    /// Kafka default 45000; the broker allows 6000..=1_800_000.
+    pub session_timeout_ms: u32,
+    /// `heartbeat.interval.ms`: how often the heartbeat thread reports in (Kafka default 3000;
+    /// range 1..=600_000, and below `session.timeout.ms`).
+    pub heartbeat_interval_ms: u32,
+    /// `max.poll.interval.ms`: longest time between two `poll()` calls before the member is
+    /// removed from the group; also how long a rebalance waits for members to rejoin.
+    /// Kafka default 300000; range 1..=3_600_000.
+    pub max_poll_interval_ms: u32,
+    /// Static membership: each member sets `group.instance.id`, so a restart within
+    /// `session.timeout.ms` gets its old partitions back without a rebalance.
+    pub static_membership: bool,
+    /// A rebalance listener that commits in `onPartitionsRevoked`. Matters when
+    /// `enable.auto.commit` is false; auto-commit already commits before every rebalance.
+    pub commit_on_revoke: bool,
 }
 
 /// How long the application takes to handle one record.
@@ -116,6 +190,10 @@ impl Default for Scenario {
             topic: TopicConfig::default(),
             producer: ProducerConfig::default(),
             groups: vec![GroupConfig::default()],
+            broker: BrokerConfig {
+                group_initial_rebalance_delay_ms: 0,
+            },
+            schedule: Vec::new(),
         }
     }
 }
@@ -171,6 +249,11 @@ impl GroupConfig {
             auto_commit_interval_ms: 5000,
             fetch_max_wait_ms: 500,
             processing: ProcessingConfig::default(),
+            session_timeout_ms: 45_000,
+            heartbeat_interval_ms: 3_000,
+            max_poll_interval_ms: 300_000,
+            static_membership: false,
+            commit_on_revoke: false,
         }
     }
 }
@@ -206,13 +289,25 @@ const fn knob(
 /// Every numeric knob's range, in one place.
 pub const KNOBS: &[KnobRange] = &[
     knob("duration_ms", None, 1.0, 3_600_000.0, "ms"),
-    knob("topic.partitions", Some("num.partitions"), 1.0, 64.0, "partitions"),
+    knob(
+        "topic.partitions",
+        Some("num.partitions"),
+        1.0,
+        64.0,
+        "partitions",
+    ),
     knob("producer.rate_per_s", None, 0.0, 100_000.0, "records/s"),
     knob("producer.key_count", None, 0.0, 100_000.0, "keys"),
     knob("producer.key_skew", None, 0.0, 3.0, "Zipf exponent"),
     knob("producer.linger_ms", Some("linger.ms"), 0.0, 10_000.0, "ms"),
     knob("groups[].members", None, 0.0, 32.0, "members"),
-    knob("groups[].max_poll_records", Some("max.poll.records"), 1.0, 10_000.0, "records"),
+    knob(
+        "groups[].max_poll_records",
+        Some("max.poll.records"),
+        1.0,
+        10_000.0,
+        "records",
+    ),
     knob(
         "groups[].auto_commit_interval_ms",
         Some("auto.commit.interval.ms"),
@@ -220,8 +315,52 @@ pub const KNOBS: &[KnobRange] = &[
         600_000.0,
         "ms",
     ),
-    knob("groups[].fetch_max_wait_ms", Some("fetch.max.wait.ms"), 0.0, 60_000.0, "ms"),
-    knob("groups[].processing.time_ms", None, 0.0, 10_000.0, "ms/record"),
+    knob(
+        "groups[].fetch_max_wait_ms",
+        Some("fetch.max.wait.ms"),
+        0.0,
+        60_000.0,
+        "ms",
+    ),
+    knob(
+        "groups[].processing.time_ms",
+        None,
+        0.0,
+        10_000.0,
+        "ms/record",
+    ),
+    knob(
+        "groups[].session_timeout_ms",
+        Some("session.timeout.ms"),
+        6_000.0,
+        1_800_000.0,
+        "ms",
+    ),
+    knob(
+        "groups[].heartbeat_interval_ms",
+        Some("heartbeat.interval.ms"),
+        1.0,
+        600_000.0,
+        "ms",
+    ),
+    knob(
+        "groups[].max_poll_interval_ms",
+        Some("max.poll.interval.ms"),
+        1.0,
+        3_600_000.0,
+        "ms",
+    ),
+    knob(
+        "broker.group_initial_rebalance_delay_ms",
+        Some("group.initial.rebalance.delay.ms"),
+        0.0,
+        300_000.0,
+        "ms",
+    ),
+    knob("schedule[].at_ms", None, 0.0, 3_600_000.0, "ms"),
+    knob("schedule[].down_ms", None, 0.0, 3_600_000.0, "ms"),
+    knob("schedule[].duration_ms", None, 1.0, 3_600_000.0, "ms"),
+    knob("schedule[].factor", None, 1.0, 1_000.0, "x"),
 ];
 
 /// The range of the knob at `field`; panics on a typo, which tests catch at once.
@@ -280,12 +419,59 @@ impl Scenario {
         for group in &self.groups {
             group.validate()?;
         }
-        self.check_unique_group_ids()
+        self.check_unique_group_ids()?;
+        check(
+            "broker.group_initial_rebalance_delay_ms",
+            f64::from(self.broker.group_initial_rebalance_delay_ms),
+        )?;
+        self.check_schedule()
+    }
+
+    fn check_schedule(&self) -> Result<(), ScenarioError> {
+        if self.schedule.len() > MAX_SCHEDULED_ACTIONS {
+            return Err(ScenarioError(format!(
+                "schedule has {} actions; at most {MAX_SCHEDULED_ACTIONS}",
+                self.schedule.len()
+            )));
+        }
+        for action in &self.schedule {
+            check("schedule[].at_ms", action.at_ms as f64)?;
+            if !self.groups.iter().any(|g| g.group_id == action.group_id) {
+                return Err(ScenarioError(format!(
+                    "schedule names group {:?}, which the scenario does not have",
+                    action.group_id
+                )));
+            }
+            if !is_member_id(&action.member_id) {
+                return Err(ScenarioError(format!(
+                    "schedule names member {:?}; member ids are c1..=c{MAX_MEMBER_NUMBER}",
+                    action.member_id
+                )));
+            }
+            match action.action {
+                MemberAction::Restart { down_ms } => check("schedule[].down_ms", down_ms as f64)?,
+                MemberAction::Pause { duration_ms } => {
+                    check("schedule[].duration_ms", duration_ms as f64)?
+                }
+                MemberAction::SlowDown {
+                    duration_ms,
+                    factor,
+                } => {
+                    check("schedule[].duration_ms", duration_ms as f64)?;
+                    check("schedule[].factor", f64::from(factor))?;
+                }
+                MemberAction::Start | MemberAction::Leave | MemberAction::Crash => {}
+            }
+        }
+        Ok(())
     }
 
     fn check_unique_group_ids(&self) -> Result<(), ScenarioError> {
         for (i, group) in self.groups.iter().enumerate() {
-            if self.groups[..i].iter().any(|g| g.group_id == group.group_id) {
+            if self.groups[..i]
+                .iter()
+                .any(|g| g.group_id == group.group_id)
+            {
                 return Err(ScenarioError(format!(
                     "group.id {:?} appears twice; each group needs its own id",
                     group.group_id
@@ -296,6 +482,18 @@ impl Scenario {
     }
 }
 
+/// Highest member number a scenario may name (`c64`): the 32 a group starts with plus room
+/// for members that join later.
+pub const MAX_MEMBER_NUMBER: u32 = 64;
+
+/// Whether `id` is `c1`..=`c64`.
+pub fn is_member_id(id: &str) -> bool {
+    id.strip_prefix('c')
+        .filter(|digits| !digits.starts_with('0'))
+        .and_then(|digits| digits.parse::<u32>().ok())
+        .is_some_and(|n| (1..=MAX_MEMBER_NUMBER).contains(&n))
+}
+
 impl GroupConfig {
     fn validate(&self) -> Result<(), ScenarioError> {
         if self.group_id.is_empty() || self.group_id.len() > 64 {
@@ -304,13 +502,41 @@ impl GroupConfig {
             ));
         }
         check("groups[].members", f64::from(self.members))?;
-        check("groups[].max_poll_records", f64::from(self.max_poll_records))?;
+        check(
+            "groups[].max_poll_records",
+            f64::from(self.max_poll_records),
+        )?;
         check(
             "groups[].auto_commit_interval_ms",
             f64::from(self.auto_commit_interval_ms),
         )?;
-        check("groups[].fetch_max_wait_ms", f64::from(self.fetch_max_wait_ms))?;
-        check("groups[].processing.time_ms", f64::from(self.processing.time_ms))
+        check(
+            "groups[].fetch_max_wait_ms",
+            f64::from(self.fetch_max_wait_ms),
+        )?;
+        check(
+            "groups[].processing.time_ms",
+            f64::from(self.processing.time_ms),
+        )?;
+        check(
+            "groups[].session_timeout_ms",
+            f64::from(self.session_timeout_ms),
+        )?;
+        check(
+            "groups[].heartbeat_interval_ms",
+            f64::from(self.heartbeat_interval_ms),
+        )?;
+        check(
+            "groups[].max_poll_interval_ms",
+            f64::from(self.max_poll_interval_ms),
+        )?;
+        if self.heartbeat_interval_ms >= self.session_timeout_ms {
+            return Err(ScenarioError(format!(
+                "heartbeat.interval.ms ({}) must be below session.timeout.ms ({})",
+                self.heartbeat_interval_ms, self.session_timeout_ms
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -5,7 +5,7 @@
 //! the renderer can place things between ticks and keep motion smooth at any speed.
 
 use crate::assignor::Strategy;
-use crate::group::{Activity, Group};
+use crate::group::{Activity, Group, GroupState, MemberPhase};
 use crate::topic::{Record, NULL_KEY};
 use crate::world::World;
 use serde::Serialize;
@@ -64,7 +64,15 @@ pub struct PartitionView {
 pub struct GroupView {
     pub group_id: String,
     pub strategy: Strategy,
+    /// The coordinator's state: Empty, PreparingRebalance, CompletingRebalance, Stable.
+    pub state: GroupState,
     pub generation: u32,
+    /// When the rebalance in progress started, if one is.
+    pub rebalance_started_ms: Option<u64>,
+    pub rebalances_total: u64,
+    /// Records processed more than once.
+    pub duplicates_total: u64,
+    pub static_membership: bool,
     pub max_poll_records: u32,
     pub processing_time_ms: u32,
     pub processed_total: u64,
@@ -93,6 +101,12 @@ pub struct GroupPartitionView {
 pub struct MemberView {
     pub member_id: String,
     pub partitions: Vec<u32>,
+    /// What it is doing, in one word.
+    pub phase: MemberPhase,
+    /// Whether the coordinator counts it in the group (a removed member may still be
+    /// finishing its old batch).
+    pub in_group: bool,
+    /// The record in hand, if any.
     pub state: MemberState,
     pub processed_total: u64,
     /// Records fetched by the last poll and not yet processed.
@@ -111,13 +125,13 @@ pub struct FetchView {
     pub to: u64,
 }
 
-/// What a member is doing.
+/// The record a member has in hand.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum MemberState {
-    /// Owns no partition: more members than partitions.
+    /// Owns no partition in a stable group: more members than partitions.
     Idle,
-    /// Inside `poll()`, waiting for records.
+    /// Not handling a record (see the member's phase for why).
     Waiting,
     /// Handling one record.
     Processing {
@@ -138,7 +152,9 @@ impl Snapshot {
             .enumerate()
             .map(|(p, log)| {
                 let end = log.log_end_offset();
-                let from = end.saturating_sub(tail_len as u64).max(log.log_start_offset());
+                let from = end
+                    .saturating_sub(tail_len as u64)
+                    .max(log.log_start_offset());
                 PartitionView {
                     partition: p as u32,
                     log_start_offset: log.log_start_offset(),
@@ -185,11 +201,14 @@ fn group_view(group: &Group, world: &World) -> GroupView {
     let members = group
         .members
         .iter()
-        .map(|member| MemberView {
+        .enumerate()
+        .map(|(m, member)| MemberView {
             member_id: member.id.clone(),
             partitions: member.assigned.clone(),
+            phase: group.member_phase(m),
+            in_group: member.in_group,
             state: match member.activity {
-                _ if member.assigned.is_empty() => MemberState::Idle,
+                _ if group.member_phase(m) == MemberPhase::Idle => MemberState::Idle,
                 Activity::Processing {
                     partition,
                     offset,
@@ -207,8 +226,8 @@ fn group_view(group: &Group, world: &World) -> GroupView {
                 Activity::Ready | Activity::Waiting { .. } => MemberState::Waiting,
             },
             processed_total: member.processed_total,
-            batch_remaining: member.unprocessed_in_batch(&group.partitions),
-            last_poll_ms: member.last_poll_ms,
+            batch_remaining: member.unprocessed_in_batch(),
+            last_poll_ms: member.last_fetch_ms,
             last_fetch: member
                 .batch
                 .iter()
@@ -235,7 +254,12 @@ fn group_view(group: &Group, world: &World) -> GroupView {
     GroupView {
         group_id: group.config.group_id.clone(),
         strategy: group.strategy(),
+        state: group.state,
         generation: group.generation,
+        rebalance_started_ms: group.rebalance_started_ms(),
+        rebalances_total: group.rebalances_total,
+        duplicates_total: group.duplicates_total,
+        static_membership: group.config.static_membership,
         max_poll_records: group.config.max_poll_records,
         processing_time_ms: group.config.processing.time_ms,
         processed_total: group.processed_total,

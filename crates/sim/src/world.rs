@@ -11,7 +11,7 @@ use crate::events::Event;
 use crate::group::{Group, StepSink};
 use crate::metrics::Metrics;
 use crate::producer::Producer;
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{MemberAction, Scenario, ScenarioError, ScheduledAction};
 use crate::snapshot::Snapshot;
 use crate::topic::Topic;
 use crate::trace::TraceHasher;
@@ -27,6 +27,10 @@ pub struct World {
     pub(crate) groups: Vec<Group>,
     pub(crate) metrics: Metrics,
     pub(crate) events: Vec<Event>,
+    /// The scenario's schedule with restarts expanded, in time order; `next_action` indexes
+    /// the first one not yet applied.
+    schedule: Vec<ScheduledAction>,
+    next_action: usize,
     /// How many of `events` are already folded into the trace.
     events_hashed: usize,
     pub(crate) trace: TraceHasher,
@@ -42,7 +46,15 @@ impl World {
             .groups
             .iter()
             .enumerate()
-            .map(|(i, config)| Group::new(config, partitions, scenario.seed, i as u64))
+            .map(|(i, config)| {
+                Group::new(
+                    config,
+                    partitions,
+                    scenario.broker.group_initial_rebalance_delay_ms,
+                    scenario.seed,
+                    i as u64,
+                )
+            })
             .collect();
         let mut world = Self {
             scenario: scenario.clone(),
@@ -52,6 +64,8 @@ impl World {
             groups,
             metrics: Metrics::default(),
             events: Vec::new(),
+            schedule: expand_schedule(&scenario.schedule),
+            next_action: 0,
             events_hashed: 0,
             trace: TraceHasher::default(),
         };
@@ -60,13 +74,6 @@ impl World {
     }
 
     fn start(&mut self) {
-        let mut sink = StepSink {
-            events: &mut self.events,
-            trace: &mut self.trace,
-        };
-        for group in &mut self.groups {
-            group.rebalance(0, &self.topic, &mut sink);
-        }
         self.tick(0);
     }
 
@@ -84,10 +91,15 @@ impl World {
 
     fn next_activity_ms(&self) -> u64 {
         let groups = self.groups.iter().map(Group::next_activity_ms);
+        let next_action_ms = self
+            .schedule
+            .get(self.next_action)
+            .map_or(u64::MAX, |a| a.at_ms);
         [
             self.producer.next_send_ms(),
             self.producer.next_append_ms(),
             self.metrics.next_sample_ms(),
+            next_action_ms,
         ]
         .into_iter()
         .chain(groups)
@@ -108,6 +120,20 @@ impl World {
             events: &mut self.events,
             trace: &mut self.trace,
         };
+        while let Some(action) = self
+            .schedule
+            .get(self.next_action)
+            .filter(|a| a.at_ms <= now_ms)
+        {
+            if let Some(group) = self
+                .groups
+                .iter_mut()
+                .find(|g| g.group_id() == action.group_id)
+            {
+                group.apply_action(&action.member_id, action.action, now_ms, &mut sink);
+            }
+            self.next_action += 1;
+        }
         for group in &mut self.groups {
             group.run_tick(now_ms, &self.topic, &mut sink);
         }
@@ -124,6 +150,11 @@ impl World {
             self.trace.write_bytes(&bytes);
         }
         self.events_hashed = self.events.len();
+    }
+
+    /// The scheduled actions (restarts expanded into a leave and a start), in time order.
+    pub fn schedule(&self) -> &[ScheduledAction] {
+        &self.schedule
     }
 
     /// The time up to which the world has run.
@@ -165,4 +196,25 @@ impl World {
     pub fn snapshot(&self, tail_len: usize) -> Snapshot {
         Snapshot::of(self, tail_len)
     }
+}
+
+/// The schedule in time order (stable, so same-time actions keep the scenario's order), with
+/// each restart split into a leave now and a start `down_ms` later.
+fn expand_schedule(schedule: &[ScheduledAction]) -> Vec<ScheduledAction> {
+    let mut expanded: Vec<ScheduledAction> = schedule
+        .iter()
+        .flat_map(|action| match action.action {
+            MemberAction::Restart { down_ms } => vec![
+                action.clone(),
+                ScheduledAction {
+                    at_ms: action.at_ms + down_ms,
+                    action: MemberAction::Start,
+                    ..action.clone()
+                },
+            ],
+            _ => vec![action.clone()],
+        })
+        .collect();
+    expanded.sort_by_key(|a| a.at_ms);
+    expanded
 }

@@ -6,13 +6,13 @@
 use proptest::prelude::*;
 use streamlab_sim::assignor::Strategy as Assignor;
 use streamlab_sim::invariants::InvariantChecker;
-use streamlab_sim::scenario::{Distribution, GroupConfig, Scenario};
+use streamlab_sim::scenario::{Distribution, GroupConfig, MemberAction, Scenario, ScheduledAction};
 use streamlab_sim::World;
 
 fn group_strategy() -> impl Strategy<Value = GroupConfig> {
     (
         0u32..=12,
-        prop::sample::select(vec![Assignor::Range, Assignor::RoundRobin]),
+        prop::sample::select(Assignor::ALL.to_vec()),
         1u32..=600,
         any::<bool>(),
         1u32..=4_000,
@@ -24,8 +24,12 @@ fn group_strategy() -> impl Strategy<Value = GroupConfig> {
             Distribution::Exponential,
         ]),
     )
+        .prop_flat_map(|knobs| (Just(knobs), (200u32..=20_000, any::<bool>(), any::<bool>())))
         .prop_map(
-            |(members, strategy, max_poll, auto, interval, wait, time, distribution)| {
+            |(
+                (members, strategy, max_poll, auto, interval, wait, time, distribution),
+                (poll_ms, static_membership, on_revoke),
+            )| {
                 let mut group = GroupConfig::named("g");
                 group.members = members;
                 group.partition_assignment_strategy = strategy;
@@ -35,9 +39,27 @@ fn group_strategy() -> impl Strategy<Value = GroupConfig> {
                 group.fetch_max_wait_ms = wait;
                 group.processing.time_ms = time;
                 group.processing.distribution = distribution;
+                group.max_poll_interval_ms = poll_ms;
+                group.static_membership = static_membership;
+                group.commit_on_revoke = on_revoke;
                 group
             },
         )
+}
+
+fn action_strategy() -> impl Strategy<Value = (u64, usize, u32, MemberAction)> {
+    let action = prop_oneof![
+        Just(MemberAction::Start),
+        Just(MemberAction::Leave),
+        Just(MemberAction::Crash),
+        (0u64..5_000).prop_map(|down_ms| MemberAction::Restart { down_ms }),
+        (1u64..5_000).prop_map(|duration_ms| MemberAction::Pause { duration_ms }),
+        (1u64..5_000, 1u32..10).prop_map(|(duration_ms, factor)| MemberAction::SlowDown {
+            duration_ms,
+            factor
+        }),
+    ];
+    (0u64..3_000, 0usize..3, 1u32..=14, action)
 }
 
 fn scenario_strategy() -> impl Strategy<Value = Scenario> {
@@ -49,25 +71,39 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
         0.0f64..=3.0,
         0u32..=50,
         prop::collection::vec(group_strategy(), 1..=3),
+        prop::collection::vec(action_strategy(), 0..6),
+        0u32..=2_000,
     )
-        .prop_map(|(seed, partitions, rate, keys, skew, linger, groups)| {
-            let mut scenario = Scenario::default();
-            scenario.seed = seed;
-            scenario.topic.partitions = partitions;
-            scenario.producer.rate_per_s = rate;
-            scenario.producer.key_count = keys;
-            scenario.producer.key_skew = skew;
-            scenario.producer.linger_ms = linger;
-            scenario.groups = groups
-                .into_iter()
-                .enumerate()
-                .map(|(i, mut g)| {
-                    g.group_id = format!("g{i}");
-                    g
-                })
-                .collect();
-            scenario
-        })
+        .prop_map(
+            |(seed, partitions, rate, keys, skew, linger, groups, actions, delay)| {
+                let mut scenario = Scenario::default();
+                scenario.seed = seed;
+                scenario.topic.partitions = partitions;
+                scenario.producer.rate_per_s = rate;
+                scenario.producer.key_count = keys;
+                scenario.producer.key_skew = skew;
+                scenario.producer.linger_ms = linger;
+                scenario.groups = groups
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, mut g)| {
+                        g.group_id = format!("g{i}");
+                        g
+                    })
+                    .collect();
+                scenario.broker.group_initial_rebalance_delay_ms = delay;
+                scenario.schedule = actions
+                    .into_iter()
+                    .map(|(at_ms, group, member, action)| ScheduledAction {
+                        at_ms,
+                        group_id: format!("g{}", group % scenario.groups.len()),
+                        member_id: format!("c{member}"),
+                        action,
+                    })
+                    .collect();
+                scenario
+            },
+        )
 }
 
 fn cases() -> u32 {

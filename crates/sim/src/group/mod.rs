@@ -1,0 +1,231 @@
+//! A consumer group: its members, the coordinator's view of them, and who owns which partition.
+//!
+//! Each member runs the usual consumer loop (`poll_loop`): `poll()`, then process the records
+//! one at a time, then poll again. The coordinator's side (`membership`) runs the classic group
+//! protocol: heartbeats every `heartbeat.interval.ms`, removal after `session.timeout.ms` of
+//! silence or `max.poll.interval.ms` without a poll, and rebalances through the
+//! PreparingRebalance → CompletingRebalance → Stable states with a generation that only grows.
+//! Eager assignors make every member give up everything before the new assignment; the
+//! cooperative protocol (KIP-429) revokes only what moves, in two rounds. `lifecycle` applies
+//! what happens to members from outside (start, leave, crash, pause, slow down).
+//!
+//! Simplifications (said in the UI): requests take no network time, so JoinGroup and SyncGroup
+//! complete in the tick their conditions are met; a poll starts at the next owned partition in
+//! turn and takes what each has until the batch is full (Kafka's fetcher drains one fetched
+//! partition first, which evens out the same way over a few polls).
+
+mod lifecycle;
+mod member;
+mod membership;
+mod poll_loop;
+
+pub use member::{Activity, FetchedRange, Liveness, Member};
+
+use crate::assignor::Strategy;
+use crate::events::Event;
+use crate::rng::{stream, SimRng};
+use crate::scenario::GroupConfig;
+use crate::trace::TraceHasher;
+use serde::Serialize;
+
+/// The coordinator's state for the group (Kafka's names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupState {
+    /// No members.
+    Empty,
+    /// Waiting for members to (re)join.
+    PreparingRebalance,
+    /// Members have joined; the leader's assignment is being handed out.
+    CompletingRebalance,
+    Stable,
+}
+
+impl GroupState {
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupState::Empty => "Empty",
+            GroupState::PreparingRebalance => "PreparingRebalance",
+            GroupState::CompletingRebalance => "CompletingRebalance",
+            GroupState::Stable => "Stable",
+        }
+    }
+}
+
+/// What a member is doing, as the diagram and the timelines show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemberPhase {
+    /// Handling a record as a member of the group.
+    Processing,
+    /// Removed from the group but still working through its old batch: its work has effects,
+    /// its commits will fail.
+    Removed,
+    /// In `poll()`, waiting for records.
+    Waiting,
+    /// Joining or rejoining a rebalance, holding nothing it may process.
+    Rebalancing,
+    /// In a stable group but given no partition.
+    Idle,
+    /// Frozen in a stop-the-world pause.
+    Paused,
+    /// Crashed.
+    Dead,
+    /// Shut down cleanly.
+    Stopped,
+}
+
+/// A group's progress in one partition.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PartitionProgress {
+    /// Index of the member that owns the partition, if any.
+    pub owner: Option<usize>,
+    /// The owner's position: the next offset `poll()` returns.
+    pub position: u64,
+    /// The owner has processed every record below this offset.
+    pub processed: u64,
+    /// The last committed offset: where a new owner starts reading.
+    pub committed: u64,
+    /// Every record below this offset has been processed at least once, by anyone.
+    pub high_water: u64,
+}
+
+/// A rebalance in progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rebalance {
+    pub(crate) started_ms: u64,
+    /// Members that have not rejoined by then are removed (the rebalance timeout, which the
+    /// Java client sets to `max.poll.interval.ms`; for a new group,
+    /// `group.initial.rebalance.delay.ms`).
+    pub(crate) deadline_ms: u64,
+    /// A new group's first rebalance waits out its delay even when everyone has joined.
+    pub(crate) initial: bool,
+}
+
+/// A consumer group reading the topic.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub config: GroupConfig,
+    pub state: GroupState,
+    /// Bumped on every completed rebalance (Kafka's generation id).
+    pub generation: u32,
+    pub members: Vec<Member>,
+    /// Progress per partition, indexed by partition number.
+    pub partitions: Vec<PartitionProgress>,
+    /// Records processed by the group, duplicates included.
+    pub processed_total: u64,
+    /// Records processed more than once.
+    pub duplicates_total: u64,
+    /// Rebalances started.
+    pub rebalances_total: u64,
+    /// Lag-alert level reached per partition (0 = quiet, 1 = past the first threshold, ...).
+    pub lag_levels: Vec<u8>,
+    pub(crate) rebalance: Option<Rebalance>,
+    pub(crate) initial_delay_ms: u64,
+    index: u64,
+    rng: SimRng,
+}
+
+/// Where a group's step writes what it did.
+pub struct StepSink<'a> {
+    pub events: &'a mut Vec<Event>,
+    pub trace: &'a mut TraceHasher,
+}
+
+impl Group {
+    /// A group whose `config.members` members start at t = 0; `index` picks its random stream.
+    pub fn new(
+        config: &GroupConfig,
+        partition_count: u32,
+        initial_delay_ms: u32,
+        seed: u64,
+        index: u64,
+    ) -> Self {
+        let members = (1..=config.members)
+            .map(|i| Member::new(format!("c{i}"), 0))
+            .collect();
+        Self {
+            config: config.clone(),
+            state: GroupState::Empty,
+            generation: 0,
+            members,
+            partitions: vec![PartitionProgress::default(); partition_count as usize],
+            processed_total: 0,
+            duplicates_total: 0,
+            rebalances_total: 0,
+            lag_levels: vec![0; partition_count as usize],
+            rebalance: None,
+            initial_delay_ms: u64::from(initial_delay_ms),
+            index,
+            rng: SimRng::for_stream(seed, stream::GROUP_BASE + index),
+        }
+    }
+
+    pub fn group_id(&self) -> &str {
+        &self.config.group_id
+    }
+
+    pub fn strategy(&self) -> Strategy {
+        self.config.partition_assignment_strategy
+    }
+
+    /// When the rebalance in progress started, if one is.
+    pub fn rebalance_started_ms(&self) -> Option<u64> {
+        self.rebalance.map(|r| r.started_ms)
+    }
+
+    /// Index of the member called `member_id`.
+    pub fn member_index(&self, member_id: &str) -> Option<usize> {
+        self.members.iter().position(|m| m.id == member_id)
+    }
+
+    /// What member `m` is doing now.
+    pub fn member_phase(&self, m: usize) -> MemberPhase {
+        let member = &self.members[m];
+        match member.liveness {
+            Liveness::Crashed => return MemberPhase::Dead,
+            Liveness::Stopped => return MemberPhase::Stopped,
+            Liveness::Paused { .. } => return MemberPhase::Paused,
+            Liveness::Running => {}
+        }
+        if matches!(member.activity, Activity::Processing { .. }) {
+            return if member.in_group {
+                MemberPhase::Processing
+            } else {
+                MemberPhase::Removed
+            };
+        }
+        let rebalancing = matches!(
+            self.state,
+            GroupState::PreparingRebalance | GroupState::CompletingRebalance
+        );
+        if !member.in_group || (rebalancing && member.joined && !self.strategy().is_cooperative()) {
+            MemberPhase::Rebalancing
+        } else if member.assigned.is_empty() {
+            if rebalancing {
+                MemberPhase::Rebalancing
+            } else {
+                MemberPhase::Idle
+            }
+        } else {
+            MemberPhase::Waiting
+        }
+    }
+
+    /// One tick: the coordinator's timers first, then every member's loop in member order.
+    pub fn run_tick(&mut self, now_ms: u64, topic: &crate::topic::Topic, sink: &mut StepSink) {
+        self.run_membership(now_ms, topic, sink);
+        for m in 0..self.members.len() {
+            self.run_member(m, now_ms, topic, sink);
+        }
+        // A poll may have completed the last join of a rebalance.
+        self.try_complete_rebalance(now_ms, topic, sink);
+    }
+
+    /// The earliest tick at which something in the group has work.
+    pub fn next_activity_ms(&self) -> u64 {
+        let members = (0..self.members.len()).map(|m| self.member_next_activity_ms(m));
+        let coordinator = self.membership_next_activity_ms();
+        members.fold(coordinator, u64::min)
+    }
+}

@@ -1,0 +1,311 @@
+//! The consumer loop each member runs: `poll()`, process the batch one record at a time, repeat.
+//!
+//! `poll()` is also where a member acts on the group protocol, as the Java client does: it
+//! rejoins a rebalance it heard about from a heartbeat (an eager member first commits, if
+//! auto-commit or a rebalance listener says so, and gives up every partition), it finds out it
+//! was removed from the group and joins again, and it auto-commits when
+//! `auto.commit.interval.ms` has passed. An empty poll waits up to `fetch.max.wait.ms`, or
+//! less if a record arrives.
+
+use super::{Activity, FetchedRange, Group, GroupState, Liveness, StepSink};
+use crate::events::{Event, EventKind, PartitionOffset};
+use crate::rng::SimRng;
+use crate::scenario::{Distribution, ProcessingConfig};
+use crate::topic::Topic;
+
+/// Why a batch of commits happened, for the narration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CommitCause {
+    AutoCommit,
+    BeforeRevoke,
+    OnClose,
+}
+
+impl Group {
+    pub(crate) fn member_next_activity_ms(&self, m: usize) -> u64 {
+        let member = &self.members[m];
+        let processing = match member.liveness {
+            Liveness::Running => match member.activity {
+                Activity::Ready => 0,
+                Activity::Processing { done_ms, .. } => done_ms,
+                // New records wake a waiting member at the tick they are appended, and
+                // appends are activities of their own; only the timeout needs scheduling.
+                Activity::Waiting { until_ms } => until_ms,
+            },
+            Liveness::Paused { until_ms, .. } => until_ms,
+            Liveness::Crashed | Liveness::Stopped => u64::MAX,
+        };
+        let heartbeat = if member.is_running() {
+            member.last_heartbeat_ms + u64::from(self.config.heartbeat_interval_ms)
+        } else {
+            u64::MAX
+        };
+        processing.min(heartbeat).min(self.poll_deadline_ms(m))
+    }
+
+    /// When the member is removed for not polling, if it is at risk of that.
+    pub(crate) fn poll_deadline_ms(&self, m: usize) -> u64 {
+        let member = &self.members[m];
+        match member.activity {
+            Activity::Processing { .. }
+                if member.in_group && member.is_running() && !member.static_rejoin_pending =>
+            {
+                member.last_poll_ms + u64::from(self.config.max_poll_interval_ms) + 1
+            }
+            _ => u64::MAX,
+        }
+    }
+
+    pub(crate) fn run_member(&mut self, m: usize, now_ms: u64, topic: &Topic, sink: &mut StepSink) {
+        if !self.members[m].is_running() {
+            return;
+        }
+        loop {
+            match self.members[m].activity {
+                Activity::Processing { done_ms, .. } if done_ms > now_ms => return,
+                Activity::Processing {
+                    partition, offset, ..
+                } => {
+                    self.complete(m, partition, offset);
+                    self.members[m].activity = Activity::Ready;
+                }
+                Activity::Waiting { until_ms } => {
+                    if until_ms > now_ms && !self.has_reason_to_wake(m, topic) {
+                        return;
+                    }
+                    self.members[m].activity = Activity::Ready;
+                }
+                Activity::Ready => {
+                    if let Some((partition, offset)) = self.members[m].next_in_batch() {
+                        self.start(m, partition, offset, now_ms);
+                    } else if !self.poll(m, now_ms, topic, sink) {
+                        let wait_ms = u64::from(self.config.fetch_max_wait_ms).max(1);
+                        self.members[m].activity = Activity::Waiting {
+                            until_ms: now_ms + wait_ms,
+                        };
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A member blocked in `poll()` wakes for new records, or to rejoin a rebalance.
+    fn has_reason_to_wake(&self, m: usize, topic: &Topic) -> bool {
+        let member = &self.members[m];
+        if member.rejoin_pending && !member.joined {
+            return true;
+        }
+        if self.eager_member_waits_for_assignment(m) {
+            return false;
+        }
+        member.assigned.iter().any(|&p| {
+            self.partitions[p as usize].position < topic.partitions[p as usize].log_end_offset()
+        })
+    }
+
+    /// Under an eager assignor a member that has rejoined holds nothing until the new
+    /// assignment arrives.
+    fn eager_member_waits_for_assignment(&self, m: usize) -> bool {
+        let member = &self.members[m];
+        let in_rebalance = matches!(
+            self.state,
+            GroupState::PreparingRebalance | GroupState::CompletingRebalance
+        );
+        !member.in_group || (in_rebalance && member.joined && !self.strategy().is_cooperative())
+    }
+
+    fn start(&mut self, m: usize, partition: u32, offset: u64, now_ms: u64) {
+        let drawn_ms = draw_processing_ms(&self.config.processing, &mut self.rng);
+        let duration_ms = drawn_ms * self.members[m].slowdown_at(now_ms);
+        self.members[m].activity = Activity::Processing {
+            partition,
+            offset,
+            started_ms: now_ms,
+            done_ms: now_ms + duration_ms,
+        };
+    }
+
+    fn complete(&mut self, m: usize, partition: u32, offset: u64) {
+        let member = &mut self.members[m];
+        member.batch_next = offset + 1;
+        member.processed_total += 1;
+        let owner = member.owns(partition);
+        let progress = &mut self.partitions[partition as usize];
+        if offset < progress.high_water {
+            self.duplicates_total += 1;
+        } else {
+            progress.high_water = offset + 1;
+        }
+        // A removed member finishing its old batch has an effect, but moves nobody's offsets.
+        if owner && progress.processed == offset {
+            progress.processed = offset + 1;
+        }
+        self.processed_total += 1;
+    }
+
+    /// One `poll()`. Returns whether any record came back.
+    fn poll(&mut self, m: usize, now_ms: u64, topic: &Topic, sink: &mut StepSink) -> bool {
+        self.members[m].last_poll_ms = now_ms;
+        if !self.members[m].in_group {
+            self.rejoin_after_removal(m, now_ms, sink);
+            return false;
+        }
+        if !self.members[m].pending_revocation.is_empty() {
+            self.revoke_and_follow_up(m, now_ms, sink);
+        }
+        if self.members[m].static_rejoin_pending {
+            self.members[m].static_rejoin_pending = false;
+            self.members[m].last_heartbeat_ms = now_ms;
+            self.rejoin_static(m, now_ms, sink);
+        }
+        let member = &self.members[m];
+        if member.rejoin_pending && !member.joined {
+            self.join_rebalance(m, now_ms, sink);
+        }
+        if self.eager_member_waits_for_assignment(m) {
+            return false;
+        }
+        self.maybe_auto_commit(m, now_ms, sink);
+        self.fetch(m, now_ms, topic, sink)
+    }
+
+    fn maybe_auto_commit(&mut self, m: usize, now_ms: u64, sink: &mut StepSink) {
+        let interval_ms = u64::from(self.config.auto_commit_interval_ms);
+        let member = &mut self.members[m];
+        if !self.config.enable_auto_commit || now_ms < member.last_auto_commit_ms + interval_ms {
+            return;
+        }
+        member.last_auto_commit_ms = now_ms;
+        let partitions = member.assigned.clone();
+        self.commit_positions(m, &partitions, now_ms, CommitCause::AutoCommit, sink);
+    }
+
+    /// Commits how far the owner has processed in `partitions`. Inside `poll()` that equals
+    /// the position (the loop finished its batch first); a clean shutdown mid-batch commits only
+    /// what it finished, as a shutdown hook that commits processed offsets would.
+    pub(crate) fn commit_positions(
+        &mut self,
+        m: usize,
+        partitions: &[u32],
+        now_ms: u64,
+        cause: CommitCause,
+        sink: &mut StepSink,
+    ) {
+        let mut offsets = Vec::new();
+        for &p in partitions {
+            if !self.members[m].owns(p) {
+                continue;
+            }
+            let progress = &mut self.partitions[p as usize];
+            if progress.committed < progress.processed {
+                progress.committed = progress.processed;
+                offsets.push(PartitionOffset {
+                    partition: p,
+                    offset: progress.processed,
+                });
+            }
+        }
+        if offsets.is_empty() {
+            return;
+        }
+        let event = Event {
+            at_ms: now_ms,
+            kind: EventKind::OffsetsCommitted {
+                group_id: self.config.group_id.clone(),
+                member_id: self.members[m].id.clone(),
+                offsets,
+                cause: match cause {
+                    CommitCause::AutoCommit => "auto-commit",
+                    CommitCause::BeforeRevoke => "before giving up partitions",
+                    CommitCause::OnClose => "on close",
+                }
+                .to_string(),
+            },
+        };
+        sink.events.push(event);
+    }
+
+    fn fetch(&mut self, m: usize, now_ms: u64, topic: &Topic, sink: &mut StepSink) -> bool {
+        let member = &mut self.members[m];
+        member.clear_batch();
+        let owned = member.assigned.len();
+        if owned == 0 {
+            return false;
+        }
+        let mut room = u64::from(self.config.max_poll_records);
+        let start = member.poll_cursor % owned;
+        member.poll_cursor = (start + 1) % owned;
+        for i in 0..owned {
+            let partition = member.assigned[(start + i) % owned];
+            let progress = &mut self.partitions[partition as usize];
+            let log_end = topic.partitions[partition as usize].log_end_offset();
+            let take = (log_end - progress.position).min(room);
+            if take == 0 {
+                continue;
+            }
+            let range = FetchedRange {
+                partition,
+                from: progress.position,
+                to: progress.position + take,
+            };
+            progress.position = range.to;
+            member.batch.push(range);
+            for value in [
+                now_ms,
+                self.index,
+                m as u64,
+                u64::from(partition),
+                range.from,
+                range.to,
+            ] {
+                sink.trace.write_u64(value);
+            }
+            room -= take;
+            if room == 0 {
+                break;
+            }
+        }
+        if member.batch.is_empty() {
+            return false;
+        }
+        member.batch_next = member.batch[0].from;
+        member.last_fetch_ms = now_ms;
+        true
+    }
+}
+
+/// One processing time in whole ms, drawn around the configured mean. Fractional draws are
+/// rounded up or down at random in proportion, so the mean is kept exactly on average.
+pub fn draw_processing_ms(config: &ProcessingConfig, rng: &mut SimRng) -> u64 {
+    let mean_ms = f64::from(config.time_ms);
+    let sample_ms = match config.distribution {
+        Distribution::Constant => return u64::from(config.time_ms),
+        Distribution::Uniform => rng.unit_f64() * 2.0 * mean_ms,
+        Distribution::Exponential => -mean_ms * libm::log(1.0 - rng.unit_f64()),
+    };
+    let whole_ms = libm::floor(sample_ms);
+    let round_up = rng.unit_f64() < sample_ms - whole_ms;
+    whole_ms as u64 + u64::from(round_up)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processing_draws_keep_the_mean() {
+        for distribution in [Distribution::Uniform, Distribution::Exponential] {
+            let config = ProcessingConfig {
+                time_ms: 7,
+                distribution,
+            };
+            let mut rng = SimRng::for_stream(3, 4);
+            let total: u64 = (0..100_000)
+                .map(|_| draw_processing_ms(&config, &mut rng))
+                .sum();
+            let mean = total as f64 / 100_000.0;
+            assert!((6.85..7.15).contains(&mean), "{distribution:?} mean {mean}");
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! Named scenarios that lessons, courses and tests link to.
+//!
+//! A preset is only a Scenario: every effect it shows comes out of the model's rules. The
+//! storm presets share one base and one trigger (a member whose downstream slows down for a
+//! while); each fix changes exactly one setting, the way an engineer would fix it in real life.
+
+use crate::assignor::Strategy;
+use crate::scenario::{Distribution, GroupConfig, MemberAction, Scenario, ScheduledAction};
+
+/// A scenario with a name a link can carry.
+pub struct Preset {
+    pub slug: &'static str,
+    pub title: &'static str,
+    /// What to look for, in one or two sentences.
+    pub description: &'static str,
+    pub build: fn() -> Scenario,
+}
+
+/// Every preset, grouped by lesson.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        slug: "one-restart-stops-everyone",
+        title: "One restart stops everyone",
+        description: "c2 restarts at 20 s. With an eager assignor every member gives up its \
+                      partitions and waits until the slowest one finishes its batch: the whole \
+                      group stops, twice (when c2 leaves and when it comes back).",
+        build: one_restart,
+    },
+    Preset {
+        slug: "rebalance-storm",
+        title: "The storm",
+        description: "c3's downstream slows down for a while. Its batch outlasts \
+                      max.poll.interval.ms, it is removed, everyone stops for the rebalance, \
+                      the backlog grows, the next full batches are too slow as well, and the \
+                      rebalances feed each other.",
+        build: storm,
+    },
+    Preset {
+        slug: "storm-fix-smaller-batches",
+        title: "Fix: smaller max.poll.records",
+        description: "The same slowdown, with max.poll.records = 50: a batch always ends well \
+                      inside max.poll.interval.ms, so nobody is removed.",
+        build: storm_fix_smaller_batches,
+    },
+    Preset {
+        slug: "storm-fix-longer-poll-interval",
+        title: "Fix: a longer max.poll.interval.ms",
+        description: "The same slowdown, with Kafka's default max.poll.interval.ms of 5 \
+                      minutes: slow batches are allowed to be slow.",
+        build: storm_fix_longer_poll_interval,
+    },
+    Preset {
+        slug: "storm-cooperative-is-not-enough",
+        title: "Cooperative-sticky is not enough here",
+        description: "The same slowdown with the cooperative protocol. Nobody stops for the \
+                      rebalances any more, but the backlogged partition still needs one batch \
+                      longer than max.poll.interval.ms: each new owner is removed before it can \
+                      commit, and the partition never gets past its committed offset.",
+        build: storm_with_cooperative,
+    },
+    Preset {
+        slug: "rolling-restart",
+        title: "A rolling restart",
+        description: "A deploy restarts c1 to c6 one after another. Each restart is two \
+                      rebalances (leave, then join), and with an eager assignor every one of \
+                      them makes every member give up its partitions.",
+        build: rolling_restart,
+    },
+    Preset {
+        slug: "rolling-restart-fix-static-membership",
+        title: "Fix: static membership",
+        description: "The same deploy with group.instance.id set and restarts shorter than \
+                      session.timeout.ms: each member comes back to its own partitions, and the \
+                      group never rebalances.",
+        build: rolling_restart_fix_static_membership,
+    },
+    Preset {
+        slug: "rolling-restart-fix-cooperative",
+        title: "Fix: cooperative-sticky",
+        description: "The same deploy with the cooperative protocol: rebalances still happen, \
+                      but only the restarted member's partitions move; everyone else keeps \
+                      processing.",
+        build: rolling_restart_fix_cooperative,
+    },
+    Preset {
+        slug: "storm-fix-faster-processing",
+        title: "Fix: faster processing",
+        description: "The same slowdown with 5 ms per record instead of 20: even a full batch \
+                      of 500 takes a few seconds.",
+        build: storm_fix_faster_processing,
+    },
+];
+
+/// The preset called `slug`.
+pub fn find(slug: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.slug == slug)
+}
+
+fn action(at_ms: u64, member_id: &str, action: MemberAction) -> ScheduledAction {
+    ScheduledAction {
+        at_ms,
+        group_id: "search".into(),
+        member_id: member_id.into(),
+        action,
+    }
+}
+
+/// Six partitions, six members, about 80% busy: fine until something disturbs it.
+fn rebalance_base() -> Scenario {
+    let mut scenario = Scenario::default();
+    scenario.duration_ms = 180_000;
+    scenario.topic.partitions = 6;
+    scenario.producer.rate_per_s = 240;
+    scenario.producer.key_count = 600;
+    let mut group = GroupConfig::named("search");
+    group.members = 6;
+    group.processing.time_ms = 20;
+    group.processing.distribution = Distribution::Exponential;
+    scenario.groups = vec![group];
+    scenario
+}
+
+fn one_restart() -> Scenario {
+    let mut scenario = rebalance_base();
+    scenario.duration_ms = 90_000;
+    scenario.schedule = vec![action(
+        20_000,
+        "c2",
+        MemberAction::Restart { down_ms: 10_000 },
+    )];
+    scenario
+}
+
+fn storm() -> Scenario {
+    let mut scenario = rebalance_base();
+    // Lowered from Kafka's 300 000 so the storm fits in three minutes; the fixes show what
+    // the default buys.
+    scenario.groups[0].max_poll_interval_ms = 8_000;
+    scenario.schedule = vec![action(
+        20_000,
+        "c3",
+        MemberAction::SlowDown {
+            duration_ms: 15_000,
+            factor: 4,
+        },
+    )];
+    scenario
+}
+
+fn storm_fix_smaller_batches() -> Scenario {
+    let mut scenario = storm();
+    scenario.groups[0].max_poll_records = 50;
+    scenario
+}
+
+fn storm_fix_longer_poll_interval() -> Scenario {
+    let mut scenario = storm();
+    scenario.groups[0].max_poll_interval_ms = 300_000;
+    scenario
+}
+
+fn storm_with_cooperative() -> Scenario {
+    let mut scenario = storm();
+    scenario.groups[0].partition_assignment_strategy = Strategy::CooperativeSticky;
+    scenario
+}
+
+fn rolling_restart() -> Scenario {
+    let mut scenario = rebalance_base();
+    scenario.duration_ms = 150_000;
+    scenario.schedule = (1..=6)
+        .map(|i| {
+            let at_ms = 20_000 + (i - 1) * 15_000;
+            action(
+                at_ms,
+                &format!("c{i}"),
+                MemberAction::Restart { down_ms: 8_000 },
+            )
+        })
+        .collect();
+    scenario
+}
+
+fn rolling_restart_fix_static_membership() -> Scenario {
+    let mut scenario = rolling_restart();
+    scenario.groups[0].static_membership = true;
+    scenario
+}
+
+fn rolling_restart_fix_cooperative() -> Scenario {
+    let mut scenario = rolling_restart();
+    scenario.groups[0].partition_assignment_strategy = Strategy::CooperativeSticky;
+    scenario
+}
+
+fn storm_fix_faster_processing() -> Scenario {
+    let mut scenario = storm();
+    scenario.groups[0].processing.time_ms = 5;
+    scenario
+}
