@@ -14,12 +14,14 @@ use crate::components::lag_chart::{ChartData, LagChart};
 use crate::components::lesson_text::LessonText;
 use crate::components::narration::{Narration, NarrationLine};
 use crate::components::share_bar::ShareBar;
-use crate::components::transport::{speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN};
+use crate::components::transport::{
+    speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
+};
 use crate::lessons::partitions::LESSON;
 use crate::link::{replace_fragment, LinkState};
 use crate::shared::Shared;
 use crate::test_hooks::{now_ms, publish_frame, publish_knob_latency};
-use streamlab_sim::events::{narrate, EventKind};
+use streamlab_sim::events::narrate;
 use streamlab_sim::metrics::SAMPLE_INTERVAL_MS;
 use streamlab_sim::snapshot::{MemberState, Snapshot};
 use streamlab_sim::{Scenario, World};
@@ -160,8 +162,10 @@ impl Component for Playground {
                 let _ = window.cancel_animation_frame(id);
             }
             if let (Some(listener), Some(document)) = (self.keydown.take(), window.document()) {
-                let _ = document
-                    .remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+                let _ = document.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
             }
         }
     }
@@ -277,7 +281,9 @@ impl Playground {
         self.refresh_narration();
         let samples = self.world.metrics().samples.len();
         let wall = now_ms();
-        if force || (samples != self.chart_samples && wall - self.chart_drawn_at >= CHART_REDRAW_WALL_MS) {
+        if force
+            || (samples != self.chart_samples && wall - self.chart_drawn_at >= CHART_REDRAW_WALL_MS)
+        {
             self.chart = Shared::new(chart_data(&self.world));
             self.chart_samples = samples;
             self.chart_drawn_at = wall;
@@ -290,16 +296,15 @@ impl Playground {
             return;
         }
         let mut lines: Vec<NarrationLine> = self.narration.iter().cloned().collect();
-        lines.extend(events[self.narrated_events..].iter().map(|event| NarrationLine {
-            at_ms: event.at_ms,
-            text: narrate(event),
-            kind: match event.kind {
-                EventKind::Assigned { .. } => "assigned",
-                EventKind::OffsetsCommitted { .. } => "commit",
-                EventKind::LagRising { .. } => "lag",
-                EventKind::CaughtUp { .. } => "caught-up",
-            },
-        }));
+        lines.extend(
+            events[self.narrated_events..]
+                .iter()
+                .map(|event| NarrationLine {
+                    at_ms: event.at_ms,
+                    text: narrate(event),
+                    kind: event.kind.category(),
+                }),
+        );
         let excess = lines.len().saturating_sub(NARRATION_KEPT);
         lines.drain(..excess);
         self.narrated_events = events.len();
@@ -314,7 +319,8 @@ impl Playground {
             return;
         };
         let link = ctx.link().clone();
-        let callback = Closure::once(move |timestamp: f64| link.send_message(Msg::Frame(timestamp)));
+        let callback =
+            Closure::once(move |timestamp: f64| link.send_message(Msg::Frame(timestamp)));
         if let Ok(id) = window.request_animation_frame(callback.as_ref().unchecked_ref()) {
             self.frame_request = Some((callback, id));
         }
@@ -339,7 +345,10 @@ impl Playground {
 
 /// Keys typed into a text box or a select belong to it, not to the shortcuts.
 fn typing_into_a_field(event: &KeyboardEvent) -> bool {
-    let Some(element) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+    let Some(element) = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
         return false;
     };
     let tag = element.tag_name();
@@ -356,7 +365,11 @@ fn typing_into_a_field(event: &KeyboardEvent) -> bool {
 
 fn prefers_reduced_motion() -> bool {
     web_sys::window()
-        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
         .is_some_and(|m| m.matches())
 }
 
@@ -383,7 +396,11 @@ fn group_counters(world: &World, snapshot: &Snapshot) -> Vec<GroupCounters> {
                 throughput_per_s,
                 lag: group.partitions.iter().map(|p| p.lag).sum(),
                 members: group.members.len(),
-                idle_members: group.members.iter().filter(|m| m.state == MemberState::Idle).count(),
+                idle_members: group
+                    .members
+                    .iter()
+                    .filter(|m| m.state == MemberState::Idle)
+                    .count(),
             }
         })
         .collect()
@@ -397,7 +414,12 @@ fn chart_data(world: &World) -> ChartData {
     let shown = &samples[start..];
     let partitions = world.topic().partitions.len();
     let lag = (0..partitions)
-        .map(|p| shown.iter().map(|s| (s.at_ms, s.groups[0].lag[p])).collect())
+        .map(|p| {
+            shown
+                .iter()
+                .map(|s| (s.at_ms, s.groups[0].lag[p]))
+                .collect()
+        })
         .collect();
     // Throughput over one-second windows, so the line is readable rather than jagged.
     let per_second = (1_000 / SAMPLE_INTERVAL_MS) as usize;
@@ -410,7 +432,10 @@ fn chart_data(world: &World) -> ChartData {
                 .map(|i| {
                     let (now, then) = (&samples[i], &samples[i - per_second]);
                     let done = now.groups[g].processed_total - then.groups[g].processed_total;
-                    (now.at_ms, done as f64 * 1000.0 / (now.at_ms - then.at_ms) as f64)
+                    (
+                        now.at_ms,
+                        done as f64 * 1000.0 / (now.at_ms - then.at_ms) as f64,
+                    )
                 })
                 .collect();
             (group.group_id().to_string(), points)

@@ -104,6 +104,24 @@ pub enum EventKind {
     CaughtUp { group_id: String, partition: u32 },
 }
 
+impl EventKind {
+    /// A short category for styling and filtering: `assigned`, `commit`, `lag`, `caught-up`,
+    /// `rebalance`, `member` or `loss`.
+    pub fn category(&self) -> &'static str {
+        match self {
+            EventKind::Assigned { .. } => "assigned",
+            EventKind::OffsetsCommitted { .. } => "commit",
+            EventKind::LagRising { .. } => "lag",
+            EventKind::CaughtUp { .. } => "caught-up",
+            EventKind::RebalanceStarted { .. } | EventKind::StaticRejoin { .. } => "rebalance",
+            EventKind::MemberRemoved { .. }
+            | EventKind::PartitionsRevoked { .. }
+            | EventKind::MemberAction { .. } => "member",
+            EventKind::PartitionsLost { .. } | EventKind::Reprocessing { .. } => "loss",
+        }
+    }
+}
+
 /// A member and the partitions it owns.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MemberPartitions {
