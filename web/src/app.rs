@@ -7,6 +7,8 @@ use yew::prelude::*;
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let initial = use_memo((), |_| parse_fragment(&current_fragment(), &Scenario::default()));
+    let initial = use_memo((), |_| {
+        parse_fragment(&current_fragment(), &Scenario::default())
+    });
     html! { <Playground initial={(*initial).clone()} /> }
 }

@@ -22,9 +22,7 @@ pub struct LinkState {
 pub fn parse_fragment(fragment: &str, default: &Scenario) -> LinkState {
     let fragment = fragment.trim_start_matches('#');
     let query = fragment.split_once('?').map_or("", |(_, q)| q);
-    let encoded = query
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("s="));
+    let encoded = query.split('&').find_map(|pair| pair.strip_prefix("s="));
     match encoded {
         None | Some("") => LinkState {
             scenario: default.clone(),
@@ -37,7 +35,9 @@ pub fn parse_fragment(fragment: &str, default: &Scenario) -> LinkState {
             },
             Err(e) => LinkState {
                 scenario: default.clone(),
-                error: Some(format!("{e} Showing the lesson's default scenario instead.")),
+                error: Some(format!(
+                    "{e} Showing the lesson's default scenario instead."
+                )),
             },
         },
     }

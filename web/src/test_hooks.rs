@@ -83,7 +83,11 @@ fn bench() -> JsValue {
     let mut world = World::new(&scenario).expect("the default scenario is valid");
     world.advance_to(600_000);
     let elapsed_ms = now_ms() - started;
-    let records: u64 = world.groups().iter().map(|g| g.processed_total).sum::<u64>()
+    let records: u64 = world
+        .groups()
+        .iter()
+        .map(|g| g.processed_total)
+        .sum::<u64>()
         + world.producer().sent();
     let resim_started = now_ms();
     let mut again = World::new(&scenario).expect("valid");
@@ -115,8 +119,9 @@ pub fn install() {
     let sim_ms = Closure::<dyn Fn() -> JsValue>::new(|| {
         PUBLISHED.with(|p| JsValue::from_f64(p.borrow().sim_ms as f64))
     });
-    let frame_stats =
-        Closure::<dyn Fn() -> JsValue>::new(|| PUBLISHED.with(|p| stats(&p.borrow().frame_work_ms)));
+    let frame_stats = Closure::<dyn Fn() -> JsValue>::new(|| {
+        PUBLISHED.with(|p| stats(&p.borrow().frame_work_ms))
+    });
     let knob_stats = Closure::<dyn Fn() -> JsValue>::new(|| {
         PUBLISHED.with(|p| stats(&p.borrow().knob_to_picture_ms))
     });

@@ -40,7 +40,9 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate");
     group.sample_size(10);
     group.throughput(Throughput::Elements(records));
-    group.bench_function("default_lesson_10min", |b| b.iter(|| run(&lesson, ten_minutes_ms)));
+    group.bench_function("default_lesson_10min", |b| {
+        b.iter(|| run(&lesson, ten_minutes_ms))
+    });
 
     let busy = busy_topic();
     let busy_records = run(&busy, 10_000);
@@ -48,7 +50,9 @@ fn benches(c: &mut Criterion) {
     group.bench_function("busy_topic_10s", |b| b.iter(|| run(&busy, 10_000)));
     group.finish();
 
-    c.bench_function("knob_change_resimulate_60s", |b| b.iter(|| run(&lesson, 60_000)));
+    c.bench_function("knob_change_resimulate_60s", |b| {
+        b.iter(|| run(&lesson, 60_000))
+    });
 }
 
 criterion_group!(simulate, benches);

@@ -82,7 +82,9 @@ impl Producer {
 
     /// When the next buffered record is due to be appended, or `u64::MAX`.
     pub fn next_append_ms(&self) -> u64 {
-        self.in_flight.front().map_or(u64::MAX, |(_, r)| r.append_ms)
+        self.in_flight
+            .front()
+            .map_or(u64::MAX, |(_, r)| r.append_ms)
     }
 
     /// Sends every record due at or before `now_ms` into the buffer.

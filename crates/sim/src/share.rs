@@ -34,7 +34,10 @@ impl std::error::Error for ShareError {}
 pub fn encode(scenario: &Scenario) -> String {
     let json = serde_json::to_vec(scenario).expect("a scenario always serializes");
     let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("{LINK_FORMAT_VERSION}.{}", URL_SAFE_NO_PAD.encode(compressed))
+    format!(
+        "{LINK_FORMAT_VERSION}.{}",
+        URL_SAFE_NO_PAD.encode(compressed)
+    )
 }
 
 /// Reads a link fragment back into a valid scenario.
@@ -51,7 +54,11 @@ pub fn decode(link: &str) -> Result<Scenario, ShareError> {
         Ok(v) if v > LINK_FORMAT_VERSION => {
             return fail(&format!("it was made by a newer Streamlab (format {v})"))
         }
-        _ => return fail(&format!("{version:?} is not a link format this Streamlab knows")),
+        _ => {
+            return fail(&format!(
+                "{version:?} is not a link format this Streamlab knows"
+            ))
+        }
     }
     let Ok(compressed) = URL_SAFE_NO_PAD.decode(payload) else {
         return fail("it is not valid base64url");
@@ -89,7 +96,10 @@ mod tests {
     fn garbage_gets_a_message_not_a_panic() {
         for bad in ["", "1.", "1.!!!", "x.abc", "99.abc", "1.AAAA", "no-dot"] {
             let error = decode(bad).unwrap_err();
-            assert!(error.0.starts_with("This link could not be read"), "{bad}: {error}");
+            assert!(
+                error.0.starts_with("This link could not be read"),
+                "{bad}: {error}"
+            );
         }
     }
 

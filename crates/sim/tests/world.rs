@@ -41,7 +41,11 @@ fn six_partitions_and_eight_members_leave_two_idle() {
         .map(|m| m.member_id.as_str())
         .collect();
     assert_eq!(idle.len(), 2, "idle members: {idle:?}");
-    let narration: Vec<String> = world.events().iter().map(streamlab_sim::events::narrate).collect();
+    let narration: Vec<String> = world
+        .events()
+        .iter()
+        .map(streamlab_sim::events::narrate)
+        .collect();
     assert!(
         narration.iter().any(|line| line.contains("are idle")),
         "{narration:#?}"
@@ -67,7 +71,10 @@ fn more_partitions_lift_the_ceiling() {
     scenario.producer.key_count = 1000;
     let world = run_checked(&scenario, 20_000, 250);
     let processed = world.groups()[0].processed_total;
-    assert!(processed > 3_800, "four partitions, four members: {processed}");
+    assert!(
+        processed > 3_800,
+        "four partitions, four members: {processed}"
+    );
 }
 
 #[test]
@@ -77,7 +84,11 @@ fn a_hot_key_makes_one_partitions_lag_climb_while_others_keep_up() {
     scenario.producer.key_skew = 2.0;
     let world = run_checked(&scenario, 30_000, 500);
     let snapshot = world.snapshot(0);
-    let lags: Vec<u64> = snapshot.groups[0].partitions.iter().map(|p| p.lag).collect();
+    let lags: Vec<u64> = snapshot.groups[0]
+        .partitions
+        .iter()
+        .map(|p| p.lag)
+        .collect();
     let hot = (0..6).max_by_key(|&p| lags[p]).unwrap();
     assert!(lags[hot] > 1_000, "lags {lags:?}");
     let others_quiet = (0..6).filter(|&p| p != hot).all(|p| lags[p] < 50);
@@ -101,7 +112,10 @@ fn groups_read_the_same_records_independently() {
     let fast = world.groups()[0].processed_total;
     let slow = world.groups()[1].processed_total;
     assert!(fast > 1_900, "the fast group keeps up: {fast}");
-    assert!(slow < 520, "one member at 20 ms reads at most ~50/s: {slow}");
+    assert!(
+        slow < 520,
+        "one member at 20 ms reads at most ~50/s: {slow}"
+    );
 }
 
 #[test]
@@ -129,7 +143,10 @@ fn the_same_scenario_gives_the_same_trace_whatever_the_frame_sizes() {
     assert_eq!(in_big_steps.events(), in_small_steps.events());
     let mut other_seed = scenario.clone();
     other_seed.seed += 1;
-    assert_ne!(run_checked(&other_seed, 20_000, 5_000).trace_hash(), in_big_steps.trace_hash());
+    assert_ne!(
+        run_checked(&other_seed, 20_000, 5_000).trace_hash(),
+        in_big_steps.trace_hash()
+    );
 }
 
 #[test]
@@ -142,6 +159,10 @@ fn a_silent_producer_and_an_empty_group_are_fine() {
     scenario.producer.rate_per_s = 100;
     let world = run_checked(&scenario, 10_000, 1_000);
     // Sent at 0, 10, ..., 10_000 ms; the last one still waits out linger.ms.
-    let lag: u64 = world.snapshot(0).groups[0].partitions.iter().map(|p| p.lag).sum();
+    let lag: u64 = world.snapshot(0).groups[0]
+        .partitions
+        .iter()
+        .map(|p| p.lag)
+        .sum();
     assert_eq!(lag, 1_000, "nobody reads, so every appended record is lag");
 }

@@ -55,7 +55,12 @@ impl Layout {
         let partitions = snapshot.partitions.len().max(1) as f64;
         let row_h = (480.0 / partitions).clamp(14.0, 56.0);
         let groups = snapshot.groups.len().max(1) as f64;
-        let max_members = snapshot.groups.iter().map(|g| g.members.len()).max().unwrap_or(0) as f64;
+        let max_members = snapshot
+            .groups
+            .iter()
+            .map(|g| g.members.len())
+            .max()
+            .unwrap_or(0) as f64;
         let rows_h = partitions * row_h;
         let members_h = max_members * 20.0;
         let cell_h = (row_h * 0.55).min(26.0);
@@ -124,7 +129,11 @@ fn describe(snapshot: &Snapshot) -> String {
         .iter()
         .map(|g| {
             let lag: u64 = g.partitions.iter().map(|p| p.lag).sum();
-            format!("group {} with {} members, lag {lag}", g.group_id, g.members.len())
+            format!(
+                "group {} with {} members, lag {lag}",
+                g.group_id,
+                g.members.len()
+            )
         })
         .collect();
     format!(
@@ -207,8 +216,24 @@ fn group_lane(p: usize, g: usize, group: &GroupView, end: u64, layout: &Layout) 
     let (position_x, _) = layout.offset_x(progress.position, end);
     let (committed_x, _) = layout.offset_x(progress.committed, end);
     let (processed_x, behind) = layout.offset_x(progress.processed, end);
-    let hollow = format!("{},{} {},{} {},{}", position_x, lane_top, position_x - s / 1.6, lane_top + s, position_x + s / 1.6, lane_top + s);
-    let solid = format!("{},{} {},{} {},{}", committed_x, lane_top, committed_x - s / 1.6, lane_top + s, committed_x + s / 1.6, lane_top + s);
+    let hollow = format!(
+        "{},{} {},{} {},{}",
+        position_x,
+        lane_top,
+        position_x - s / 1.6,
+        lane_top + s,
+        position_x + s / 1.6,
+        lane_top + s
+    );
+    let solid = format!(
+        "{},{} {},{} {},{}",
+        committed_x,
+        lane_top,
+        committed_x - s / 1.6,
+        lane_top + s,
+        committed_x + s / 1.6,
+        lane_top + s
+    );
     html! {
         <g class="lane">
             <line x1={processed_x.to_string()} x2={processed_x.to_string()} y1={(lane_top - 2.0).to_string()} y2={(lane_top + s).to_string()} stroke={colour} stroke-width="2">
@@ -263,7 +288,14 @@ fn group_column(g: usize, group: &GroupView, props: &DiagramProps, layout: &Layo
     }
 }
 
-fn member_box(g: usize, m: usize, member: &MemberView, group: &GroupView, props: &DiagramProps, layout: &Layout) -> Html {
+fn member_box(
+    g: usize,
+    m: usize,
+    member: &MemberView,
+    group: &GroupView,
+    props: &DiagramProps,
+    layout: &Layout,
+) -> Html {
     let (x, y, w, h) = layout.member_box(g, m, group.members.len());
     let colour = group_colour(g);
     let idle = member.state == MemberState::Idle;
@@ -271,7 +303,12 @@ fn member_box(g: usize, m: usize, member: &MemberView, group: &GroupView, props:
     let owned = if idle {
         "idle".to_string()
     } else {
-        member.partitions.iter().map(|p| format!("p{p}")).collect::<Vec<_>>().join(",")
+        member
+            .partitions
+            .iter()
+            .map(|p| format!("p{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
     };
     html! {
         <g class={classes!("member", idle.then_some("idle"))}>
@@ -291,7 +328,14 @@ fn member_box(g: usize, m: usize, member: &MemberView, group: &GroupView, props:
 
 /// The record in hand (with a progress bar), or nothing when waiting.
 fn activity(member: &MemberView, x: f64, y: f64, h: f64, props: &DiagramProps) -> Html {
-    let MemberState::Processing { key, started_ms, done_ms, offset, partition } = member.state else {
+    let MemberState::Processing {
+        key,
+        started_ms,
+        done_ms,
+        offset,
+        partition,
+    } = member.state
+    else {
         return html! {};
     };
     let span = (done_ms - started_ms).max(1) as f64;
@@ -330,7 +374,13 @@ fn in_flight(snapshot: &Snapshot, view_ms: f64, layout: &Layout) -> Html {
     }
 }
 
-fn fetch_packets(g: usize, group: &GroupView, snapshot: &Snapshot, props: &DiagramProps, layout: &Layout) -> Html {
+fn fetch_packets(
+    g: usize,
+    group: &GroupView,
+    snapshot: &Snapshot,
+    props: &DiagramProps,
+    layout: &Layout,
+) -> Html {
     let travel_ms = (FETCH_TRAVEL_WALL_MS * props.speed).max(1.0);
     html! {
         <g class="fetches">

@@ -21,7 +21,9 @@ pub fn group_knobs(props: &GroupKnobsProps) -> Html {
     let group = &props.scenario.groups[i];
     let scope = AttrValue::from(format!("g{i}-"));
     let edit = |f: fn(&mut Scenario, usize, f64)| {
-        edit_with(&props.scenario, &props.on_change, move |s, v: f64| f(s, i, v))
+        edit_with(&props.scenario, &props.on_change, move |s, v: f64| {
+            f(s, i, v)
+        })
     };
     let strategy_changed = edit_with(&props.scenario, &props.on_change, move |s, v: String| {
         if let Some(strategy) = Strategy::parse(&v) {
@@ -37,12 +39,21 @@ pub fn group_knobs(props: &GroupKnobsProps) -> Html {
     });
     let strategies: Vec<(AttrValue, AttrValue)> = Strategy::ALL
         .iter()
-        .map(|s| (AttrValue::from(s.config_name()), AttrValue::from(s.config_name())))
+        .map(|s| {
+            (
+                AttrValue::from(s.config_name()),
+                AttrValue::from(s.config_name()),
+            )
+        })
         .collect();
-    let distributions: Vec<(AttrValue, AttrValue)> = [("constant", "constant"), ("uniform", "uniform 0–2× mean"), ("exponential", "exponential")]
-        .iter()
-        .map(|(v, t)| (AttrValue::from(*v), AttrValue::from(*t)))
-        .collect();
+    let distributions: Vec<(AttrValue, AttrValue)> = [
+        ("constant", "constant"),
+        ("uniform", "uniform 0–2× mean"),
+        ("exponential", "exponential"),
+    ]
+    .iter()
+    .map(|(v, t)| (AttrValue::from(*v), AttrValue::from(*t)))
+    .collect();
     let distribution = match group.processing.distribution {
         Distribution::Constant => "constant",
         Distribution::Uniform => "uniform",

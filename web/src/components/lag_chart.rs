@@ -81,7 +81,10 @@ fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
         .margin(8)
         .x_label_area_size(28)
         .y_label_area_size(48)
-        .build_cartesian_2d(seconds(data.from_ms)..seconds(data.to_ms).max(seconds(data.from_ms) + 1.0), 0.0..top * 1.1)
+        .build_cartesian_2d(
+            seconds(data.from_ms)..seconds(data.to_ms).max(seconds(data.from_ms) + 1.0),
+            0.0..top * 1.1,
+        )
     else {
         return;
     };
@@ -96,7 +99,11 @@ fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
         let points = series.iter().map(|(t, lag)| (seconds(*t), *lag as f64));
         let _ = chart
             .draw_series(LineSeries::new(points, colour.stroke_width(2)))
-            .map(|s| s.label(format!("p{p}")).legend(move |(x, y)| PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))));
+            .map(|s| {
+                s.label(format!("p{p}")).legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))
+                })
+            });
     }
     if data.lag.len() <= 12 {
         let _ = chart
@@ -124,7 +131,10 @@ fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
         .margin(8)
         .x_label_area_size(28)
         .y_label_area_size(48)
-        .build_cartesian_2d(seconds(data.from_ms)..seconds(data.to_ms).max(seconds(data.from_ms) + 1.0), 0.0..top * 1.1)
+        .build_cartesian_2d(
+            seconds(data.from_ms)..seconds(data.to_ms).max(seconds(data.from_ms) + 1.0),
+            0.0..top * 1.1,
+        )
     else {
         return;
     };
@@ -139,7 +149,11 @@ fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
         let points = series.iter().map(|(t, rate)| (seconds(*t), *rate));
         let _ = chart
             .draw_series(LineSeries::new(points, colour.stroke_width(2)))
-            .map(|s| s.label(group_id.clone()).legend(move |(x, y)| PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))));
+            .map(|s| {
+                s.label(group_id.clone()).legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))
+                })
+            });
     }
     let _ = chart
         .configure_series_labels()

@@ -31,7 +31,11 @@ pub struct NumberKnobProps {
 
 #[function_component(NumberKnob)]
 pub fn number_knob(props: &NumberKnobProps) -> Html {
-    let id = format!("knob-{}{}", props.scope, props.label.to_lowercase().replace(' ', "-"));
+    let id = format!(
+        "knob-{}{}",
+        props.scope,
+        props.label.to_lowercase().replace(' ', "-")
+    );
     let emit = {
         let props = props.clone();
         move |e: Event| {

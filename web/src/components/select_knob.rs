@@ -20,7 +20,11 @@ pub struct SelectKnobProps {
 
 #[function_component(SelectKnob)]
 pub fn select_knob(props: &SelectKnobProps) -> Html {
-    let id = format!("knob-{}{}", props.scope, props.label.to_lowercase().replace(' ', "-"));
+    let id = format!(
+        "knob-{}{}",
+        props.scope,
+        props.label.to_lowercase().replace(' ', "-")
+    );
     let onchange = {
         let on_change = props.on_change.clone();
         Callback::from(move |e: Event| {
