@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod components;
+pub mod derive;
 pub mod lessons;
 pub mod link;
 pub mod palette;

@@ -1,10 +1,11 @@
-//! The playground: owns the World, the clock and the scenario, and lays out the lesson page.
+//! The playground: owns the runs, the clock and the scenario, and lays out a lesson page.
 //!
 //! Wall time becomes simulated time through one speed factor; each animation frame advances
-//! the World to the new time and builds one Snapshot for every component to draw. A frame gap
-//! longer than [`MAX_FRAME_GAP_MS`] (a background tab) is ignored rather than simulated. A knob
-//! change builds a new World from the new Scenario and re-simulates it up to the current time,
-//! so the picture always shows "this scenario, run to now".
+//! every run to the new time and builds one Snapshot per run for the components to draw. A
+//! frame gap longer than [`MAX_FRAME_GAP_MS`] (a background tab) is ignored rather than
+//! simulated. A knob change, a preset or a member action builds a new Scenario, and the runs
+//! are rebuilt from it and re-simulated up to the current time, so the picture always shows
+//! "this scenario, run to now" and the link reproduces it.
 
 use crate::components::counters::{Counters, GroupCounters};
 use crate::components::diagram::{Diagram, CELLS};
@@ -12,19 +13,23 @@ use crate::components::error_banner::ErrorBanner;
 use crate::components::knob_panel::KnobPanel;
 use crate::components::lag_chart::{ChartData, LagChart};
 use crate::components::lesson_text::LessonText;
+use crate::components::membership::Membership;
 use crate::components::narration::{Narration, NarrationLine};
+use crate::components::presets_bar::PresetsBar;
 use crate::components::share_bar::ShareBar;
+use crate::components::timelines::{TimelineData, Timelines};
 use crate::components::transport::{
     speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
 };
-use crate::lessons::partitions::LESSON;
+use crate::derive::{chart_data, group_counters, narration_lines, timeline_data};
+use crate::lessons::{Lesson, LESSONS};
 use crate::link::{replace_fragment, LinkState};
 use crate::shared::Shared;
 use crate::test_hooks::{now_ms, publish_frame, publish_knob_latency};
-use streamlab_sim::events::narrate;
-use streamlab_sim::metrics::SAMPLE_INTERVAL_MS;
-use streamlab_sim::snapshot::{MemberState, Snapshot};
-use streamlab_sim::{Scenario, World};
+use streamlab_sim::assignor::Strategy;
+use streamlab_sim::scenario::{MemberAction, ScenarioError, ScheduledAction};
+use streamlab_sim::snapshot::Snapshot;
+use streamlab_sim::{presets, Scenario, World};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
@@ -34,12 +39,8 @@ use yew::prelude::*;
 const MAX_FRAME_GAP_MS: f64 = 100.0;
 /// Simulated time one press of "Step" advances.
 const STEP_MS: f64 = 100.0;
-/// Simulated time the charts show.
-const CHART_WINDOW_MS: u64 = 60_000;
 /// Least wall time between two chart redraws.
 const CHART_REDRAW_WALL_MS: f64 = 200.0;
-/// Simulated time the throughput counter averages over.
-const THROUGHPUT_WINDOW_MS: u64 = 5_000;
 /// Narration lines kept on screen.
 const NARRATION_KEPT: usize = 60;
 
@@ -50,6 +51,9 @@ pub enum Msg {
     Reset,
     Speed(i32),
     Edit(Scenario),
+    Preset(&'static str),
+    Act(String, MemberAction),
+    ToggleCompare,
     DismissError,
     Key(KeyboardEvent),
 }
@@ -59,10 +63,39 @@ pub struct PlaygroundProps {
     pub initial: LinkState,
 }
 
-pub struct Playground {
-    scenario: Scenario,
+/// One simulated run and what is drawn from it.
+struct Run {
     world: World,
     snapshot: Shared<Snapshot>,
+    counters: Vec<GroupCounters>,
+}
+
+impl Run {
+    fn new(scenario: &Scenario, view_ms: f64) -> Result<Self, ScenarioError> {
+        let mut world = World::new(scenario)?;
+        world.advance_to(view_ms.floor() as u64);
+        let snapshot = Shared::new(world.snapshot(CELLS as usize));
+        let counters = group_counters(&world, &snapshot);
+        Ok(Self {
+            world,
+            snapshot,
+            counters,
+        })
+    }
+
+    fn advance(&mut self, view_ms: f64) {
+        self.world.advance_to(view_ms.floor() as u64);
+        self.snapshot = Shared::new(self.world.snapshot(CELLS as usize));
+        self.counters = group_counters(&self.world, &self.snapshot);
+    }
+}
+
+pub struct Playground {
+    lesson: &'static Lesson,
+    scenario: Scenario,
+    run: Run,
+    /// The same scenario with the other rebalance protocol, when comparing side by side.
+    comparison: Option<Run>,
     playing: bool,
     speed_exponent: i32,
     view_ms: f64,
@@ -73,9 +106,9 @@ pub struct Playground {
     narration: Shared<Vec<NarrationLine>>,
     narrated_events: usize,
     chart: Shared<ChartData>,
+    timelines: Shared<TimelineData>,
     chart_samples: usize,
     chart_drawn_at: f64,
-    counters: Vec<GroupCounters>,
     /// Wall time a knob change started, until its picture is on screen.
     knob_started_at: Option<f64>,
     frame_started_at: Option<f64>,
@@ -88,12 +121,19 @@ impl Component for Playground {
 
     fn create(ctx: &Context<Self>) -> Self {
         let initial = &ctx.props().initial;
-        let world = World::new(&initial.scenario)
-            .unwrap_or_else(|_| World::new(&Scenario::default()).expect("default is valid"));
+        let (scenario, run) = match Run::new(&initial.scenario, 0.0) {
+            Ok(run) => (initial.scenario.clone(), run),
+            Err(_) => {
+                let fallback = (initial.lesson.default_scenario)();
+                let run = Run::new(&fallback, 0.0).expect("a lesson's default is valid");
+                (fallback, run)
+            }
+        };
         let mut playground = Self {
-            scenario: world.scenario().clone(),
-            snapshot: Shared::new(world.snapshot(CELLS as usize)),
-            world,
+            lesson: initial.lesson,
+            scenario,
+            run,
+            comparison: None,
             playing: true,
             speed_exponent: 0,
             view_ms: 0.0,
@@ -104,9 +144,9 @@ impl Component for Playground {
             narration: Shared::new(Vec::new()),
             narrated_events: 0,
             chart: Shared::new(ChartData::default()),
+            timelines: Shared::new(TimelineData::default()),
             chart_samples: 0,
             chart_drawn_at: f64::NEG_INFINITY,
-            counters: Vec::new(),
             knob_started_at: None,
             frame_started_at: None,
             reduced_motion: prefers_reduced_motion(),
@@ -131,16 +171,33 @@ impl Component for Playground {
             }
             Msg::Reset => {
                 self.view_ms = 0.0;
-                self.rebuild_world();
+                self.rebuild();
             }
             Msg::Speed(exponent) => {
                 self.speed_exponent = exponent.clamp(SPEED_EXPONENT_MIN, SPEED_EXPONENT_MAX);
             }
-            Msg::Edit(scenario) => {
-                self.knob_started_at = Some(now_ms());
-                self.scenario = scenario;
-                replace_fragment(&self.scenario);
-                self.rebuild_world();
+            Msg::Edit(scenario) => self.set_scenario(scenario),
+            Msg::Preset(slug) => {
+                if let Some(preset) = presets::find(slug) {
+                    self.view_ms = 0.0;
+                    self.set_scenario((preset.build)());
+                }
+            }
+            Msg::Act(member_id, action) => {
+                let mut next = self.scenario.clone();
+                next.schedule.push(ScheduledAction {
+                    at_ms: self.run.world.now_ms() + 1,
+                    group_id: next.groups[0].group_id.clone(),
+                    member_id,
+                    action,
+                });
+                self.set_scenario(next);
+            }
+            Msg::ToggleCompare => {
+                self.comparison = match self.comparison {
+                    Some(_) => None,
+                    None => Run::new(&compared(&self.scenario), self.view_ms).ok(),
+                };
             }
             Msg::DismissError => self.error = None,
             Msg::Key(event) => return self.on_key(ctx, &event),
@@ -150,7 +207,8 @@ impl Component for Playground {
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
         let work_ms = self.frame_started_at.take().map(|t| now_ms() - t);
-        publish_frame(self.world.trace_hash().hex(), self.world.now_ms(), work_ms);
+        let world = &self.run.world;
+        publish_frame(world.trace_hash().hex(), world.now_ms(), work_ms);
         if let Some(started) = self.knob_started_at.take() {
             publish_knob_latency(now_ms() - started);
         }
@@ -173,41 +231,64 @@ impl Component for Playground {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let on_edit = link.callback(Msg::Edit);
+        let lesson = self.lesson;
         html! {
             <div class="page">
-                <header class="site-header">
-                    <span class="brand">{ "Streamlab" }</span>
-                    <span class="lesson-title">{ LESSON.title }</span>
-                </header>
+                { site_header(lesson) }
                 if let Some(message) = &self.error {
                     <ErrorBanner message={message.clone()} on_dismiss={link.callback(|_| Msg::DismissError)} />
                 }
                 <main class="lesson">
-                    <h1 class="question">{ LESSON.question }</h1>
+                    <h1 class="question">{ lesson.question }</h1>
                     <div class="workbench">
                         <div class="stage">
                             <Transport playing={self.playing} speed_exponent={self.speed_exponent}
-                                sim_ms={self.world.now_ms()}
+                                sim_ms={self.run.world.now_ms()}
                                 on_toggle={link.callback(|_| Msg::TogglePlay)}
                                 on_step={link.callback(|_| Msg::Step)}
                                 on_reset={link.callback(|_| Msg::Reset)}
                                 on_speed={link.callback(Msg::Speed)} />
-                            <Diagram snapshot={self.snapshot.clone()} view_ms={self.view_ms}
-                                speed={speed_factor(self.speed_exponent)} reduced_motion={self.reduced_motion} />
+                            { self.view_runs(ctx) }
                             { legend() }
-                            <Counters produced={self.snapshot.producer.sent_total} groups={self.counters.clone()} />
+                            if lesson.shows_membership {
+                                <Timelines data={self.timelines.clone()} />
+                                <Membership group={self.run.snapshot.groups[0].clone()}
+                                    now_ms={self.run.world.now_ms()}
+                                    on_act={link.callback(|(member, action)| Msg::Act(member, action))} />
+                            }
                             <LagChart data={self.chart.clone()} />
                             <Narration lines={self.narration.clone()} />
                         </div>
                         <aside class="side">
-                            <ShareBar scenario={self.scenario.clone()} />
-                            <KnobPanel scenario={self.scenario.clone()} on_change={on_edit.clone()} />
+                            <ShareBar {lesson} scenario={self.scenario.clone()} />
+                            if !lesson.presets.is_empty() {
+                                <PresetsBar slugs={lesson.presets} on_pick={link.callback(Msg::Preset)} />
+                            }
+                            <KnobPanel scenario={self.scenario.clone()} on_change={on_edit.clone()}
+                                protocol_knobs={lesson.shows_membership} />
                         </aside>
                     </div>
-                    <LessonText lesson={&LESSON} scenario={self.scenario.clone()} on_try={on_edit} />
+                    <LessonText {lesson} scenario={self.scenario.clone()} on_try={on_edit} />
                 </main>
             </div>
         }
+    }
+}
+
+fn site_header(current: &'static Lesson) -> Html {
+    html! {
+        <header class="site-header">
+            <span class="brand">{ "Streamlab" }</span>
+            <nav aria-label="Lessons">
+                { for LESSONS.iter().map(|lesson| {
+                    let here = std::ptr::eq(*lesson, current);
+                    html! {
+                        <a href={format!("#/{}", lesson.slug)} class={classes!(here.then_some("current"))}
+                            aria-current={here.then_some("page")}>{ lesson.title }</a>
+                    }
+                }) }
+            </nav>
+        </header>
     }
 }
 
@@ -215,14 +296,64 @@ fn legend() -> Html {
     html! {
         <p class="legend">
             <span><svg width="14" height="10" aria-hidden="true"><polygon points="7,1 1,9 13,9" fill="white" stroke="#0072B2" stroke-width="1.5" /></svg>{ " position: next offset poll() returns" }</span>
-            <span><svg width="14" height="10" aria-hidden="true"><polygon points="7,1 1,9 13,9" fill="#0072B2" /></svg>{ " committed offset: where a restart resumes" }</span>
+            <span><svg width="14" height="10" aria-hidden="true"><polygon points="7,1 1,9 13,9" fill="#0072B2" /></svg>{ " committed offset: where a new owner resumes" }</span>
             <span><svg width="6" height="10" aria-hidden="true"><line x1="3" x2="3" y1="0" y2="10" stroke="#0072B2" stroke-width="2" /></svg>{ " processed up to here" }</span>
             <span>{ "Cells are records, coloured by key; dashed members are idle." }</span>
         </p>
     }
 }
 
+/// The scenario with the first group on the other rebalance protocol.
+fn compared(scenario: &Scenario) -> Scenario {
+    let mut other = scenario.clone();
+    let group = &mut other.groups[0];
+    group.partition_assignment_strategy = if group.partition_assignment_strategy.is_cooperative() {
+        Strategy::Range
+    } else {
+        Strategy::CooperativeSticky
+    };
+    other
+}
+
 impl Playground {
+    fn view_runs(&self, ctx: &Context<Self>) -> Html {
+        let speed = speed_factor(self.speed_exponent);
+        let membership = self.lesson.shows_membership;
+        let toggle = ctx.link().callback(|_: MouseEvent| Msg::ToggleCompare);
+        let panel = |run: &Run| {
+            html! {
+                <div class="run">
+                    <Diagram snapshot={run.snapshot.clone()} view_ms={self.view_ms} {speed}
+                        reduced_motion={self.reduced_motion} />
+                    <Counters produced={run.snapshot.producer.sent_total} groups={run.counters.clone()} {membership} />
+                </div>
+            }
+        };
+        let label = |run: &Run| {
+            let group = &run.snapshot.groups[0];
+            format!("{}: {}", group.group_id, group.strategy.config_name())
+        };
+        html! {
+            <>
+                if membership {
+                    <p class="compare-toggle">
+                        <button type="button" onclick={toggle} aria-pressed={self.comparison.is_some().to_string()}>
+                            { if self.comparison.is_some() { "Hide the comparison" } else { "Compare eager and cooperative side by side" } }
+                        </button>
+                    </p>
+                }
+                if let Some(other) = &self.comparison {
+                    <div class="side-by-side">
+                        <figure><figcaption>{ label(&self.run) }</figcaption>{ panel(&self.run) }</figure>
+                        <figure><figcaption>{ label(other) }</figcaption>{ panel(other) }</figure>
+                    </div>
+                } else {
+                    { panel(&self.run) }
+                }
+            </>
+        }
+    }
+
     fn on_frame(&mut self, ctx: &Context<Self>, timestamp: f64) -> bool {
         self.frame_request = None;
         if !self.playing {
@@ -256,55 +387,61 @@ impl Playground {
         <Self as Component>::update(self, ctx, msg)
     }
 
+    fn set_scenario(&mut self, scenario: Scenario) {
+        self.knob_started_at = Some(now_ms());
+        self.scenario = scenario;
+        replace_fragment(self.lesson, &self.scenario);
+        self.rebuild();
+    }
+
     fn advance(&mut self) {
-        self.world.advance_to(self.view_ms.floor() as u64);
+        self.run.advance(self.view_ms);
+        if let Some(other) = &mut self.comparison {
+            other.advance(self.view_ms);
+        }
         self.refresh(false);
     }
 
-    fn rebuild_world(&mut self) {
-        match World::new(&self.scenario) {
-            Ok(world) => {
-                self.world = world;
+    fn rebuild(&mut self) {
+        match Run::new(&self.scenario, self.view_ms) {
+            Ok(run) => {
+                self.run = run;
+                if self.comparison.is_some() {
+                    self.comparison = Run::new(&compared(&self.scenario), self.view_ms).ok();
+                }
                 self.narrated_events = 0;
                 self.narration = Shared::new(Vec::new());
-                self.world.advance_to(self.view_ms.floor() as u64);
                 self.refresh(true);
             }
             Err(e) => self.error = Some(format!("This scenario cannot run: {e}")),
         }
     }
 
-    /// Rebuilds what the components draw from the World; `force` redraws the charts now.
+    /// Rebuilds the slower-changing view data; `force` redraws the charts now.
     fn refresh(&mut self, force: bool) {
-        self.snapshot = Shared::new(self.world.snapshot(CELLS as usize));
-        self.counters = group_counters(&self.world, &self.snapshot);
         self.refresh_narration();
-        let samples = self.world.metrics().samples.len();
+        let world = &self.run.world;
+        let samples = world.metrics().samples.len();
         let wall = now_ms();
-        if force
-            || (samples != self.chart_samples && wall - self.chart_drawn_at >= CHART_REDRAW_WALL_MS)
-        {
-            self.chart = Shared::new(chart_data(&self.world));
+        let due =
+            samples != self.chart_samples && wall - self.chart_drawn_at >= CHART_REDRAW_WALL_MS;
+        if force || due {
+            self.chart = Shared::new(chart_data(world));
+            if self.lesson.shows_membership {
+                self.timelines = Shared::new(timeline_data(world));
+            }
             self.chart_samples = samples;
             self.chart_drawn_at = wall;
         }
     }
 
     fn refresh_narration(&mut self) {
-        let events = self.world.events();
+        let events = self.run.world.events();
         if events.len() == self.narrated_events {
             return;
         }
         let mut lines: Vec<NarrationLine> = self.narration.iter().cloned().collect();
-        lines.extend(
-            events[self.narrated_events..]
-                .iter()
-                .map(|event| NarrationLine {
-                    at_ms: event.at_ms,
-                    text: narrate(event),
-                    kind: event.kind.category(),
-                }),
-        );
+        lines.extend(narration_lines(&events[self.narrated_events..]));
         let excess = lines.len().saturating_sub(NARRATION_KEPT);
         lines.drain(..excess);
         self.narrated_events = events.len();
@@ -371,81 +508,4 @@ fn prefers_reduced_motion() -> bool {
                 .flatten()
         })
         .is_some_and(|m| m.matches())
-}
-
-fn group_counters(world: &World, snapshot: &Snapshot) -> Vec<GroupCounters> {
-    let samples = &world.metrics().samples;
-    let back = (THROUGHPUT_WINDOW_MS / SAMPLE_INTERVAL_MS) as usize;
-    // Early in a run the window is whatever has been sampled so far.
-    let earlier = samples.len().saturating_sub(back + 1);
-    snapshot
-        .groups
-        .iter()
-        .enumerate()
-        .map(|(g, group)| {
-            let throughput_per_s = match (samples.get(earlier), samples.last()) {
-                (Some(then), Some(now)) if now.at_ms > then.at_ms => {
-                    let done = now.groups[g].processed_total - then.groups[g].processed_total;
-                    done * 1000 / (now.at_ms - then.at_ms)
-                }
-                _ => 0,
-            };
-            GroupCounters {
-                group_id: group.group_id.clone(),
-                processed: group.processed_total,
-                throughput_per_s,
-                lag: group.partitions.iter().map(|p| p.lag).sum(),
-                members: group.members.len(),
-                idle_members: group
-                    .members
-                    .iter()
-                    .filter(|m| m.state == MemberState::Idle)
-                    .count(),
-            }
-        })
-        .collect()
-}
-
-fn chart_data(world: &World) -> ChartData {
-    let samples = &world.metrics().samples;
-    let to_ms = world.now_ms();
-    let from_ms = to_ms.saturating_sub(CHART_WINDOW_MS);
-    let start = samples.partition_point(|s| s.at_ms < from_ms);
-    let shown = &samples[start..];
-    let partitions = world.topic().partitions.len();
-    let lag = (0..partitions)
-        .map(|p| {
-            shown
-                .iter()
-                .map(|s| (s.at_ms, s.groups[0].lag[p]))
-                .collect()
-        })
-        .collect();
-    // Throughput over one-second windows, so the line is readable rather than jagged.
-    let per_second = (1_000 / SAMPLE_INTERVAL_MS) as usize;
-    let throughput = world
-        .groups()
-        .iter()
-        .enumerate()
-        .map(|(g, group)| {
-            let points = (start.max(per_second)..samples.len())
-                .map(|i| {
-                    let (now, then) = (&samples[i], &samples[i - per_second]);
-                    let done = now.groups[g].processed_total - then.groups[g].processed_total;
-                    (
-                        now.at_ms,
-                        done as f64 * 1000.0 / (now.at_ms - then.at_ms) as f64,
-                    )
-                })
-                .collect();
-            (group.group_id().to_string(), points)
-        })
-        .collect();
-    ChartData {
-        from_ms,
-        to_ms,
-        lag_group_id: world.groups()[0].group_id().to_string(),
-        lag,
-        throughput,
-    }
 }

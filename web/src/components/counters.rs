@@ -7,18 +7,25 @@ use yew::prelude::*;
 #[derive(Clone, Debug, PartialEq)]
 pub struct GroupCounters {
     pub group_id: String,
-    pub processed: u64,
     /// Records processed per second over the last five simulated seconds.
     pub throughput_per_s: u64,
     pub lag: u64,
     pub members: usize,
     pub idle_members: usize,
+    pub rebalances: u64,
+    /// Records processed more than once.
+    pub duplicates: u64,
+    /// Member-seconds spent in rebalances with nothing they may process.
+    pub stalled_member_s: u64,
 }
 
 #[derive(Properties, PartialEq)]
 pub struct CountersProps {
     pub produced: u64,
     pub groups: Vec<GroupCounters>,
+    /// Show the rebalance counters (rebalances, stalled time, duplicates).
+    #[prop_or_default]
+    pub membership: bool,
 }
 
 #[function_component(Counters)]
@@ -47,6 +54,20 @@ pub fn counters(props: &CountersProps) -> Html {
                         </span>
                         <span class="counter-label">{ "members idle" }</span>
                     </div>
+                    if props.membership {
+                        <div class="counter">
+                            <span key={g.rebalances} class="counter-value flash">{ g.rebalances }</span>
+                            <span class="counter-label">{ "rebalances" }</span>
+                        </div>
+                        <div class="counter">
+                            <span class={classes!("counter-value", (g.stalled_member_s > 0).then_some("warn"))}>{ format!("{} s", g.stalled_member_s) }</span>
+                            <span class="counter-label">{ "member-seconds stalled in rebalances" }</span>
+                        </div>
+                        <div class="counter">
+                            <span key={g.duplicates} class={classes!("counter-value", "flash", (g.duplicates > 0).then_some("repeat"))}>{ g.duplicates }</span>
+                            <span class="counter-label">{ "records processed twice" }</span>
+                        </div>
+                    }
                 </div>
             }) }
         </section>

@@ -10,6 +10,7 @@
 
 use crate::palette::{group_colour, key_colour};
 use crate::shared::Shared;
+use streamlab_sim::group::MemberPhase;
 use streamlab_sim::snapshot::{GroupView, MemberState, MemberView, PartitionView, Snapshot};
 use yew::prelude::*;
 
@@ -278,7 +279,7 @@ fn group_column(g: usize, group: &GroupView, props: &DiagramProps, layout: &Layo
                 { &group.group_id }
             </text>
             <text x={x.to_string()} y={(TOP - 5.0).to_string()} class="small">
-                { format!("gen {} · {}", group.generation, group.strategy.config_name()) }
+                { format!("gen {} · {} · {}", group.generation, group.strategy.config_name(), group.state.name()) }
             </text>
             if group.members.is_empty() {
                 <text x={x.to_string()} y={(TOP + 16.0).to_string()} class="small">{ "no members: nobody reads" }</text>
@@ -298,25 +299,41 @@ fn member_box(
 ) -> Html {
     let (x, y, w, h) = layout.member_box(g, m, group.members.len());
     let colour = group_colour(g);
-    let idle = member.state == MemberState::Idle;
+    let phase = member.phase;
     let label_y = y + h / 2.0 + 4.0;
-    let owned = if idle {
-        "idle".to_string()
-    } else {
-        member
+    let owned = match phase {
+        MemberPhase::Idle => "idle".to_string(),
+        _ => member
             .partitions
             .iter()
             .map(|p| format!("p{p}"))
             .collect::<Vec<_>>()
-            .join(",")
+            .join(","),
     };
+    // Every phase but plain work is also said in words, so colour is never the only clue.
+    let status = match phase {
+        MemberPhase::Processing | MemberPhase::Waiting | MemberPhase::Idle => None,
+        MemberPhase::Rebalancing => Some("⟳ rejoining"),
+        MemberPhase::Removed => Some("removed: finishing old batch"),
+        MemberPhase::Paused => Some("❚❚ paused"),
+        MemberPhase::Dead => Some("✕ crashed"),
+        MemberPhase::Stopped => Some("stopped"),
+    };
+    let dashed = matches!(
+        phase,
+        MemberPhase::Idle | MemberPhase::Removed | MemberPhase::Stopped
+    );
+    let class = format!("{phase:?}").to_lowercase();
     html! {
-        <g class={classes!("member", idle.then_some("idle"))}>
+        <g class={classes!("member", class)}>
             <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height={h.to_string()} rx="4"
-                stroke={colour} stroke-dasharray={if idle { "4 3" } else { "none" }} />
+                stroke={if phase == MemberPhase::Removed { "#D55E00" } else { colour }}
+                stroke-dasharray={if dashed { "4 3" } else { "none" }} />
             <text x={(x + 5.0).to_string()} y={label_y.to_string()} class="strong">{ &member.member_id }</text>
             <text x={(x + 28.0).to_string()} y={label_y.to_string()} class="small">{ owned }</text>
-            if w > 150.0 && !idle {
+            if let Some(status) = status {
+                <text x={(x + w - 44.0).to_string()} y={label_y.to_string()} class="status" text-anchor="end">{ status }</text>
+            } else if w > 150.0 && phase != MemberPhase::Idle {
                 <text x={(x + w - 48.0).to_string()} y={label_y.to_string()} class="small" text-anchor="end">
                     { format!("{} done · {} in batch", member.processed_total, member.batch_remaining) }
                 </text>

@@ -3,6 +3,7 @@
 use super::knob_panel::edit_with;
 use super::number_knob::NumberKnob;
 use super::select_knob::SelectKnob;
+use super::toggle_knob::ToggleKnob;
 use crate::palette::group_colour;
 use streamlab_sim::assignor::Strategy;
 use streamlab_sim::scenario::{knob_range, Distribution, Scenario};
@@ -13,6 +14,8 @@ pub struct GroupKnobsProps {
     pub index: usize,
     pub scenario: Scenario,
     pub on_change: Callback<Scenario>,
+    #[prop_or_default]
+    pub protocol_knobs: bool,
 }
 
 #[function_component(GroupKnobs)]
@@ -60,6 +63,11 @@ pub fn group_knobs(props: &GroupKnobsProps) -> Html {
         Distribution::Exponential => "exponential",
     };
     let range = knob_range;
+    let toggle = |f: fn(&mut Scenario, usize, bool)| {
+        edit_with(&props.scenario, &props.on_change, move |s, v: bool| {
+            f(s, i, v)
+        })
+    };
     html! {
         <div class="group-knobs" style={format!("border-left-color: {}", group_colour(i))}>
             <h3><code>{ "group.id" }</code>{ " = " }{ &group.group_id }</h3>
@@ -85,11 +93,46 @@ pub fn group_knobs(props: &GroupKnobsProps) -> Html {
                 slider_max={Some(1_000.0)}
                 hint="Most records one poll() returns (Kafka default 500)."
                 on_change={edit(|s, i, v| s.groups[i].max_poll_records = v as u32)} />
-            <SelectKnob label="Assignor" scope={scope}
+            <SelectKnob label="Assignor" scope={scope.clone()}
                 config_name={Some(AttrValue::from("partition.assignment.strategy"))}
                 options={strategies} value={AttrValue::from(group.partition_assignment_strategy.config_name())}
                 hint="How partitions are dealt out to members (Kafka's default starts with range)."
                 on_change={strategy_changed} />
+            if props.protocol_knobs {
+                <NumberKnob label="Session timeout" scope={scope.clone()}
+                    config_name={Some(AttrValue::from("session.timeout.ms"))} unit="ms"
+                    value={f64::from(group.session_timeout_ms)}
+                    min={range("groups[].session_timeout_ms").min} max={range("groups[].session_timeout_ms").max}
+                    slider_max={Some(120_000.0)} step={1000.0}
+                    hint="Silence after which the coordinator declares a member dead (Kafka default 45000)."
+                    on_change={edit(|s, i, v| s.groups[i].session_timeout_ms = v as u32)} />
+                <NumberKnob label="Heartbeat interval" scope={scope.clone()}
+                    config_name={Some(AttrValue::from("heartbeat.interval.ms"))} unit="ms"
+                    value={f64::from(group.heartbeat_interval_ms)}
+                    min={range("groups[].heartbeat_interval_ms").min} max={range("groups[].heartbeat_interval_ms").max}
+                    slider_max={Some(15_000.0)} step={100.0}
+                    hint="How often the heartbeat thread reports in; also how soon a member hears of a rebalance (default 3000)."
+                    on_change={edit(|s, i, v| s.groups[i].heartbeat_interval_ms = v as u32)} />
+                <NumberKnob label="Max poll interval" scope={scope.clone()}
+                    config_name={Some(AttrValue::from("max.poll.interval.ms"))} unit="ms"
+                    value={f64::from(group.max_poll_interval_ms)}
+                    min={range("groups[].max_poll_interval_ms").min} max={range("groups[].max_poll_interval_ms").max}
+                    slider_max={Some(600_000.0)} step={1000.0}
+                    hint="Longest batch before the member is removed; also the rebalance timeout (default 300000)."
+                    on_change={edit(|s, i, v| s.groups[i].max_poll_interval_ms = v as u32)} />
+                <ToggleKnob label="Static membership" scope={scope.clone()}
+                    config_name={Some(AttrValue::from("group.instance.id"))} value={group.static_membership}
+                    hint="Each member keeps an instance id: a quick restart gets its partitions back with no rebalance."
+                    on_change={toggle(|s, i, v| s.groups[i].static_membership = v)} />
+                <ToggleKnob label="Auto-commit" scope={scope.clone()}
+                    config_name={Some(AttrValue::from("enable.auto.commit"))} value={group.enable_auto_commit}
+                    hint="Commit positions inside poll() every auto.commit.interval.ms, and before every rebalance."
+                    on_change={toggle(|s, i, v| s.groups[i].enable_auto_commit = v)} />
+                <ToggleKnob label="Commit on revoke" scope={scope}
+                    config_name={Some(AttrValue::from("onPartitionsRevoked"))} value={group.commit_on_revoke}
+                    hint="A rebalance listener that commits before giving partitions up."
+                    on_change={toggle(|s, i, v| s.groups[i].commit_on_revoke = v)} />
+            }
         </div>
     }
 }

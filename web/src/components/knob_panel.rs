@@ -13,6 +13,9 @@ use yew::prelude::*;
 pub struct KnobPanelProps {
     pub scenario: Scenario,
     pub on_change: Callback<Scenario>,
+    /// Show the group-protocol knobs (timeouts, static membership, commits on revoke).
+    #[prop_or_default]
+    pub protocol_knobs: bool,
 }
 
 /// A callback that applies `edit` to a copy of the scenario and sends it on.
@@ -80,9 +83,22 @@ pub fn knob_panel(props: &KnobPanelProps) -> Html {
                     on_change={group_count_changed} />
                 { for (0..s.groups.len()).map(|index| html! {
                     <GroupKnobs key={index} {index} scenario={s.clone()}
-                        on_change={props.on_change.clone()} />
+                        on_change={props.on_change.clone()} protocol_knobs={props.protocol_knobs} />
                 }) }
             </fieldset>
+            if props.protocol_knobs {
+                <fieldset>
+                    <legend>{ "Broker" }</legend>
+                    <NumberKnob label="Initial rebalance delay"
+                        config_name={Some(AttrValue::from("group.initial.rebalance.delay.ms"))} unit="ms"
+                        value={f64::from(s.broker.group_initial_rebalance_delay_ms)}
+                        min={range("broker.group_initial_rebalance_delay_ms").min}
+                        max={range("broker.group_initial_rebalance_delay_ms").max}
+                        slider_max={Some(10_000.0)}
+                        hint="How long a new group waits for more members before its first assignment (Kafka default 3000)."
+                        on_change={edit(|s, v| s.broker.group_initial_rebalance_delay_ms = v as u32)} />
+                </fieldset>
+            }
             <fieldset>
                 <legend>{ "Run" }</legend>
                 <SeedKnob value={s.seed} on_change={seed_changed} />

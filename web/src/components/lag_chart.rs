@@ -21,6 +21,8 @@ pub struct ChartData {
     pub lag: Vec<Vec<(u64, u64)>>,
     /// Per group: its id and (time, records/s processed) points.
     pub throughput: Vec<(String, Vec<(u64, f64)>)>,
+    /// Spans in which the first group was rebalancing, shaded on both charts.
+    pub rebalancing: Vec<(u64, u64)>,
 }
 
 #[derive(Properties, PartialEq)]
@@ -94,6 +96,7 @@ fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
         .y_desc("lag (records)")
         .light_line_style(RGBColor(235, 235, 235))
         .draw();
+    shade_rebalances(&mut chart, data, top * 1.1);
     for (p, series) in data.lag.iter().enumerate() {
         let colour = hex_colour(series_colour(p));
         let points = series.iter().map(|(t, lag)| (seconds(*t), *lag as f64));
@@ -144,6 +147,7 @@ fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
         .y_desc("records/s")
         .light_line_style(RGBColor(235, 235, 235))
         .draw();
+    shade_rebalances(&mut chart, data, top * 1.1);
     for (g, (group_id, series)) in data.throughput.iter().enumerate() {
         let colour = hex_colour(group_colour(g));
         let points = series.iter().map(|(t, rate)| (seconds(*t), *rate));
@@ -162,6 +166,25 @@ fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
         .position(SeriesLabelPosition::UpperLeft)
         .draw();
     let _ = root.present();
+}
+
+/// Grey bands where the group was rebalancing, drawn under the lines.
+fn shade_rebalances<DB: DrawingBackend>(
+    chart: &mut ChartContext<
+        '_,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    data: &ChartData,
+    top: f64,
+) {
+    let band = RGBColor(213, 94, 0).mix(0.12).filled();
+    let _ = chart.draw_series(data.rebalancing.iter().map(|&(from, to)| {
+        Rectangle::new(
+            [(seconds(from.max(data.from_ms)), 0.0), (seconds(to), top)],
+            band,
+        )
+    }));
 }
 
 /// "#E69F00" as a plotters colour.

@@ -1,18 +1,26 @@
 //! "Copy link": the URL that reproduces exactly this scenario for whoever opens it.
 
+use crate::lessons::Lesson;
 use crate::link::share_url;
 use streamlab_sim::Scenario;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct ShareBarProps {
+    pub lesson: &'static Lesson,
     pub scenario: Scenario,
+}
+
+impl PartialEq for ShareBarProps {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.lesson, other.lesson) && self.scenario == other.scenario
+    }
 }
 
 #[function_component(ShareBar)]
 pub fn share_bar(props: &ShareBarProps) -> Html {
     let copied = use_state(|| false);
-    let url = share_url(&props.scenario);
+    let url = share_url(props.lesson, &props.scenario);
     let onclick = {
         let url = url.clone();
         let copied = copied.clone();

@@ -4,8 +4,22 @@
 //! same way; the words are ours, written for a learner meeting the idea for the first time.
 
 pub mod partitions;
+pub mod rebalances;
 
 use streamlab_sim::Scenario;
+
+/// Every lesson, in the order the site lists them.
+pub const LESSONS: &[&Lesson] = &[&partitions::LESSON, &rebalances::LESSON];
+
+/// The lesson whose slug is `slug`.
+pub fn find(slug: &str) -> Option<&'static Lesson> {
+    LESSONS.iter().copied().find(|l| l.slug == slug)
+}
+
+/// The lesson a bare address opens.
+pub fn first() -> &'static Lesson {
+    LESSONS[0]
+}
 
 /// A guided experiment: a change to make, and the surprise to look for.
 pub struct TryThis {
@@ -32,4 +46,11 @@ pub struct Lesson {
     pub try_this: &'static [TryThis],
     /// Where the playground is simpler than Kafka.
     pub simplifications: &'static [&'static str],
+    /// The scenario the lesson opens with.
+    pub default_scenario: fn() -> Scenario,
+    /// Slugs of the core's presets this lesson offers (`streamlab_sim::presets`).
+    pub presets: &'static [&'static str],
+    /// Whether the lesson shows the group protocol: state machine, member timelines,
+    /// lifecycle buttons, protocol knobs and the eager/cooperative comparison.
+    pub shows_membership: bool,
 }

@@ -1,7 +1,7 @@
 //! Lesson 1, "Partitions and consumer groups": ordering, sharing work, and the ceiling.
 
 use super::{Lesson, TryThis};
-use streamlab_sim::scenario::{GroupConfig, DEFAULT_GROUP_IDS};
+use streamlab_sim::scenario::{GroupConfig, Scenario, DEFAULT_GROUP_IDS};
 
 pub const LESSON: Lesson = Lesson {
     slug: "partitions",
@@ -94,4 +94,7 @@ pub const LESSON: Lesson = Lesson {
         "Network and broker delays are left out except linger.ms; processing times are whole \
          milliseconds.",
     ],
+    default_scenario: Scenario::default,
+    presets: &[],
+    shows_membership: false,
 };

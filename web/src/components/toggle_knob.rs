@@ -1,0 +1,44 @@
+//! One on/off knob: a checkbox with its label, real config name and hint.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct ToggleKnobProps {
+    pub label: AttrValue,
+    #[prop_or_default]
+    pub scope: AttrValue,
+    #[prop_or_default]
+    pub config_name: Option<AttrValue>,
+    pub hint: AttrValue,
+    pub value: bool,
+    pub on_change: Callback<bool>,
+}
+
+#[function_component(ToggleKnob)]
+pub fn toggle_knob(props: &ToggleKnobProps) -> Html {
+    let id = format!(
+        "knob-{}{}",
+        props.scope,
+        props.label.to_lowercase().replace(' ', "-")
+    );
+    let onchange = {
+        let on_change = props.on_change.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            on_change.emit(input.checked());
+        })
+    };
+    html! {
+        <div class="knob toggle">
+            <label for={id.clone()} class="knob-label">
+                <input id={id} type="checkbox" checked={props.value} {onchange} />
+                <span class="knob-name">{ &props.label }</span>
+                if let Some(name) = &props.config_name {
+                    <code class="knob-config">{ name }</code>
+                }
+            </label>
+            <p class="knob-hint">{ &props.hint }</p>
+        </div>
+    }
+}
