@@ -10,7 +10,7 @@
 use crate::components::counters::{Counters, GroupCounters};
 use crate::components::diagram::{Diagram, CELLS};
 use crate::components::error_banner::ErrorBanner;
-use crate::components::knob_panel::KnobPanel;
+use crate::components::knob_panel::{Edit, KnobPanel};
 use crate::components::lag_chart::{ChartData, LagChart};
 use crate::components::lesson_text::LessonText;
 use crate::components::membership::Membership;
@@ -50,7 +50,7 @@ pub enum Msg {
     Step,
     Reset,
     Speed(i32),
-    Edit(Scenario),
+    Edit(Edit),
     Preset(&'static str),
     Act(String, MemberAction),
     ToggleCompare,
@@ -92,6 +92,9 @@ impl Run {
 
 pub struct Playground {
     lesson: &'static Lesson,
+    /// Made once: a new callback on every frame would re-render the knobs on every frame,
+    /// resetting a number box while the learner types in it.
+    on_edit: Callback<Edit>,
     scenario: Scenario,
     run: Run,
     /// The same scenario with the other rebalance protocol, when comparing side by side.
@@ -131,6 +134,7 @@ impl Component for Playground {
         };
         let mut playground = Self {
             lesson: initial.lesson,
+            on_edit: ctx.link().callback(Msg::Edit),
             scenario,
             run,
             comparison: None,
@@ -176,7 +180,11 @@ impl Component for Playground {
             Msg::Speed(exponent) => {
                 self.speed_exponent = exponent.clamp(SPEED_EXPONENT_MIN, SPEED_EXPONENT_MAX);
             }
-            Msg::Edit(scenario) => self.set_scenario(scenario),
+            Msg::Edit(edit) => {
+                let mut next = self.scenario.clone();
+                edit(&mut next);
+                self.set_scenario(next);
+            }
             Msg::Preset(slug) => {
                 if let Some(preset) = presets::find(slug) {
                     self.view_ms = 0.0;
@@ -230,7 +238,7 @@ impl Component for Playground {
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
-        let on_edit = link.callback(Msg::Edit);
+        let on_edit = self.on_edit.clone();
         let lesson = self.lesson;
         html! {
             <div class="page">
@@ -268,7 +276,7 @@ impl Component for Playground {
                                 protocol_knobs={lesson.shows_membership} />
                         </aside>
                     </div>
-                    <LessonText {lesson} scenario={self.scenario.clone()} on_try={on_edit} />
+                    <LessonText {lesson} on_try={on_edit} />
                 </main>
             </div>
         }

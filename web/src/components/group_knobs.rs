@@ -1,6 +1,6 @@
 //! The knobs of one consumer group: members, assignor, poll size, processing time.
 
-use super::knob_panel::edit_with;
+use super::knob_panel::{edit_with, Edit};
 use super::number_knob::NumberKnob;
 use super::select_knob::SelectKnob;
 use super::toggle_knob::ToggleKnob;
@@ -13,7 +13,7 @@ use yew::prelude::*;
 pub struct GroupKnobsProps {
     pub index: usize,
     pub scenario: Scenario,
-    pub on_change: Callback<Scenario>,
+    pub on_change: Callback<Edit>,
     #[prop_or_default]
     pub protocol_knobs: bool,
 }
@@ -23,17 +23,14 @@ pub fn group_knobs(props: &GroupKnobsProps) -> Html {
     let i = props.index;
     let group = &props.scenario.groups[i];
     let scope = AttrValue::from(format!("g{i}-"));
-    let edit = |f: fn(&mut Scenario, usize, f64)| {
-        edit_with(&props.scenario, &props.on_change, move |s, v: f64| {
-            f(s, i, v)
-        })
-    };
-    let strategy_changed = edit_with(&props.scenario, &props.on_change, move |s, v: String| {
+    let edit =
+        |f: fn(&mut Scenario, usize, f64)| edit_with(&props.on_change, move |s, v: f64| f(s, i, v));
+    let strategy_changed = edit_with(&props.on_change, move |s, v: String| {
         if let Some(strategy) = Strategy::parse(&v) {
             s.groups[i].partition_assignment_strategy = strategy;
         }
     });
-    let distribution_changed = edit_with(&props.scenario, &props.on_change, move |s, v: String| {
+    let distribution_changed = edit_with(&props.on_change, move |s, v: String| {
         s.groups[i].processing.distribution = match v.as_str() {
             "uniform" => Distribution::Uniform,
             "exponential" => Distribution::Exponential,
@@ -64,9 +61,7 @@ pub fn group_knobs(props: &GroupKnobsProps) -> Html {
     };
     let range = knob_range;
     let toggle = |f: fn(&mut Scenario, usize, bool)| {
-        edit_with(&props.scenario, &props.on_change, move |s, v: bool| {
-            f(s, i, v)
-        })
+        edit_with(&props.on_change, move |s, v: bool| f(s, i, v))
     };
     html! {
         <div class="group-knobs" style={format!("border-left-color: {}", group_colour(i))}>

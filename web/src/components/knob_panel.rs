@@ -6,40 +6,46 @@
 
 use super::group_knobs::GroupKnobs;
 use super::number_knob::NumberKnob;
+use std::rc::Rc;
 use streamlab_sim::scenario::{knob_range, GroupConfig, Scenario, DEFAULT_GROUP_IDS, MAX_GROUPS};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct KnobPanelProps {
     pub scenario: Scenario,
-    pub on_change: Callback<Scenario>,
+    pub on_change: Callback<Edit>,
     /// Show the group-protocol knobs (timeouts, static membership, commits on revoke).
     #[prop_or_default]
     pub protocol_knobs: bool,
 }
 
-/// A callback that applies `edit` to a copy of the scenario and sends it on.
-pub fn edit_with<T: 'static>(
-    scenario: &Scenario,
-    on_change: &Callback<Scenario>,
+/// A change to make to whatever the scenario is when it arrives. Knobs send edits, not
+/// whole scenarios: two quick changes in a row must both land, even if the second knob was
+/// rendered before the first change reached the playground.
+pub type Edit = Rc<dyn Fn(&mut Scenario)>;
+
+/// A callback that turns a knob's new value into an [`Edit`].
+pub fn edit_with<T: Clone + 'static>(
+    on_change: &Callback<Edit>,
     edit: impl Fn(&mut Scenario, T) + 'static,
 ) -> Callback<T> {
-    let scenario = scenario.clone();
     let on_change = on_change.clone();
+    let edit = Rc::new(edit);
     Callback::from(move |value: T| {
-        let mut next = scenario.clone();
-        edit(&mut next, value);
-        on_change.emit(next);
+        let edit = Rc::clone(&edit);
+        on_change.emit(Rc::new(move |scenario: &mut Scenario| {
+            edit(scenario, value.clone())
+        }));
     })
 }
 
 #[function_component(KnobPanel)]
 pub fn knob_panel(props: &KnobPanelProps) -> Html {
     let s = &props.scenario;
-    let edit = |f: fn(&mut Scenario, f64)| edit_with(s, &props.on_change, f);
+    let edit = |f: fn(&mut Scenario, f64)| edit_with(&props.on_change, f);
     let range = knob_range;
     let group_count_changed = edit(|s, v| set_group_count(s, v as usize));
-    let seed_changed = edit_with(s, &props.on_change, |s, v: u64| s.seed = v);
+    let seed_changed = edit_with(&props.on_change, |s, v: u64| s.seed = v);
     html! {
         <section class="knobs" aria-label="Knobs">
             <fieldset>

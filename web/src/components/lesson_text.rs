@@ -1,19 +1,19 @@
 //! The words around a lesson's diagram: question, explanation, claims, try-this prompts.
 
+use super::knob_panel::Edit;
 use crate::lessons::Lesson;
-use streamlab_sim::Scenario;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties)]
 pub struct LessonTextProps {
     pub lesson: &'static Lesson,
-    pub scenario: Scenario,
-    pub on_try: Callback<Scenario>,
+    pub on_try: Callback<Edit>,
 }
 
 impl PartialEq for LessonTextProps {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.lesson, other.lesson) && self.scenario == other.scenario
+        std::ptr::eq(self.lesson, other.lesson)
     }
 }
 
@@ -32,14 +32,9 @@ pub fn lesson_text(props: &LessonTextProps) -> Html {
             <ol class="try-this">
                 { for lesson.try_this.iter().map(|t| {
                     let onclick = {
-                        let scenario = props.scenario.clone();
                         let on_try = props.on_try.clone();
                         let apply = t.apply;
-                        Callback::from(move |_: MouseEvent| {
-                            let mut next = scenario.clone();
-                            apply(&mut next);
-                            on_try.emit(next);
-                        })
+                        Callback::from(move |_: MouseEvent| on_try.emit(Rc::new(apply)))
                     };
                     html! {
                         <li>

@@ -1,0 +1,162 @@
+// What a learner sees in each lesson: the diagram draws and moves, knobs change the picture, a
+// share link reproduces the exact run, a broken link explains itself, the keyboard works, and
+// the rebalance lesson shows its storm and its side-by-side comparison.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, screenshot, serveDist, waitForApp } from './harness.mjs';
+
+let site;
+let browser;
+
+before(async () => {
+  site = await serveDist({ subPath: '/streamlab/' });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const hooks = (page, name) => page.evaluate((n) => window.__streamlab[n](), name);
+
+/** Pauses at exactly `ms` of simulated time: reset, then step in 100 ms steps. */
+async function pauseAt(page, ms) {
+  const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
+  if (playing) await page.keyboard.press('Space');
+  await page.keyboard.press('r');
+  for (let t = 0; t < ms; t += 100) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((target) => window.__streamlab.simMs() === target, ms);
+}
+
+/** Whether a canvas has any pixel that is not white. */
+const canvasHasInk = (page, index) =>
+  page.evaluate((i) => {
+    const canvas = document.querySelectorAll('canvas')[i];
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let p = 0; p < data.length; p += 4) {
+      if (data[p] < 240 || data[p + 1] < 240 || data[p + 2] < 240) return true;
+    }
+    return false;
+  }, index);
+
+function assertQuiet(visit) {
+  assert.deepEqual(visit.offOriginRequests, [], 'requests that leave the site');
+  assert.deepEqual(visit.pageErrors, [], 'uncaught exceptions');
+  assert.deepEqual(visit.consoleErrors, [], 'console errors');
+}
+
+test('the first lesson animates records into partitions and out to members', { timeout: 90_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/partitions`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.waitForFunction(() => window.__streamlab.simMs() > 2000);
+  assert.equal(await page.locator('svg.diagram g.partition').count(), 6);
+  assert.equal(await page.locator('svg.diagram g.member').count(), 3);
+  assert.ok((await page.locator('svg.diagram rect.cell').count()) > 50, 'record cells are drawn');
+  assert.ok(await canvasHasInk(page, 0), 'the lag chart is drawn');
+  assert.ok(await canvasHasInk(page, 1), 'the throughput chart is drawn');
+  const before = await hooks(page, 'simMs');
+  await page.waitForTimeout(500);
+  assert.ok((await hooks(page, 'simMs')) > before, 'time moves while playing');
+  await screenshot(page, 'lesson-partitions');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('a knob changes the picture and the link reproduces the exact run', { timeout: 90_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/partitions`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.fill('#knob-partitions', '3');
+  await page.dispatchEvent('#knob-partitions', 'change');
+  await page.fill('#knob-g0-members', '5');
+  await page.dispatchEvent('#knob-g0-members', 'change');
+  await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 3);
+  assert.equal(await page.locator('svg.diagram g.member.idle').count(), 2, '5 members on 3 partitions');
+  await pauseAt(page, 1500);
+  const hash = await hooks(page, 'traceHash');
+  const link = page.url();
+  assert.match(link, /#\/partitions\?s=1\./, 'the address bar holds the scenario');
+
+  const again = await openPage(browser, link);
+  await waitForApp(again.page);
+  await pauseAt(again.page, 1500);
+  assert.equal(await again.page.locator('svg.diagram g.partition').count(), 3);
+  assert.equal(await hooks(again.page, 'traceHash'), hash, 'same link, same run, bit for bit');
+  assertQuiet(visit);
+  assertQuiet(again);
+  await page.close();
+  await again.page.close();
+});
+
+test('a garbage link shows a clear message and the default scenario', { timeout: 90_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/partitions?s=1.not-a-real-link`);
+  const { page } = visit;
+  await waitForApp(page);
+  const banner = page.locator('.error-banner');
+  await banner.waitFor();
+  assert.match(await banner.innerText(), /could not be read.*default scenario/s);
+  assert.equal(await page.locator('svg.diagram g.partition').count(), 6);
+  await screenshot(page, 'garbage-link');
+  await page.click('.error-banner button');
+  assert.equal(await banner.count(), 0, 'the message can be dismissed');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('space pauses and resumes, arrows step and change speed', { timeout: 90_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/partitions`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.keyboard.press('Space');
+  const paused = await hooks(page, 'simMs');
+  await page.waitForTimeout(400);
+  assert.equal(await hooks(page, 'simMs'), paused, 'paused: time stands still');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((t) => window.__streamlab.simMs() >= t + 100, paused);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.locator('.speed output').innerText(), '2×');
+  await page.keyboard.press('Space');
+  await page.waitForFunction((t) => window.__streamlab.simMs() > t + 200, paused + 100);
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('the storm preset shades its rebalances and counts them', { timeout: 120_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/rebalances?preset=rebalance-storm`);
+  const { page } = visit;
+  await waitForApp(page);
+  for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => window.__streamlab.simMs() > 60_000, undefined, { timeout: 60_000 });
+  const rebalances = Number(
+    await page.locator('.counter-label', { hasText: /^rebalances$/ }).locator('..').locator('.counter-value').innerText(),
+  );
+  assert.ok(rebalances >= 3, `rebalances counted: ${rebalances}`);
+  assert.ok((await page.locator('.timelines .rebalance-band').count()) > 0, 'rebalances are shaded');
+  assert.match(await page.locator('.narration').innerText(), /max\.poll\.interval\.ms/);
+  await screenshot(page, 'lesson-rebalances-storm');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('eager and cooperative run side by side, and a member action lands in the link', { timeout: 120_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/rebalances?preset=rolling-restart`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.click('.compare-toggle button');
+  assert.equal(await page.locator('svg.diagram').count(), 2, 'two diagrams');
+  const captions = await page.locator('.side-by-side figcaption').allInnerTexts();
+  assert.match(captions[0], /range/);
+  assert.match(captions[1], /cooperative-sticky/);
+  for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => window.__streamlab.simMs() > 40_000, undefined, { timeout: 60_000 });
+  await screenshot(page, 'lesson-rebalances-side-by-side');
+  const before = page.url();
+  await page.locator('.member-actions tr', { hasText: 'c6' }).locator('button', { hasText: 'crash' }).click();
+  await page.waitForFunction((old) => location.href !== old, before);
+  assert.match(await page.locator('.narration').innerText(), /c6 crashes without a word/);
+  assertQuiet(visit);
+  await page.close();
+});
