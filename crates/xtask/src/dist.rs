@@ -15,10 +15,12 @@ use std::process::{Command, Stdio};
 const WASM_AND_JS_GZIP_BUDGET_BYTES: u64 = 300 * 1024;
 
 /// rustc's opt-level for the browser build, overriding the release profile's 3 for Trunk's
-/// cargo only (the native CLI and benchmarks keep 3). Measured on the first playground
-/// (gzipped wasm; `window.__streamlab.bench()` in Chromium): 3 gave 337 KiB, "s" 278 KiB at
-/// the same simulation speed, "z" 253 KiB but about 10% slower.
-const WEB_OPT_LEVEL: &str = "s";
+/// cargo only (the native CLI and benchmarks keep 3). Gzipped wasm + js, measured: with the
+/// first lesson 3 gave 344 KiB and "s" 285 KiB; with two lessons "s" gave 323 KiB and "z"
+/// 294 KiB, the only one under budget. `window.__streamlab.bench()` in Chromium still ran ten
+/// simulated minutes of the default lesson in about 0.1 s with "z" (between as fast as "s" and
+/// 1.7 times slower, on a busy machine).
+const WEB_OPT_LEVEL: &str = "z";
 
 /// A `trunk` command that builds the web crate at [`WEB_OPT_LEVEL`].
 pub fn trunk() -> Command {
