@@ -26,6 +26,32 @@ try {
   } else {
     console.log('browser bench: not available (the app defines no window.__streamlab.bench() yet)');
   }
+
+  // Frame time at 8x: the work each animation frame does (advance the core, build the
+  // snapshot, render), measured by the app itself, over five seconds of playing.
+  const page = visit.page;
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowUp');
+  await page.waitForTimeout(1000);
+  await page.evaluate(() => window.__streamlab.resetStats());
+  await page.waitForTimeout(5000);
+  const frames = await page.evaluate(() => window.__streamlab.frameStats());
+  console.log(`browser frame_work_ms_at_8x: ${JSON.stringify(frames)}`);
+
+  // Knob to picture: from the change event to the rendered picture, 20 changes of the
+  // partition count at about 30 s of simulated time.
+  await page.waitForFunction(() => window.__streamlab.simMs() > 30000, undefined, { timeout: 60000 });
+  for (let i = 0; i < 20; i += 1) {
+    await page.fill('#knob-partitions', String(4 + (i % 8)));
+    await page.dispatchEvent('#knob-partitions', 'change');
+    await page.waitForTimeout(100);
+  }
+  const knob = await page.evaluate(() => window.__streamlab.knobToPictureStats());
+  console.log(`browser knob_to_picture_ms: ${JSON.stringify(knob)}`);
+
+  // The rebalance storm with 32 members, ten simulated minutes, in this browser's wasm.
+  const storm = await page.evaluate(() => window.__streamlab.benchStorm());
+  console.log(`browser storm_32_members_10min: ${JSON.stringify(storm)}`);
+
   for (const error of [...visit.pageErrors, ...visit.consoleErrors]) {
     console.error(`page error: ${error}`);
   }

@@ -23,6 +23,8 @@ const hooks = (page, name) => page.evaluate((n) => window.__streamlab[n](), name
 
 /** Pauses at exactly `ms` of simulated time: reset, then step in 100 ms steps. */
 async function pauseAt(page, ms) {
+  // Shortcuts stay out of text boxes, so move the focus off any knob first.
+  await page.locator('.question').click();
   const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
   if (playing) await page.keyboard.press('Space');
   await page.keyboard.press('r');

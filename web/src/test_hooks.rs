@@ -104,6 +104,30 @@ fn bench() -> JsValue {
     object.into()
 }
 
+fn bench_storm() -> JsValue {
+    let scenario = streamlab_sim::presets::storm_32_members();
+    let started = now_ms();
+    let mut world = World::new(&scenario).expect("valid");
+    world.advance_to(scenario.duration_ms);
+    let elapsed_ms = now_ms() - started;
+    let object = js_sys::Object::new();
+    let set = |k: &str, v: f64| {
+        let _ = js_sys::Reflect::set(&object, &k.into(), &v.into());
+    };
+    set("elapsed_ms", elapsed_ms);
+    set("rebalances", world.groups()[0].rebalances_total as f64);
+    set("records_produced", world.producer().sent() as f64);
+    object.into()
+}
+
+fn reset_stats() {
+    PUBLISHED.with(|p| {
+        let mut p = p.borrow_mut();
+        p.frame_work_ms.clear();
+        p.knob_to_picture_ms.clear();
+    });
+}
+
 /// Defines `window.__streamlab`.
 pub fn install() {
     let Some(window) = web_sys::window() else {
@@ -126,12 +150,16 @@ pub fn install() {
         PUBLISHED.with(|p| stats(&p.borrow().knob_to_picture_ms))
     });
     let bench_fn = Closure::<dyn Fn() -> JsValue>::new(bench);
+    let storm_fn = Closure::<dyn Fn() -> JsValue>::new(bench_storm);
+    let reset_fn = Closure::<dyn Fn()>::new(reset_stats);
     let panic_fn = Closure::<dyn Fn()>::new(|| panic!("debugPanic() was called from a test"));
     define("traceHash", trace_hash.as_ref());
     define("simMs", sim_ms.as_ref());
     define("frameStats", frame_stats.as_ref());
     define("knobToPictureStats", knob_stats.as_ref());
     define("bench", bench_fn.as_ref());
+    define("benchStorm", storm_fn.as_ref());
+    define("resetStats", reset_fn.as_ref());
     define("debugPanic", panic_fn.as_ref());
     // The hooks live as long as the page.
     trace_hash.forget();
@@ -139,6 +167,8 @@ pub fn install() {
     frame_stats.forget();
     knob_stats.forget();
     bench_fn.forget();
+    storm_fn.forget();
+    reset_fn.forget();
     panic_fn.forget();
     let _ = js_sys::Reflect::set(&window, &"__streamlab".into(), &hooks);
 }

@@ -198,3 +198,14 @@ fn storm_fix_faster_processing() -> Scenario {
     scenario.groups[0].processing.time_ms = 5;
     scenario
 }
+
+/// The storm scaled up: 32 members on 64 partitions for ten simulated minutes, the rebalance
+/// lesson's worst case (the benchmarks run it natively and in the browser).
+pub fn storm_32_members() -> Scenario {
+    let mut scenario = storm();
+    scenario.topic.partitions = 64;
+    scenario.producer.rate_per_s = 2_560;
+    scenario.groups[0].members = 32;
+    scenario.duration_ms = 600_000;
+    scenario
+}
