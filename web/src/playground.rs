@@ -63,6 +63,9 @@ pub struct PlaygroundProps {
     pub initial: LinkState,
 }
 
+/// A pending `requestAnimationFrame`: the callback (kept alive until it runs) and its id.
+type FrameRequest = (Closure<dyn FnMut(f64)>, i32);
+
 /// One simulated run and what is drawn from it.
 struct Run {
     world: World,
@@ -103,7 +106,7 @@ pub struct Playground {
     speed_exponent: i32,
     view_ms: f64,
     last_frame_ts: Option<f64>,
-    frame_request: Option<(Closure<dyn FnMut(f64)>, i32)>,
+    frame_request: Option<FrameRequest>,
     keydown: Option<Closure<dyn FnMut(KeyboardEvent)>>,
     error: Option<String>,
     narration: Shared<Vec<NarrationLine>>,

@@ -25,6 +25,21 @@ async fn mount_with_fragment(fragment: &str) -> Element {
     root
 }
 
+/// Waits until `ready` holds, checking every 50 ms, for at most `limit_ms`; returns whether it
+/// held. Animation frames come when the browser schedules them, so tests wait for an effect
+/// instead of assuming how soon it shows.
+async fn eventually(limit_ms: i32, ready: impl Fn() -> bool) -> bool {
+    let mut waited = 0;
+    while !ready() {
+        if waited >= limit_ms {
+            return false;
+        }
+        sleep_ms(50).await;
+        waited += 50;
+    }
+    true
+}
+
 async fn sleep_ms(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         web_sys::window()
