@@ -55,6 +55,14 @@ fn benches(c: &mut Criterion) {
     c.bench_function("knob_change_resimulate_60s", |b| {
         b.iter(|| run(&lesson, 60_000))
     });
+
+    let storm = streamlab_sim::presets::storm_32_members();
+    let mut storm_group = c.benchmark_group("rebalance");
+    storm_group.sample_size(10);
+    storm_group.bench_function("storm_32_members_10min", |b| {
+        b.iter(|| run(&storm, storm.duration_ms))
+    });
+    storm_group.finish();
 }
 
 criterion_group!(simulate, benches);
