@@ -69,7 +69,12 @@ export async function serveDist({ subPath = '/', root = distDir } = {}) {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return send(405, { allow: 'GET, HEAD' }, 'method not allowed');
     }
-    const pathname = decodeURIComponent(new URL(request.url, 'http://host').pathname);
+    let pathname;
+    try {
+      pathname = decodeURIComponent(new URL(request.url, 'http://host').pathname);
+    } catch {
+      return send(400, { 'content-type': 'text/plain' }, 'bad request');
+    }
     if (`${pathname}/` === base) {
       return send(301, { location: base }, '');
     }
