@@ -17,6 +17,8 @@ impl Group {
         now_ms: u64,
         sink: &mut StepSink,
     ) {
+        // Any of these can bring a coordinator timer forward (a crash starts a session clock).
+        self.membership_due_ms = 0;
         let m = match self.member_index(member_id) {
             Some(m) => m,
             None if action == MemberAction::Start => {

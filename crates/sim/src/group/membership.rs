@@ -19,23 +19,26 @@ use crate::topic::Topic;
 use std::collections::BTreeMap;
 
 impl Group {
+    /// The coordinator's timers. They are checked only when one is due (`membership_due_ms`,
+    /// a lower bound kept by every change that can bring a timer forward), so a tick where
+    /// only records move costs nothing per member here.
     pub(crate) fn run_membership(&mut self, now_ms: u64, topic: &Topic, sink: &mut StepSink) {
+        if now_ms < self.membership_due_ms {
+            return;
+        }
         self.resume_paused(now_ms);
         self.heartbeats(now_ms);
         self.poll_timeouts(now_ms, sink);
         self.session_timeouts(now_ms, sink);
         self.try_complete_rebalance(now_ms, topic, sink);
+        self.membership_due_ms = self.compute_membership_due_ms();
     }
 
-    pub(crate) fn membership_next_activity_ms(&self) -> u64 {
-        let session_ms = u64::from(self.config.session_timeout_ms);
-        let silences = self
-            .members
-            .iter()
-            .filter(|m| m.in_group && !m.is_running())
-            .map(|m| m.last_heartbeat_ms + session_ms + 1);
+    fn compute_membership_due_ms(&self) -> u64 {
         let deadline = self.rebalance.map_or(u64::MAX, |r| r.deadline_ms);
-        silences.fold(deadline, u64::min)
+        (0..self.members.len())
+            .map(|m| self.member_timers_ms(m))
+            .fold(deadline, u64::min)
     }
 
     fn resume_paused(&mut self, now_ms: u64) {
@@ -148,6 +151,7 @@ impl Group {
         };
         self.state = GroupState::PreparingRebalance;
         self.rebalances_total += 1;
+        self.membership_due_ms = self.membership_due_ms.min(now_ms + wait_ms);
         self.rebalance = Some(Rebalance {
             started_ms: now_ms,
             deadline_ms: now_ms + wait_ms,

@@ -121,6 +121,8 @@ pub struct Group {
     /// Lag-alert level reached per partition (0 = quiet, 1 = past the first threshold, ...).
     pub lag_levels: Vec<u8>,
     pub(crate) rebalance: Option<Rebalance>,
+    /// No coordinator timer fires before this time (a lower bound; 0 = check now).
+    pub(crate) membership_due_ms: u64,
     pub(crate) initial_delay_ms: u64,
     index: u64,
     rng: SimRng,
@@ -155,6 +157,7 @@ impl Group {
             rebalances_total: 0,
             lag_levels: vec![0; partition_count as usize],
             rebalance: None,
+            membership_due_ms: 0,
             initial_delay_ms: u64::from(initial_delay_ms),
             index,
             rng: SimRng::for_stream(seed, stream::GROUP_BASE + index),
@@ -225,7 +228,6 @@ impl Group {
     /// The earliest tick at which something in the group has work.
     pub fn next_activity_ms(&self) -> u64 {
         let members = (0..self.members.len()).map(|m| self.member_next_activity_ms(m));
-        let coordinator = self.membership_next_activity_ms();
-        members.fold(coordinator, u64::min)
+        members.fold(self.membership_due_ms, u64::min)
     }
 }

@@ -22,9 +22,11 @@ pub(crate) enum CommitCause {
 }
 
 impl Group {
+    /// When the member's processing thread next has work (its protocol timers are the
+    /// coordinator's business: see `membership_due_ms`).
     pub(crate) fn member_next_activity_ms(&self, m: usize) -> u64 {
         let member = &self.members[m];
-        let processing = match member.liveness {
+        match member.liveness {
             Liveness::Running => match member.activity {
                 Activity::Ready => 0,
                 Activity::Processing { done_ms, .. } => done_ms,
@@ -32,15 +34,32 @@ impl Group {
                 // appends are activities of their own; only the timeout needs scheduling.
                 Activity::Waiting { until_ms } => until_ms,
             },
-            Liveness::Paused { until_ms, .. } => until_ms,
-            Liveness::Crashed | Liveness::Stopped => u64::MAX,
-        };
-        let heartbeat = if member.is_running() {
+            Liveness::Paused { .. } | Liveness::Crashed | Liveness::Stopped => u64::MAX,
+        }
+    }
+
+    /// When member `m`'s protocol timers next need the coordinator: its next heartbeat, its
+    /// poll deadline, the end of a pause, or its session timeout.
+    pub(crate) fn member_timers_ms(&self, m: usize) -> u64 {
+        let member = &self.members[m];
+        let heartbeat = if member.is_running() && !member.static_rejoin_pending {
             member.last_heartbeat_ms + u64::from(self.config.heartbeat_interval_ms)
         } else {
             u64::MAX
         };
-        processing.min(heartbeat).min(self.poll_deadline_ms(m))
+        let silence = if member.in_group && !member.is_running() {
+            member.last_heartbeat_ms + u64::from(self.config.session_timeout_ms) + 1
+        } else {
+            u64::MAX
+        };
+        let pause_end = match member.liveness {
+            Liveness::Paused { until_ms, .. } => until_ms,
+            _ => u64::MAX,
+        };
+        heartbeat
+            .min(silence)
+            .min(pause_end)
+            .min(self.poll_deadline_ms(m))
     }
 
     /// When the member is removed for not polling, if it is at risk of that.
@@ -147,6 +166,9 @@ impl Group {
     /// One `poll()`. Returns whether any record came back.
     fn poll(&mut self, m: usize, now_ms: u64, topic: &Topic, sink: &mut StepSink) -> bool {
         self.members[m].last_poll_ms = now_ms;
+        // A batch fetched now must end before this deadline.
+        let deadline_ms = now_ms + u64::from(self.config.max_poll_interval_ms) + 1;
+        self.membership_due_ms = self.membership_due_ms.min(deadline_ms);
         if !self.members[m].in_group {
             self.rejoin_after_removal(m, now_ms, sink);
             return false;
@@ -157,6 +179,8 @@ impl Group {
         if self.members[m].static_rejoin_pending {
             self.members[m].static_rejoin_pending = false;
             self.members[m].last_heartbeat_ms = now_ms;
+            // Its heartbeats start again.
+            self.membership_due_ms = 0;
             self.rejoin_static(m, now_ms, sink);
         }
         let member = &self.members[m];
