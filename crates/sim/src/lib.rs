@@ -9,6 +9,7 @@
 
 pub mod assignor;
 pub mod events;
+pub mod eventtime;
 pub mod group;
 pub mod invariants;
 pub mod metrics;

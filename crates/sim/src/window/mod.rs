@@ -69,7 +69,10 @@
 //! [`finish`](WindowOperator::finish) at the end; both append [`Output`]s to a `Vec` the
 //! caller owns (and may clear between calls). [`watermark`](WindowOperator::watermark),
 //! [`summary`](WindowOperator::summary) and [`open_windows`](WindowOperator::open_windows)
-//! show the state between steps, for drawing. An event the contract refuses (negative time,
+//! show the state between steps, for drawing. A caller that computes the watermark itself (per
+//! partition, with idle partitions set aside, as [`eventtime`](crate::eventtime) does) uses
+//! [`insert`](WindowOperator::insert), which places an event without moving the watermark, and
+//! [`advance_watermark`](WindowOperator::advance_watermark) instead of `push`. An event the contract refuses (negative time,
 //! time past [`MAX_TIME_MS`], or any event after `finish`) returns an [`EventError`] and
 //! changes nothing.
 //!

@@ -114,6 +114,28 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         K: Borrow<Q>,
         Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
     {
+        self.insert(key, time_ms, out)?;
+        // time >= 0 and out-of-orderness <= 2^61, so the difference cannot overflow.
+        let candidate = Watermark::At(time_ms - self.config.max_out_of_orderness_ms);
+        self.advance_to(candidate, out);
+        Ok(())
+    }
+
+    /// Takes one event like [`push`](Self::push) but leaves the watermark where it is: for
+    /// callers that compute the watermark themselves (per-partition watermarks combined across
+    /// partitions, idle sources) and move it with
+    /// [`advance_watermark`](Self::advance_watermark). Appends the late panes or the
+    /// side-output record of placing the event; `max_out_of_orderness_ms` is not used.
+    pub fn insert<Q>(
+        &mut self,
+        key: &Q,
+        time_ms: i64,
+        out: &mut Vec<Output<K>>,
+    ) -> Result<(), EventError>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+    {
         self.check_time(time_ms)?;
         if self.is_too_late(time_ms) {
             self.summary.events += 1;
@@ -128,10 +150,14 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
             self.place(key, time_ms);
             self.emit_fired(out);
         }
-        // time >= 0 and out-of-orderness <= 2^61, so the difference cannot overflow.
-        let candidate = Watermark::At(time_ms - self.config.max_out_of_orderness_ms);
-        self.advance_to(candidate, out);
         Ok(())
+    }
+
+    /// Moves the watermark to `candidate` if that is later (it never goes back) and appends the
+    /// panes that become due, exactly as [`push`](Self::push) does after placing an event.
+    /// `Watermark::PlusInfinity` has the effect of [`finish`](Self::finish).
+    pub fn advance_watermark(&mut self, candidate: Watermark, out: &mut Vec<Output<K>>) {
+        self.advance_to(candidate, out);
     }
 
     /// Ends the input: the watermark becomes plus infinity, every window with a pane still due

@@ -1,0 +1,56 @@
+//! The simulation behind the event-time lessons: devices produce events, a network delays them,
+//! some devices buffer them while offline or stamp them with a wrong clock, a stream processor
+//! (which may stop and catch up) counts them in windows, and the watermark decides when a
+//! window is complete enough to fire. It answers three questions a learner asks:
+//!
+//! * "My hourly counts are wrong after an outage. Which clock was I counting by?" Processing-time
+//!   windows count what arrived when; event-time windows count what happened when.
+//! * "The window already emitted its answer and a record for it just showed up. Now what?" Drop
+//!   it, restate the result (a late pane that retracts the old value), or route it aside.
+//! * "If I can never know an event-time window is complete, what makes it fire?" The watermark:
+//!   a heuristic per partition, combined as the minimum, with idle partitions set aside.
+//!
+//! # Pieces
+//!
+//! An [`EventTimeScenario`] (serde, validated) fixes everything; [`EventTimeWorld::new`] draws
+//! the [`Record`]s (seeded, one random stream per concern) with their timestamps: true time,
+//! the device's `occurred_ms` and `sent_ms`, the topic's `received_ms`, the processor's
+//! `processed_ms`. [`EventTimeWorld::advance_to`] replays them in processing time through two
+//! instances of the [`window`](crate::window) operator, one on processing time and one on event
+//! time driven by the combined watermark, and [`EventTimeWorld::snapshot`] copies out plain data
+//! for drawing: records seen, per-partition and combined watermarks, open windows, panes with
+//! the processing time they were emitted at, side outputs, drops, and per window the answers
+//! next to the ground truth (the count by true time with all data present).
+//!
+//! # Decisions
+//!
+//! * The run is bounded: when processing time reaches [`EventTimeWorld::input_end_ms`] the
+//!   watermark jumps to plus infinity and every window fires, as when a bounded Flink source
+//!   finishes.
+//! * A watermark is recomputed after every record and at every idleness deadline, not on a
+//!   timer (Flink's `autoWatermarkInterval`), so a step of the animation never hides a move.
+//! * Sliding windows in the sense of "records within a distance of each other" are not
+//!   modelled; tumbling, hopping and session windows are, through [`WindowSpec`](crate::window::WindowSpec).
+//! * Determinism: integer ms everywhere except the exponential draws, which go through `libm`;
+//!   only `Vec`s and `BTreeMap`s are iterated.
+
+mod presets;
+mod records;
+mod scenario;
+mod snapshot;
+mod truth;
+mod watermarks;
+mod world;
+
+pub use presets::{
+    drop_vs_restate_vs_side, idle_partition_stalls, mobile_stragglers, outage_spike, preset,
+    PRESET_NAMES,
+};
+pub use records::{stream, Record};
+pub use scenario::{
+    DelaySpec, EventTimeScenario, LateRecordPolicy, OfflineSpec, OutageSpec, ScenarioError,
+    SkewSpec, TimeDomain, TimestampSource, MAX_DURATION_MS, MAX_KNOB_DURATION_MS, MAX_RECORDS,
+};
+pub use snapshot::{EmittedPane, EventTimeSnapshot, SideOutputRecord, WindowComparison, WindowId};
+pub use watermarks::{IdlenessChange, PartitionWatermark, WatermarkStep};
+pub use world::EventTimeWorld;

@@ -1,0 +1,363 @@
+//! The event-time scenario: every knob of the three event-time lessons as one plain serde
+//! struct, with the ranges that keep a run small enough for a browser frame and every time
+//! computation inside `i64`. Each field names its unit, its range and, where one exists, the
+//! Flink or Beam setting it stands for; [`EventTimeScenario::validate`] names the field and its
+//! range when a value is outside it.
+
+use crate::window::{WindowSpec, MAX_WINDOWS_PER_EVENT};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Most records one run may generate (`duration_ms · events_per_second / 1000`), so that a run
+/// stays cheap enough to rebuild on every knob change in the browser.
+pub const MAX_RECORDS: u64 = 200_000;
+
+/// Longest run: one hour of simulated time.
+pub const MAX_DURATION_MS: i64 = 3_600_000;
+
+/// Longest delay, offline period, outage, lateness or out-of-orderness a knob accepts: one day.
+/// Far beyond what a lesson needs, and small enough that sums of times never overflow.
+pub const MAX_KNOB_DURATION_MS: i64 = 86_400_000;
+
+/// A complete, reproducible description of one event-time run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EventTimeScenario {
+    /// Seed of every random draw (event times, keys, delays, offline periods). Any u64.
+    pub seed: u64,
+    /// Simulated time during which devices produce events, in ms; 1_000..=3_600_000.
+    pub duration_ms: i64,
+    /// Partitions of the input topic (Kafka `num.partitions`); each has its own watermark,
+    /// like one Flink source split. 1..=16.
+    pub partitions: u32,
+    /// Devices, which are also the window keys (Flink `keyBy`); device `k` writes to partition
+    /// `k % partitions`, so with more partitions than devices some partitions stay silent.
+    /// 1..=64.
+    pub keys: u32,
+    /// Events produced per second over all devices (a Poisson process); 1..=2_000.
+    pub events_per_second: u32,
+    /// Delays between a device sending an event and the topic receiving it.
+    pub delay: DelaySpec,
+    /// Devices that lose connectivity, buffer their events and flush them at once.
+    pub offline: OfflineSpec,
+    /// Devices whose clock is wrong.
+    pub skew: SkewSpec,
+    /// A stop of the stream processor and its catch-up afterwards.
+    pub outage: OutageSpec,
+    /// The windows counted per key: tumbling, hopping or session (Flink `WindowAssigner`,
+    /// Beam `Window.into`). Sliding windows in the sense of "records within a distance of each
+    /// other" are not modelled.
+    pub window: WindowSpec,
+    /// Which clock assigns records to the windows the lesson presents as "the result"; both are
+    /// always computed so the UI can put them side by side.
+    pub time_domain: TimeDomain,
+    /// Which timestamp on the record is its event time (Flink `TimestampAssigner`).
+    pub timestamp: TimestampSource,
+    /// How far the watermark trails the largest event time seen on a partition, in ms; Flink
+    /// `WatermarkStrategy.forBoundedOutOfOrderness(Duration)`. 0..=86_400_000.
+    pub max_out_of_orderness_ms: i64,
+    /// How long after the watermark passes a window's end the window still accepts records
+    /// and re-fires, in ms; Flink `WindowedStream.allowedLateness`, Beam
+    /// `Window.withAllowedLateness`. 0..=86_400_000.
+    pub allowed_lateness_ms: i64,
+    /// What a late record does once its window has fired.
+    pub late_policy: LateRecordPolicy,
+    /// After how many ms without a record a partition is declared idle and stops holding the
+    /// combined watermark back; Flink `WatermarkStrategy.withIdleness(Duration)`. 0 turns idle
+    /// detection off (Flink's default). 0..=86_400_000.
+    pub idleness_ms: i64,
+}
+
+impl Default for EventTimeScenario {
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            duration_ms: 120_000,
+            partitions: 4,
+            keys: 8,
+            events_per_second: 20,
+            delay: DelaySpec::default(),
+            offline: OfflineSpec::default(),
+            skew: SkewSpec::default(),
+            outage: OutageSpec::default(),
+            window: WindowSpec::Tumbling { size_ms: 10_000 },
+            time_domain: TimeDomain::EventTime,
+            timestamp: TimestampSource::Device,
+            max_out_of_orderness_ms: 2_000,
+            allowed_lateness_ms: 0,
+            late_policy: LateRecordPolicy::Drop,
+            idleness_ms: 0,
+        }
+    }
+}
+
+/// Network delay: every record takes a constant delay plus a uniform jitter; a fraction of
+/// records additionally waits an exponentially distributed extra time (the long tail).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DelaySpec {
+    /// Delay every record has, in ms; 0..=86_400_000.
+    pub network_ms: i64,
+    /// Extra delay drawn uniformly from `0..=jitter_ms`, in ms; it reorders records that occur
+    /// close together. 0..=86_400_000.
+    pub jitter_ms: i64,
+    /// Probability that a record is a straggler with an extra exponential delay; 0.0..=1.0.
+    pub tail_probability: f64,
+    /// Mean of the stragglers' extra delay, in ms; 0..=86_400_000. Draws are capped at ten
+    /// times the mean so one unlucky draw cannot stretch a run without bound.
+    pub tail_mean_ms: i64,
+}
+
+impl Default for DelaySpec {
+    fn default() -> Self {
+        Self {
+            network_ms: 50,
+            jitter_ms: 200,
+            tail_probability: 0.05,
+            tail_mean_ms: 5_000,
+        }
+    }
+}
+
+/// Devices that go offline: each of the first `devices` devices is offline once, for
+/// `duration_ms`, starting at a seeded time; events it produces meanwhile are buffered and
+/// sent together when it comes back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OfflineSpec {
+    /// How many devices (the lowest ids) go offline; 0..=keys.
+    pub devices: u32,
+    /// How long each is offline, in ms; 0..=duration_ms.
+    pub duration_ms: i64,
+}
+
+impl Default for OfflineSpec {
+    fn default() -> Self {
+        Self {
+            devices: 0,
+            duration_ms: 30_000,
+        }
+    }
+}
+
+/// Device clocks that are off: the last `devices` devices stamp their events with a clock that
+/// reads `clock_skew_ms` more than the true time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SkewSpec {
+    /// How many devices (the highest ids) have a skewed clock; 0..=keys.
+    pub devices: u32,
+    /// How far ahead (positive) or behind (negative) their clock is, in ms;
+    /// -86_400_000..=86_400_000. A device whose clock is behind produces events only once its
+    /// clock reads 0, since event times are never negative.
+    pub clock_skew_ms: i64,
+}
+
+impl Default for SkewSpec {
+    fn default() -> Self {
+        Self {
+            devices: 0,
+            clock_skew_ms: -30_000,
+        }
+    }
+}
+
+/// The stream processor stops at `start_ms` for `duration_ms` (records keep arriving in the
+/// topic), then works through the backlog at `catch_up_records_per_second` until it is
+/// caught up; otherwise it processes every record the moment it arrives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutageSpec {
+    /// When the processor stops, in ms of processing time; 0..=3_600_000.
+    pub start_ms: i64,
+    /// How long it is stopped, in ms; 0 means no outage. 0..=86_400_000.
+    pub duration_ms: i64,
+    /// Records per second it processes while catching up; 1..=1_000_000.
+    pub catch_up_records_per_second: u32,
+}
+
+impl Default for OutageSpec {
+    fn default() -> Self {
+        Self {
+            start_ms: 30_000,
+            duration_ms: 0,
+            catch_up_records_per_second: 200,
+        }
+    }
+}
+
+/// Which clock assigns a record to a window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeDomain {
+    /// When the event happened, by its timestamp (Flink `TumblingEventTimeWindows`).
+    EventTime,
+    /// When the processor saw it (Flink `TumblingProcessingTimeWindows`).
+    ProcessingTime,
+}
+
+/// Which of the record's timestamps is its event time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimestampSource {
+    /// `occurred_ms` as the device stamped it, skew included.
+    Device,
+    /// `occurred_ms + (received_ms - sent_ms)`: the device's clock error cancels out because
+    /// two of the three timestamps come from that same clock; what is left over is the network
+    /// delay of this one record.
+    Corrected,
+}
+
+/// What happens to a record whose window has already fired.
+///
+/// Within `allowed_lateness_ms` a late record is always added and its window fires again
+/// (an accumulating late pane, Flink's default); past it the window is gone and the record is
+/// too late. The policies differ in how a late pane is presented and where a too-late record
+/// goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LateRecordPolicy {
+    /// Late panes are plain updates; too-late records are counted and forgotten.
+    Drop,
+    /// Late panes restate the result: each carries the value it replaces in `retracted`
+    /// (Beam's accumulating-and-retracting panes); too-late records are counted and forgotten.
+    Restate,
+    /// Late panes are plain updates; too-late records go to a side output (Flink
+    /// `sideOutputLateData`) where the UI can show them.
+    SideOutput,
+}
+
+/// A knob outside its range; the message names the field as serde spells it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError {
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl EventTimeScenario {
+    /// Checks every knob against its documented range.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        check_range("duration_ms", self.duration_ms, 1_000, MAX_DURATION_MS)?;
+        check_range("partitions", self.partitions.into(), 1, 16)?;
+        check_range("keys", self.keys.into(), 1, 64)?;
+        check_range("events_per_second", self.events_per_second.into(), 1, 2_000)?;
+        let records = self.duration_ms as u64 * u64::from(self.events_per_second) / 1000;
+        if records > MAX_RECORDS {
+            return Err(ScenarioError {
+                field: "events_per_second",
+                message: format!(
+                    "duration_ms · events_per_second / 1000 is {records} records, \
+                     more than the {MAX_RECORDS} a run may hold"
+                ),
+            });
+        }
+        self.validate_delay()?;
+        self.validate_devices()?;
+        self.validate_outage()?;
+        self.validate_windowing()
+    }
+
+    fn validate_delay(&self) -> Result<(), ScenarioError> {
+        check_duration("delay.network_ms", self.delay.network_ms)?;
+        check_duration("delay.jitter_ms", self.delay.jitter_ms)?;
+        check_duration("delay.tail_mean_ms", self.delay.tail_mean_ms)?;
+        let probability = self.delay.tail_probability;
+        if !(0.0..=1.0).contains(&probability) {
+            return Err(ScenarioError {
+                field: "delay.tail_probability",
+                message: format!("must be in 0.0..=1.0, got {probability}"),
+            });
+        }
+        Ok(())
+    }
+
+    fn validate_devices(&self) -> Result<(), ScenarioError> {
+        let keys = self.keys.into();
+        check_range("offline.devices", self.offline.devices.into(), 0, keys)?;
+        check_range(
+            "offline.duration_ms",
+            self.offline.duration_ms,
+            0,
+            self.duration_ms,
+        )?;
+        check_range("skew.devices", self.skew.devices.into(), 0, keys)?;
+        check_range(
+            "skew.clock_skew_ms",
+            self.skew.clock_skew_ms,
+            -MAX_KNOB_DURATION_MS,
+            MAX_KNOB_DURATION_MS,
+        )
+    }
+
+    fn validate_outage(&self) -> Result<(), ScenarioError> {
+        check_range("outage.start_ms", self.outage.start_ms, 0, MAX_DURATION_MS)?;
+        check_duration("outage.duration_ms", self.outage.duration_ms)?;
+        check_range(
+            "outage.catch_up_records_per_second",
+            self.outage.catch_up_records_per_second.into(),
+            1,
+            1_000_000,
+        )
+    }
+
+    fn validate_windowing(&self) -> Result<(), ScenarioError> {
+        self.validate_window()?;
+        check_duration("max_out_of_orderness_ms", self.max_out_of_orderness_ms)?;
+        check_duration("allowed_lateness_ms", self.allowed_lateness_ms)?;
+        check_duration("idleness_ms", self.idleness_ms)
+    }
+
+    /// Window sizes are bounded tighter than the window operator's own limits so a run never
+    /// holds an absurd number of windows.
+    fn validate_window(&self) -> Result<(), ScenarioError> {
+        match self.window {
+            WindowSpec::Tumbling { size_ms } => {
+                check_range("window.size", size_ms, 100, MAX_KNOB_DURATION_MS)
+            }
+            WindowSpec::Hopping { size_ms, hop_ms } => {
+                check_range("window.size", size_ms, 100, MAX_KNOB_DURATION_MS)?;
+                check_range("window.hop", hop_ms, 100, size_ms)?;
+                let windows_per_event = (size_ms + hop_ms - 1) / hop_ms;
+                check_range(
+                    "window.hop",
+                    windows_per_event,
+                    1,
+                    100.min(MAX_WINDOWS_PER_EVENT),
+                )
+                .map_err(|_| ScenarioError {
+                    field: "window.hop",
+                    message: format!(
+                        "window.size / window.hop puts each record into \
+                             {windows_per_event} windows; at most 100 are allowed"
+                    ),
+                })
+            }
+            WindowSpec::Session { gap_ms } => {
+                check_range("window.gap", gap_ms, 1, MAX_KNOB_DURATION_MS)
+            }
+        }
+    }
+}
+
+fn check_duration(field: &'static str, value: i64) -> Result<(), ScenarioError> {
+    check_range(field, value, 0, MAX_KNOB_DURATION_MS)
+}
+
+fn check_range(field: &'static str, value: i64, min: i64, max: i64) -> Result<(), ScenarioError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(ScenarioError {
+            field,
+            message: format!("must be in {min}..={max}, got {value}"),
+        })
+    }
+}
