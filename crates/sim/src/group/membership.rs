@@ -281,6 +281,11 @@ impl Group {
         self.generation += 1;
         self.rebalance = None;
         self.apply_assignment(&assignment, &revocations, now_ms, sink);
+        // The rebalance is over for everyone: a rejoin a heartbeat announced is no longer due.
+        for member in &mut self.members {
+            member.joined = false;
+            member.rejoin_pending = false;
+        }
         self.state = if self.members.iter().any(|m| m.in_group) {
             GroupState::Stable
         } else {
