@@ -159,6 +159,7 @@ fn a_silent_partition_holds_every_window_open_until_it_is_declared_idle() {
     let silent = held.partitions[0];
     assert!(!silent.idle);
     assert_eq!(held.combined_watermark, silent.watermark);
+    assert_eq!(held.holding_partition, Some(0));
     let others_ms = held.partitions[1..]
         .iter()
         .filter_map(|partition| partition.watermark.as_ms())
@@ -180,6 +181,7 @@ fn a_silent_partition_holds_every_window_open_until_it_is_declared_idle() {
     let released = world.snapshot();
     assert!(released.partitions[0].idle);
     assert!(released.combined_watermark > held.combined_watermark);
+    assert_ne!(released.holding_partition, Some(0));
     assert!(released
         .idleness_changes
         .iter()
@@ -287,4 +289,34 @@ fn scenarios_round_trip_through_json_and_refuse_unknown_fields() {
     let partial: EventTimeScenario = serde_json::from_str(r#"{"keys": 3}"#).unwrap();
     assert_eq!(partial.keys, 3);
     assert!(serde_json::from_str::<EventTimeScenario>(r#"{"idle_ms": 3}"#).is_err());
+}
+
+#[test]
+fn a_late_record_that_bridges_two_sessions_retracts_both() {
+    let mut scenario = drop_vs_restate_vs_side();
+    scenario.window = streamlab_sim::window::WindowSpec::Session { gap_ms: 400 };
+    let snapshot = finished(scenario).snapshot();
+    let merged_away: Vec<_> = snapshot
+        .windows
+        .iter()
+        .filter(|row| row.merged_away)
+        .collect();
+    assert!(!merged_away.is_empty(), "stragglers bridge sessions");
+    for row in merged_away {
+        let absorbing = snapshot
+            .event_time_panes
+            .iter()
+            .find(|pane| {
+                pane.window.key == row.window.key
+                    && pane.window.start_ms <= row.window.start_ms
+                    && pane.window.end_ms >= row.window.end_ms
+                    && pane.window != row.window
+                    && pane.timing == Timing::Late
+            })
+            .expect("a later session took it over");
+        assert!(
+            absorbing.retracted >= row.event_time,
+            "{absorbing:?} {row:?}"
+        );
+    }
 }

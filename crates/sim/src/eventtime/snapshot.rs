@@ -37,8 +37,9 @@ pub struct EmittedPane {
     /// window's end, or a re-firing caused by a late record.
     pub timing: Timing,
     /// With [`LateRecordPolicy::Restate`](super::LateRecordPolicy::Restate): the value this
-    /// late pane replaces, which a downstream consumer must retract. `None` for on-time panes,
-    /// for the other policies, and for a merged session whose exact window never fired before.
+    /// late pane replaces, which a downstream consumer must retract: the window's previous
+    /// count or, for a session that a late record merged with others, the sum of the merged
+    /// sessions' latest counts. `None` for on-time panes and for the other policies.
     pub retracted: Option<u64>,
 }
 
@@ -77,6 +78,9 @@ pub struct WindowComparison {
     pub processing_time: Option<u64>,
     /// `event_time` or `processing_time`, whichever the scenario's time domain selects.
     pub result: Option<u64>,
+    /// An event-time session that fired and was then merged into a larger one by a late
+    /// record: its answer was replaced by the larger session's, so it is no longer a result.
+    pub merged_away: bool,
 }
 
 /// Everything drawable at one instant of processing time.
@@ -92,6 +96,9 @@ pub struct EventTimeSnapshot {
     pub backlog: u64,
     pub partitions: Vec<PartitionWatermark>,
     pub combined_watermark: Watermark,
+    /// The active partition with the lowest watermark, which holds every window back; `None`
+    /// when all partitions are idle or the input has ended.
+    pub holding_partition: Option<u32>,
     /// Every move of the combined watermark so far.
     pub watermark_steps: Vec<WatermarkStep>,
     pub idleness_changes: Vec<IdlenessChange>,

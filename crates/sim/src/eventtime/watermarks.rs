@@ -80,6 +80,16 @@ impl Watermarks {
         self.combined
     }
 
+    /// The active partition whose watermark is the minimum, i.e. the one holding every window
+    /// back right now (the lowest id on a tie); `None` if every partition is idle.
+    pub(crate) fn holding_partition(&self) -> Option<u32> {
+        self.partitions
+            .iter()
+            .filter(|state| !state.idle)
+            .min_by_key(|state| (state.watermark, state.partition))
+            .map(|state| state.partition)
+    }
+
     /// A record with event time `event_ms` was processed from `partition` at `now_ms`.
     pub(crate) fn observe(&mut self, partition: u32, event_ms: i64, now_ms: i64) {
         let state = &mut self.partitions[partition as usize];

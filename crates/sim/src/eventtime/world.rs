@@ -15,7 +15,7 @@ use super::watermarks::Watermarks;
 use crate::window::{
     LatePolicy, Output, Timing, Watermark, WindowConfig, WindowOperator, WindowSpec,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One event-time run, advanced through processing time.
 #[derive(Clone, Debug)]
@@ -38,6 +38,8 @@ pub struct EventTimeWorld {
     /// The latest event-time count emitted per window, for restatements.
     last_emitted: BTreeMap<WindowId, u64>,
     dropped_per_window: BTreeMap<WindowId, u64>,
+    /// Sessions that fired and were later merged into a larger session.
+    merged_away: BTreeSet<WindowId>,
     /// Operator outputs of the current step; kept to reuse its allocation.
     scratch: Vec<Output<u32>>,
 }
@@ -79,6 +81,7 @@ impl EventTimeWorld {
             side_outputs: Vec::new(),
             last_emitted: BTreeMap::new(),
             dropped_per_window: BTreeMap::new(),
+            merged_away: BTreeSet::new(),
             scratch: Vec::new(),
         })
     }
@@ -228,10 +231,12 @@ impl EventTimeWorld {
     /// Turns the event-time operator's outputs into stamped panes. Side records are already
     /// handled by `count_dropped`, which knows the record they came from.
     fn collect_event_time_panes(&mut self, now_ms: i64) {
-        for output in self.scratch.drain(..) {
+        let mut outputs = std::mem::take(&mut self.scratch);
+        for output in outputs.drain(..) {
             let Output::Pane(pane) = output else { continue };
             let window = WindowId::of(&pane);
-            let previous = self.last_emitted.insert(window, pane.count);
+            let previous = self.take_replaced(window);
+            self.last_emitted.insert(window, pane.count);
             let restates = self.scenario.late_policy == LateRecordPolicy::Restate
                 && pane.timing == Timing::Late;
             self.event_time_panes.push(EmittedPane {
@@ -242,6 +247,40 @@ impl EventTimeWorld {
                 retracted: previous.filter(|_| restates),
             });
         }
+        self.scratch = outputs;
+    }
+
+    /// What a pane for `window` replaces: the window's own previous pane, and for a merged
+    /// session the latest panes of the sessions merged into it (which no longer exist, so they
+    /// are forgotten and marked merged away). The total is what a consumer must retract.
+    /// Fixed windows of one spec all have the same size, so only the window itself lies
+    /// within it.
+    fn take_replaced(&mut self, window: WindowId) -> Option<u64> {
+        let lowest = WindowId {
+            end_ms: window.start_ms,
+            start_ms: i64::MIN,
+            key: 0,
+        };
+        let highest = WindowId {
+            end_ms: window.end_ms,
+            start_ms: i64::MAX,
+            key: u32::MAX,
+        };
+        let inside: Vec<WindowId> = self
+            .last_emitted
+            .range(lowest..=highest)
+            .map(|(&earlier, _)| earlier)
+            .filter(|earlier| earlier.key == window.key && earlier.start_ms >= window.start_ms)
+            .collect();
+        let mut replaced = None;
+        for earlier in inside {
+            let count = self.last_emitted.remove(&earlier).unwrap_or(0);
+            *replaced.get_or_insert(0) += count;
+            if earlier != window {
+                self.merged_away.insert(earlier);
+            }
+        }
+        replaced
     }
 
     /// Processing-time windows fire when the clock reaches their end; each pane is stamped with
@@ -277,6 +316,10 @@ impl EventTimeWorld {
             backlog,
             partitions: self.watermarks.partitions().to_vec(),
             combined_watermark: self.watermarks.combined(),
+            holding_partition: self
+                .watermarks
+                .holding_partition()
+                .filter(|_| !self.input_ended),
             watermark_steps: self.watermarks.steps.clone(),
             idleness_changes: self.watermarks.idleness_changes.clone(),
             open_windows: self.event_time.open_windows(),
@@ -301,6 +344,7 @@ impl EventTimeWorld {
             dropped: 0,
             processing_time: None,
             result: None,
+            merged_away: false,
         };
         for (&window, &count) in &self.truth {
             rows.entry(window).or_insert_with(|| blank(window)).truth = count;
@@ -318,6 +362,11 @@ impl EventTimeWorld {
         }
         for (&window, &dropped) in &self.dropped_per_window {
             rows.entry(window).or_insert_with(|| blank(window)).dropped = dropped;
+        }
+        for &window in &self.merged_away {
+            rows.entry(window)
+                .or_insert_with(|| blank(window))
+                .merged_away = true;
         }
         for pane in &self.processing_time_panes {
             let row = rows
