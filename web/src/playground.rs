@@ -54,6 +54,8 @@ pub enum Msg {
     Preset(&'static str),
     Act(String, MemberAction),
     ToggleCompare,
+    /// Redraw the charts now (sent right after a rebuilt picture is on screen).
+    RefreshCharts,
     DismissError,
     Key(KeyboardEvent),
 }
@@ -119,6 +121,9 @@ pub struct Playground {
     knob_started_at: Option<f64>,
     frame_started_at: Option<f64>,
     reduced_motion: bool,
+    /// The runs were rebuilt and the charts still show the old ones: redraw them right after
+    /// the new diagram is on screen, so the diagram answers a knob within the frame.
+    charts_stale: bool,
 }
 
 impl Component for Playground {
@@ -157,6 +162,7 @@ impl Component for Playground {
             knob_started_at: None,
             frame_started_at: None,
             reduced_motion: prefers_reduced_motion(),
+            charts_stale: false,
         };
         playground.refresh(true);
         playground.listen_for_keys(ctx);
@@ -210,13 +216,17 @@ impl Component for Playground {
                     None => Run::new(&compared(&self.scenario), self.view_ms).ok(),
                 };
             }
+            Msg::RefreshCharts => self.refresh(true),
             Msg::DismissError => self.error = None,
             Msg::Key(event) => return self.on_key(ctx, &event),
         }
         true
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
+    fn rendered(&mut self, ctx: &Context<Self>, _first_render: bool) {
+        if std::mem::take(&mut self.charts_stale) {
+            ctx.link().send_message(Msg::RefreshCharts);
+        }
         let work_ms = self.frame_started_at.take().map(|t| now_ms() - t);
         let world = &self.run.world;
         publish_frame(world.trace_hash().hex(), world.now_ms(), work_ms);
@@ -422,7 +432,8 @@ impl Playground {
                 }
                 self.narrated_events = 0;
                 self.narration = Shared::new(Vec::new());
-                self.refresh(true);
+                self.refresh(false);
+                self.charts_stale = true;
             }
             Err(e) => self.error = Some(format!("This scenario cannot run: {e}")),
         }
@@ -451,8 +462,12 @@ impl Playground {
         if events.len() == self.narrated_events {
             return;
         }
+        // Only the newest lines are kept, so only they are worth narrating.
+        let from = self
+            .narrated_events
+            .max(events.len().saturating_sub(NARRATION_KEPT));
         let mut lines: Vec<NarrationLine> = self.narration.iter().cloned().collect();
-        lines.extend(narration_lines(&events[self.narrated_events..]));
+        lines.extend(narration_lines(&events[from..]));
         let excess = lines.len().saturating_sub(NARRATION_KEPT);
         lines.drain(..excess);
         self.narrated_events = events.len();
