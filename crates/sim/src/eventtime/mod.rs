@@ -26,7 +26,8 @@
 //!
 //! * The run is bounded: when processing time reaches [`EventTimeWorld::input_end_ms`] the
 //!   watermark jumps to plus infinity and every window fires, as when a bounded Flink source
-//!   finishes.
+//!   finishes; processing-time windows still open fire then too, stamped with that instant,
+//!   so every record is counted once in each column.
 //! * A watermark is recomputed after every record and at every idleness deadline, not on a
 //!   timer (Flink's `autoWatermarkInterval`), so a step of the animation never hides a move.
 //! * Sliding windows in the sense of "records within a distance of each other" are not

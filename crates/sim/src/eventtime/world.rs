@@ -13,7 +13,7 @@ use super::snapshot::{
 use super::truth::{ground_truth, in_order_operator};
 use super::watermarks::Watermarks;
 use crate::window::{
-    LatePolicy, Output, Timing, Watermark, WindowConfig, WindowOperator, WindowSpec,
+    LatePolicy, Output, Pane, Timing, Watermark, WindowConfig, WindowOperator, WindowSpec,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -221,10 +221,16 @@ impl EventTimeWorld {
         self.collect_event_time_panes(now_ms);
     }
 
+    /// The bounded input is exhausted: every event-time window fires, and so does every
+    /// processing-time window still open (stamped now, since its end lies ahead), so that both
+    /// columns of the comparison are complete.
     fn end_input(&mut self, now_ms: i64) {
         self.watermarks.end_of_input(now_ms);
         self.event_time.finish(&mut self.scratch);
         self.collect_event_time_panes(now_ms);
+        let mut out = Vec::new();
+        self.processing_time.finish(&mut out);
+        self.collect_processing_time_panes(out, |_| now_ms);
         self.input_ended = true;
     }
 
@@ -289,10 +295,18 @@ impl EventTimeWorld {
         let mut out = Vec::new();
         self.processing_time
             .advance_watermark(Watermark::At(now_ms), &mut out);
-        for output in out {
+        self.collect_processing_time_panes(out, |pane| pane.end_ms);
+    }
+
+    fn collect_processing_time_panes(
+        &mut self,
+        outputs: Vec<Output<u32>>,
+        emitted_at_ms: impl Fn(&Pane<u32>) -> i64,
+    ) {
+        for output in outputs {
             if let Output::Pane(pane) = output {
                 self.processing_time_panes.push(EmittedPane {
-                    emitted_at_ms: pane.end_ms,
+                    emitted_at_ms: emitted_at_ms(&pane),
                     window: WindowId::of(&pane),
                     count: pane.count,
                     timing: pane.timing,
