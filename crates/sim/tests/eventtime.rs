@@ -301,6 +301,8 @@ fn scenarios_round_trip_through_json_and_refuse_unknown_fields() {
     let partial: EventTimeScenario = serde_json::from_str(r#"{"keys": 3}"#).unwrap();
     assert_eq!(partial.keys, 3);
     assert!(serde_json::from_str::<EventTimeScenario>(r#"{"idle_ms": 3}"#).is_err());
+    let side: EventTimeScenario = serde_json::from_str(r#"{"late_policy": "side"}"#).unwrap();
+    assert_eq!(side.late_policy, LateRecordPolicy::SideOutput);
 }
 
 #[test]

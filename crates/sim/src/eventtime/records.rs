@@ -69,20 +69,28 @@ pub fn generate(scenario: &EventTimeScenario) -> Vec<Record> {
     let mut delays = SimRng::for_stream(scenario.seed, stream::EVENT_TIME_DELAYS);
     let mut records: Vec<Record> = event_times(scenario)
         .into_iter()
-        .map(|(true_ms, key)| {
+        .filter_map(|(true_ms, key)| {
+            // Drawn before the filter below, so the skew knob does not shift other delays.
+            let delay_ms = network_delay_ms(scenario, &mut delays);
             let device = Device::of(scenario, key, &offline_starts);
+            let occurred_ms = true_ms + device.skew_ms;
+            // A device whose clock is behind produces nothing until its clock reads 0: event
+            // times are never negative.
+            if occurred_ms < 0 {
+                return None;
+            }
             let send_true_ms = device.send_time_ms(true_ms);
-            Record {
+            Some(Record {
                 index: 0,
                 key,
                 partition: key % scenario.partitions,
                 offset: 0,
                 true_ms,
-                occurred_ms: true_ms + device.skew_ms,
+                occurred_ms,
                 sent_ms: send_true_ms + device.skew_ms,
-                received_ms: send_true_ms + network_delay_ms(scenario, &mut delays),
+                received_ms: send_true_ms + delay_ms,
                 processed_ms: 0,
-            }
+            })
         })
         .collect();
     for (index, record) in records.iter_mut().enumerate() {
@@ -97,7 +105,7 @@ pub fn generate(scenario: &EventTimeScenario) -> Vec<Record> {
 }
 
 /// (true time, device) of every event: a Poisson process over all devices, each event's device
-/// uniform. A device whose clock is behind produces nothing until its clock reads 0.
+/// uniform.
 fn event_times(scenario: &EventTimeScenario) -> Vec<(i64, u32)> {
     let mut rng = SimRng::for_stream(scenario.seed, stream::EVENT_TIME_ARRIVALS);
     let mean_gap_ms = 1000.0 / f64::from(scenario.events_per_second);
@@ -110,9 +118,7 @@ fn event_times(scenario: &EventTimeScenario) -> Vec<(i64, u32)> {
             return events;
         }
         let key = rng.below(u64::from(scenario.keys)) as u32;
-        if true_ms + skew_of(scenario, key) >= 0 {
-            events.push((true_ms, key));
-        }
+        events.push((true_ms, key));
     }
 }
 
@@ -214,5 +220,58 @@ fn assign_processing_times(records_by_arrival: &mut [Record], scenario: &EventTi
         } else {
             record.received_ms
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn received_at(times_ms: &[i64]) -> Vec<Record> {
+        times_ms
+            .iter()
+            .enumerate()
+            .map(|(index, &received_ms)| Record {
+                index: index as u32,
+                key: 0,
+                partition: 0,
+                offset: index as u64,
+                true_ms: received_ms,
+                occurred_ms: received_ms,
+                sent_ms: received_ms,
+                received_ms,
+                processed_ms: 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_backlog_drains_at_the_catch_up_rate_and_then_the_processor_keeps_up_again() {
+        let mut scenario = EventTimeScenario::default();
+        scenario.outage.start_ms = 1_000;
+        scenario.outage.duration_ms = 1_000;
+        scenario.outage.catch_up_records_per_second = 100;
+        // Before, during (three), just after (queued behind the backlog), and well after.
+        let mut records = received_at(&[500, 1_100, 1_200, 1_900, 2_005, 5_000]);
+        assign_processing_times(&mut records, &scenario);
+        let processed: Vec<i64> = records.iter().map(|record| record.processed_ms).collect();
+        assert_eq!(processed, vec![500, 2_000, 2_010, 2_020, 2_030, 5_000]);
+    }
+
+    #[test]
+    fn the_corrected_timestamp_is_off_by_the_network_delay_only() {
+        let skewed = Record {
+            index: 0,
+            key: 0,
+            partition: 0,
+            offset: 0,
+            true_ms: 10_000,
+            occurred_ms: 4_000,
+            sent_ms: 9_000,
+            received_ms: 15_250,
+            processed_ms: 15_250,
+        };
+        // Clock 6 s behind, buffered 5 s offline, then 250 ms on the network.
+        assert_eq!(skewed.corrected_ms(), 10_250);
     }
 }

@@ -223,7 +223,9 @@ pub enum LateRecordPolicy {
     /// (Beam's accumulating-and-retracting panes); too-late records are counted and forgotten.
     Restate,
     /// Late panes are plain updates; too-late records go to a side output (Flink
-    /// `sideOutputLateData`) where the UI can show them.
+    /// `sideOutputLateData`) where the UI can show them. Also read as `"side"`, the CLI's
+    /// spelling.
+    #[serde(alias = "side")]
     SideOutput,
 }
 

@@ -72,7 +72,10 @@ pub struct WindowComparison {
     pub event_time_panes: u32,
     /// Records dropped (or side-output) as too late that belong to this window by their event
     /// timestamp; counted for tumbling and hopping windows only, since a too-late record never
-    /// forms a session to attribute it to.
+    /// forms a session to attribute it to. A hopping record too late for only some of its
+    /// windows is added to the others and counted nowhere (it is not dropped), so for hopping
+    /// windows `event_time + dropped` can fall short of the truth; for tumbling windows with
+    /// right clocks it equals it.
     pub dropped: u64,
     /// The processing-time window with the same bounds, if it fired.
     pub processing_time: Option<u64>,
