@@ -64,7 +64,7 @@ impl Record {
 
 /// All records of a validated scenario, in the order the processor sees them (by
 /// `processed_ms`, then the order the topic received them).
-pub fn generate(scenario: &EventTimeScenario) -> Vec<Record> {
+pub(crate) fn generate(scenario: &EventTimeScenario) -> Vec<Record> {
     let offline_starts = offline_starts_ms(scenario);
     let mut delays = SimRng::for_stream(scenario.seed, stream::EVENT_TIME_DELAYS);
     let mut records: Vec<Record> = event_times(scenario)
