@@ -162,3 +162,25 @@ test('eager and cooperative run side by side, and a member action lands in the l
   assertQuiet(visit);
   await page.close();
 });
+
+test('a panic inside the app shows a copyable report instead of a frozen page', { timeout: 90_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/partitions`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.evaluate(() => {
+    try {
+      window.__streamlab.debugPanic();
+    } catch {
+      // The panic surfaces as a wasm trap; the overlay is what the learner sees.
+    }
+  });
+  const overlay = page.locator('#panic-overlay');
+  await overlay.waitFor();
+  assert.match(await overlay.innerText(), /Something went wrong inside Streamlab/);
+  const report = await page.locator('#panic-report').inputValue();
+  assert.match(report, /debugPanic\(\) was called from a test/);
+  assert.match(report, /Link to reproduce: .*#\/partitions/);
+  assert.equal(await page.locator('#panic-overlay button', { hasText: 'Copy report' }).count(), 1);
+  await screenshot(page, 'panic-overlay');
+  await page.close();
+});

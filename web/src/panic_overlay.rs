@@ -8,9 +8,10 @@ use wasm_bindgen::JsCast;
 
 const OVERLAY_ID: &str = "panic-overlay";
 
-/// Installs the hook; later panics show the overlay (once) and log to the console.
+/// Installs the hook; later panics show the overlay (once) and log to the console. It goes
+/// through Yew, which otherwise installs its own console-only hook when the app first renders.
 pub fn install() {
-    std::panic::set_hook(Box::new(|info| {
+    yew::set_custom_panic_hook(Box::new(|info| {
         let report = build_report(&info.to_string());
         web_sys::console::error_1(&report.clone().into());
         show(&report);
