@@ -8,6 +8,8 @@
 use crate::scenario::Scenario;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use std::fmt;
 
 /// The link format this build writes.
@@ -32,7 +34,20 @@ impl std::error::Error for ShareError {}
 
 /// Packs a scenario into a link fragment.
 pub fn encode(scenario: &Scenario) -> String {
-    let json = serde_json::to_vec(scenario).expect("a scenario always serializes");
+    encode_value(scenario)
+}
+
+/// Reads a link fragment back into a valid scenario.
+pub fn decode(link: &str) -> Result<Scenario, ShareError> {
+    let scenario: Scenario = decode_value(link)?;
+    scenario.validate().map_err(|e| unreadable(&e.0))?;
+    Ok(scenario)
+}
+
+/// Packs any serializable value in the link format (the event-time lessons' scenarios use it
+/// too, so every lesson's links share one format and one set of error messages).
+pub fn encode_value<T: Serialize>(value: &T) -> String {
+    let json = serde_json::to_vec(value).expect("plain data always serializes");
     let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
     format!(
         "{LINK_FORMAT_VERSION}.{}",
@@ -40,42 +55,39 @@ pub fn encode(scenario: &Scenario) -> String {
     )
 }
 
-/// Reads a link fragment back into a valid scenario.
-pub fn decode(link: &str) -> Result<Scenario, ShareError> {
-    let fail = |why: &str| Err(ShareError(format!("This link could not be read: {why}.")));
+/// Reads a value packed by [`encode_value`]; the caller validates what it means.
+pub fn decode_value<T: DeserializeOwned>(link: &str) -> Result<T, ShareError> {
     if link.len() > MAX_LINK_CHARS {
-        return fail("it is too long");
+        return Err(unreadable("it is too long"));
     }
     let Some((version, payload)) = link.split_once('.') else {
-        return fail("it has no version prefix");
+        return Err(unreadable("it has no version prefix"));
     };
     match version.parse::<u32>() {
         Ok(1) => {}
         Ok(v) if v > LINK_FORMAT_VERSION => {
-            return fail(&format!("it was made by a newer Streamlab (format {v})"))
+            return Err(unreadable(&format!(
+                "it was made by a newer Streamlab (format {v})"
+            )))
         }
         _ => {
-            return fail(&format!(
+            return Err(unreadable(&format!(
                 "{version:?} is not a link format this Streamlab knows"
-            ))
+            )))
         }
     }
-    let Ok(compressed) = URL_SAFE_NO_PAD.decode(payload) else {
-        return fail("it is not valid base64url");
-    };
-    let Ok(json) =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_INFLATED_BYTES)
-    else {
-        return fail("its compressed data is damaged");
-    };
-    let scenario: Scenario = match serde_json::from_slice(&json) {
-        Ok(s) => s,
-        Err(e) => return fail(&format!("its scenario is malformed ({e})")),
-    };
-    match scenario.validate() {
-        Ok(()) => Ok(scenario),
-        Err(e) => fail(&e.0),
-    }
+    let compressed = URL_SAFE_NO_PAD
+        .decode(payload)
+        .map_err(|_| unreadable("it is not valid base64url"))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_INFLATED_BYTES)
+        .map_err(|_| unreadable("its compressed data is damaged"))?;
+    serde_json::from_slice(&json)
+        .map_err(|e| unreadable(&format!("its scenario is malformed ({e})")))
+}
+
+/// The one sentence every unreadable link gets, with the reason.
+pub fn unreadable(why: &str) -> ShareError {
+    ShareError(format!("This link could not be read: {why}."))
 }
 
 #[cfg(test)]

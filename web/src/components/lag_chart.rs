@@ -66,49 +66,90 @@ fn seconds(ms: u64) -> f64 {
     ms as f64 / 1000.0
 }
 
+/// One line on a chart.
+struct Line {
+    label: String,
+    colour: RGBColor,
+    /// (seconds, value) points.
+    points: Vec<(f64, f64)>,
+}
+
+/// Legends beyond this many lines would cover the chart; the lines still draw.
+const MOST_LEGEND_ENTRIES: usize = 12;
+
 fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
+    let lines = data
+        .lag
+        .iter()
+        .enumerate()
+        .map(|(p, series)| Line {
+            label: format!("p{p}"),
+            colour: hex_colour(series_colour(p)),
+            points: series
+                .iter()
+                .map(|(t, lag)| (seconds(*t), *lag as f64))
+                .collect(),
+        })
+        .collect();
+    draw_lines(canvas, data, "lag (records)", lines);
+}
+
+fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
+    let lines = data
+        .throughput
+        .iter()
+        .enumerate()
+        .map(|(g, (group_id, series))| Line {
+            label: group_id.clone(),
+            colour: hex_colour(group_colour(g)),
+            points: series
+                .iter()
+                .map(|(t, rate)| (seconds(*t), *rate))
+                .collect(),
+        })
+        .collect();
+    draw_lines(canvas, data, "records/s", lines);
+}
+
+/// Draws `lines` over the chart window, with rebalances shaded underneath.
+fn draw_lines(canvas: HtmlCanvasElement, data: &ChartData, y_desc: &str, lines: Vec<Line>) {
     let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
         return;
     };
     let root = backend.into_drawing_area();
     let _ = root.fill(&WHITE);
-    let top = data
-        .lag
+    let top = lines
         .iter()
-        .flat_map(|series| series.iter().map(|(_, lag)| *lag))
-        .max()
-        .unwrap_or(0)
-        .max(10) as f64;
+        .flat_map(|line| line.points.iter().map(|(_, v)| *v))
+        .fold(10.0, f64::max)
+        * 1.1;
+    let from_s = seconds(data.from_ms);
     let Ok(mut chart) = ChartBuilder::on(&root)
         .margin(8)
         .x_label_area_size(28)
         .y_label_area_size(48)
-        .build_cartesian_2d(
-            seconds(data.from_ms)..seconds(data.to_ms).max(seconds(data.from_ms) + 1.0),
-            0.0..top * 1.1,
-        )
+        .build_cartesian_2d(from_s..seconds(data.to_ms).max(from_s + 1.0), 0.0..top)
     else {
         return;
     };
     let _ = chart
         .configure_mesh()
         .x_desc("simulated time (s)")
-        .y_desc("lag (records)")
+        .y_desc(y_desc)
         .light_line_style(RGBColor(235, 235, 235))
         .draw();
-    shade_rebalances(&mut chart, data, top * 1.1);
-    for (p, series) in data.lag.iter().enumerate() {
-        let colour = hex_colour(series_colour(p));
-        let points = series.iter().map(|(t, lag)| (seconds(*t), *lag as f64));
-        let _ = chart
-            .draw_series(LineSeries::new(points, colour.stroke_width(2)))
-            .map(|s| {
-                s.label(format!("p{p}")).legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))
-                })
+    shade_rebalances(&mut chart, data, top);
+    let legend = lines.len() <= MOST_LEGEND_ENTRIES;
+    for line in lines {
+        let colour = line.colour;
+        let drawn = chart.draw_series(LineSeries::new(line.points, colour.stroke_width(2)));
+        if let (true, Ok(series)) = (legend, drawn) {
+            series.label(line.label).legend(move |(x, y)| {
+                PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))
             });
+        }
     }
-    if data.lag.len() <= 12 {
+    if legend {
         let _ = chart
             .configure_series_labels()
             .background_style(WHITE.mix(0.8))
@@ -116,55 +157,6 @@ fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
             .position(SeriesLabelPosition::UpperLeft)
             .draw();
     }
-    let _ = root.present();
-}
-
-fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
-    let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
-        return;
-    };
-    let root = backend.into_drawing_area();
-    let _ = root.fill(&WHITE);
-    let top = data
-        .throughput
-        .iter()
-        .flat_map(|(_, series)| series.iter().map(|(_, rate)| *rate))
-        .fold(10.0, f64::max);
-    let Ok(mut chart) = ChartBuilder::on(&root)
-        .margin(8)
-        .x_label_area_size(28)
-        .y_label_area_size(48)
-        .build_cartesian_2d(
-            seconds(data.from_ms)..seconds(data.to_ms).max(seconds(data.from_ms) + 1.0),
-            0.0..top * 1.1,
-        )
-    else {
-        return;
-    };
-    let _ = chart
-        .configure_mesh()
-        .x_desc("simulated time (s)")
-        .y_desc("records/s")
-        .light_line_style(RGBColor(235, 235, 235))
-        .draw();
-    shade_rebalances(&mut chart, data, top * 1.1);
-    for (g, (group_id, series)) in data.throughput.iter().enumerate() {
-        let colour = hex_colour(group_colour(g));
-        let points = series.iter().map(|(t, rate)| (seconds(*t), *rate));
-        let _ = chart
-            .draw_series(LineSeries::new(points, colour.stroke_width(2)))
-            .map(|s| {
-                s.label(group_id.clone()).legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))
-                })
-            });
-    }
-    let _ = chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(RGBColor(200, 200, 200))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw();
     let _ = root.present();
 }
 

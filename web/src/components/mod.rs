@@ -4,6 +4,7 @@ pub mod counters;
 pub mod diagram;
 pub mod error_banner;
 pub mod group_knobs;
+pub mod knob_label;
 pub mod knob_panel;
 pub mod lag_chart;
 pub mod lesson_text;

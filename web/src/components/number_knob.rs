@@ -1,5 +1,6 @@
 //! One numeric knob: a label, the real config name, a slider, an exact box, unit and hint.
 
+use super::knob_label::{knob_id, KnobLabel};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -31,11 +32,7 @@ pub struct NumberKnobProps {
 
 #[function_component(NumberKnob)]
 pub fn number_knob(props: &NumberKnobProps) -> Html {
-    let id = format!(
-        "knob-{}{}",
-        props.scope,
-        props.label.to_lowercase().replace(' ', "-")
-    );
+    let id = knob_id(&props.scope, &props.label);
     let emit = {
         let props = props.clone();
         move |e: Event| {
@@ -56,12 +53,7 @@ pub fn number_knob(props: &NumberKnobProps) -> Html {
     let slider_max = props.slider_max.unwrap_or(props.max);
     html! {
         <div class="knob">
-            <label for={id.clone()} class="knob-label">
-                <span class="knob-name">{ &props.label }</span>
-                if let Some(name) = &props.config_name {
-                    <code class="knob-config">{ name }</code>
-                }
-            </label>
+            <KnobLabel for_id={id.clone()} label={props.label.clone()} config_name={props.config_name.clone()} />
             <div class="knob-inputs">
                 <input type="range" aria-label={props.label.clone()}
                     min={props.min.to_string()} max={slider_max.to_string()}

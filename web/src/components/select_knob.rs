@@ -1,5 +1,6 @@
 //! One knob with named choices (an assignor, a distribution).
 
+use super::knob_label::{knob_id, KnobLabel};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -20,11 +21,7 @@ pub struct SelectKnobProps {
 
 #[function_component(SelectKnob)]
 pub fn select_knob(props: &SelectKnobProps) -> Html {
-    let id = format!(
-        "knob-{}{}",
-        props.scope,
-        props.label.to_lowercase().replace(' ', "-")
-    );
+    let id = knob_id(&props.scope, &props.label);
     let onchange = {
         let on_change = props.on_change.clone();
         Callback::from(move |e: Event| {
@@ -34,12 +31,7 @@ pub fn select_knob(props: &SelectKnobProps) -> Html {
     };
     html! {
         <div class="knob">
-            <label for={id.clone()} class="knob-label">
-                <span class="knob-name">{ &props.label }</span>
-                if let Some(name) = &props.config_name {
-                    <code class="knob-config">{ name }</code>
-                }
-            </label>
+            <KnobLabel for_id={id.clone()} label={props.label.clone()} config_name={props.config_name.clone()} />
             <div class="knob-inputs">
                 <select id={id} {onchange}>
                     { for props.options.iter().map(|(value, text)| html! {

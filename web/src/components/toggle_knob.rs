@@ -1,5 +1,6 @@
 //! One on/off knob: a checkbox with its label, real config name and hint.
 
+use super::knob_label::{knob_id, KnobLabel};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -17,11 +18,7 @@ pub struct ToggleKnobProps {
 
 #[function_component(ToggleKnob)]
 pub fn toggle_knob(props: &ToggleKnobProps) -> Html {
-    let id = format!(
-        "knob-{}{}",
-        props.scope,
-        props.label.to_lowercase().replace(' ', "-")
-    );
+    let id = knob_id(&props.scope, &props.label);
     let onchange = {
         let on_change = props.on_change.clone();
         Callback::from(move |e: Event| {
@@ -31,13 +28,9 @@ pub fn toggle_knob(props: &ToggleKnobProps) -> Html {
     };
     html! {
         <div class="knob toggle">
-            <label for={id.clone()} class="knob-label">
+            <KnobLabel for_id={id.clone()} label={props.label.clone()} config_name={props.config_name.clone()}>
                 <input id={id} type="checkbox" checked={props.value} {onchange} />
-                <span class="knob-name">{ &props.label }</span>
-                if let Some(name) = &props.config_name {
-                    <code class="knob-config">{ name }</code>
-                }
-            </label>
+            </KnobLabel>
             <p class="knob-hint">{ &props.hint }</p>
         </div>
     }
