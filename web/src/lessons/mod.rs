@@ -5,11 +5,35 @@
 
 pub mod partitions;
 pub mod rebalances;
+pub mod which_clock;
 
+use streamlab_sim::eventtime::EventTimeScenario;
 use streamlab_sim::Scenario;
 
 /// Every lesson, in the order the site lists them.
 pub const LESSONS: &[&Lesson] = &[&partitions::LESSON, &rebalances::LESSON];
+
+/// The event-time lessons, which run on `EventTimeWorld` and mount their own playground; the
+/// site lists them after [`LESSONS`].
+pub const EVENT_TIME_LESSONS: &[&EventTimeLesson] = &[&which_clock::LESSON];
+
+/// Which playground a slug needs: the consumer-group one or the event-time one.
+#[derive(Clone, Copy)]
+pub enum LessonKind {
+    Group(&'static Lesson),
+    EventTime(&'static EventTimeLesson),
+}
+
+/// The kind of the lesson whose slug is `slug`; unknown slugs are for the group playground,
+/// which explains them and falls back to its first lesson.
+pub fn kind_of(slug: &str) -> Option<LessonKind> {
+    EVENT_TIME_LESSONS
+        .iter()
+        .copied()
+        .find(|l| l.slug == slug)
+        .map(LessonKind::EventTime)
+        .or_else(|| find(slug).map(LessonKind::Group))
+}
 
 /// The lesson whose slug is `slug`.
 pub fn find(slug: &str) -> Option<&'static Lesson> {
@@ -53,4 +77,27 @@ pub struct Lesson {
     /// Whether the lesson shows the group protocol: state machine, member timelines,
     /// lifecycle buttons, protocol knobs and the eager/cooperative comparison.
     pub shows_membership: bool,
+}
+
+/// A guided experiment on an event-time scenario.
+pub struct EventTimeTryThis {
+    pub prompt: &'static str,
+    pub expect: &'static str,
+    pub apply: fn(&mut EventTimeScenario),
+}
+
+/// An event-time lesson's words and starting scenario; the same parts as [`Lesson`], with the
+/// event-time core's scenario instead of the consumer-group one.
+pub struct EventTimeLesson {
+    pub slug: &'static str,
+    pub title: &'static str,
+    pub question: &'static str,
+    pub explanation: &'static [&'static str],
+    pub guarantee: &'static str,
+    pub knowledge: &'static str,
+    pub failure: &'static str,
+    pub try_this: &'static [EventTimeTryThis],
+    /// Where the playground is simpler than Flink or Beam.
+    pub simplifications: &'static [&'static str],
+    pub default_scenario: fn() -> EventTimeScenario,
 }
