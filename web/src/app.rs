@@ -1,7 +1,11 @@
 //! The root component: reads the link, and reads it again when the fragment changes (a lesson
-//! link clicked, back and forward), then hands over to the playground.
+//! link clicked, back and forward), then hands over to the playground the lesson needs: the
+//! consumer-group one, or the event-time one.
 
-use crate::link::{current_fragment, parse_fragment};
+use crate::eventtime_link::{self, EventTimeLinkState};
+use crate::eventtime_playground::EventTimePlayground;
+use crate::lessons::{kind_of, LessonKind};
+use crate::link::{current_fragment, parse_fragment, LinkState};
 use crate::playground::Playground;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -31,7 +35,32 @@ pub fn app() -> Html {
             }
         });
     }
-    let link = use_memo((*fragment).clone(), |fragment| parse_fragment(fragment));
+    let route = use_memo((*fragment).clone(), |fragment| route(fragment));
     // A new fragment from outside means a new run: the key remounts the playground.
-    html! { <Playground key={(*fragment).clone()} initial={(*link).clone()} /> }
+    match &*route {
+        Route::Group(link) => {
+            html! { <Playground key={(*fragment).clone()} initial={link.clone()} /> }
+        }
+        Route::EventTime(link) => {
+            html! { <EventTimePlayground key={(*fragment).clone()} initial={link.clone()} /> }
+        }
+    }
+}
+
+/// Which playground a fragment opens, and with what.
+#[derive(PartialEq)]
+enum Route {
+    Group(LinkState),
+    EventTime(EventTimeLinkState),
+}
+
+fn route(fragment: &str) -> Route {
+    let path = fragment.trim_start_matches('#').trim_start_matches('/');
+    let (slug, query) = path.split_once('?').unwrap_or((path, ""));
+    match kind_of(slug) {
+        Some(LessonKind::EventTime(lesson)) => {
+            Route::EventTime(eventtime_link::parse_query(lesson, query))
+        }
+        _ => Route::Group(parse_fragment(fragment)),
+    }
 }

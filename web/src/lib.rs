@@ -7,6 +7,8 @@
 pub mod app;
 pub mod components;
 pub mod derive;
+pub mod eventtime_link;
+pub mod eventtime_playground;
 pub mod lessons;
 pub mod link;
 pub mod palette;

@@ -1,0 +1,133 @@
+// The first event-time lesson, "Which clock?": it loads from its own address, draws its chart
+// and arrivals strip, shows the processing-time spike after the outage while event time matches
+// the truth, puts a knob change into the link so the link reproduces the run, explains a broken
+// link, and stays quiet (no console errors, no request leaving the site).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, screenshot, serveDist, waitForApp } from './harness.mjs';
+
+let site;
+let browser;
+
+before(async () => {
+  // STREAMLAB_DIST lets a quick development build be tested; the default is dist/.
+  const root = process.env.STREAMLAB_DIST;
+  site = await serveDist({ subPath: '/streamlab/', ...(root ? { root } : {}) });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const figures = (page) => page.evaluate(() => ({ ...window.__streamlab_eventtime }));
+
+/** Whether the canvas matching `selector` has any pixel that is not white. */
+const canvasHasInk = (page, selector) =>
+  page.evaluate((s) => {
+    const canvas = document.querySelector(s);
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let p = 0; p < data.length; p += 4) {
+      if (data[p] < 240 || data[p + 1] < 240 || data[p + 2] < 240) return true;
+    }
+    return false;
+  }, selector);
+
+/** Plays at the top speed until the input has ended and every window has fired. */
+async function playToEnd(page) {
+  await page.waitForFunction(() => window.__streamlab_eventtime !== undefined);
+  // Shortcuts stay out of text boxes, so move the focus off any knob first.
+  await page.locator('.question').click();
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
+  const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
+  if (!playing) await page.keyboard.press('Space');
+  await page.waitForFunction(
+    () => window.__streamlab_eventtime.simMs >= window.__streamlab_eventtime.inputEndMs,
+    undefined,
+    { timeout: 60_000 },
+  );
+  return figures(page);
+}
+
+function assertQuiet(visit) {
+  assert.deepEqual(visit.offOriginRequests, [], 'requests that leave the site');
+  assert.deepEqual(visit.pageErrors, [], 'uncaught exceptions');
+  assert.deepEqual(visit.consoleErrors, [], 'console errors');
+}
+
+test('the lesson loads from its address and draws its chart and strip', { timeout: 90_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/which-clock`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.waitForFunction(() => window.__streamlab_eventtime?.simMs > 5000);
+  assert.match(await page.locator('.question').innerText(), /Which clock was I counting by\?/);
+  assert.ok(await canvasHasInk(page, '.et-chart canvas'), 'the chart is drawn');
+  assert.ok(await canvasHasInk(page, '.et-strip canvas'), 'the strip is drawn');
+  assert.equal(await page.locator('.site-header nav a.current').innerText(), 'Which clock?');
+  await screenshot(page, 'eventtime-which-clock-start');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('after the outage, processing time spikes above the truth and event time matches it', { timeout: 120_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/which-clock`);
+  const { page } = visit;
+  await waitForApp(page);
+  const end = await playToEnd(page);
+  // The preset's 40 s outage at 20 events/s leaves about 800 records to drain into one window.
+  assert.ok(end.maxProcessingOverTruth > 300, `processing time over truth: ${end.maxProcessingOverTruth}`);
+  assert.equal(end.maxEventTimeOffTruth, 0, 'every event-time window matches the truth');
+  assert.ok(end.eventTimeWindowsFired >= 6, 'every event-time window fired');
+  // The same figure is on screen, and the narration says why.
+  const shown = Number((await page.locator('.et-overcount').innerText()).replace('+', ''));
+  assert.equal(shown, end.maxProcessingOverTruth);
+  assert.match(await page.locator('.narration').innerText(), /the backlog from the outage drained into it/);
+  assert.equal(await page.locator('.et-watermark').innerText(), 'end of input');
+  await screenshot(page, 'eventtime-which-clock-end');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('a knob change lands in the link and the link reproduces the run', { timeout: 150_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/which-clock`);
+  const { page } = visit;
+  await waitForApp(page);
+  const before = await playToEnd(page);
+  await page.fill('#knob-et-outage-duration', '80000');
+  await page.dispatchEvent('#knob-et-outage-duration', 'change');
+  await page.waitForFunction(() => location.hash.includes('?s=1.'));
+  const link = await page.evaluate(() => location.href);
+  assert.equal(await page.locator('.share-url').inputValue(), link, 'the share box shows the link');
+  const changed = await playToEnd(page);
+  assert.ok(
+    changed.maxProcessingOverTruth > before.maxProcessingOverTruth,
+    `a longer outage, a bigger spike: ${before.maxProcessingOverTruth} → ${changed.maxProcessingOverTruth}`,
+  );
+  assertQuiet(visit);
+  await page.close();
+
+  const again = await openPage(browser, link);
+  await waitForApp(again.page);
+  assert.equal(await again.page.inputValue('#knob-et-outage-duration'), '80000');
+  const reproduced = await playToEnd(again.page);
+  assert.deepEqual(reproduced, changed, 'the link gives the same run');
+  await screenshot(again.page, 'eventtime-which-clock-from-link');
+  assertQuiet(again);
+  await again.page.close();
+});
+
+test('a garbage link shows a message and the default scenario', { timeout: 90_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/which-clock?s=1.not-a-real-link!!`);
+  const { page } = visit;
+  await waitForApp(page);
+  const banner = page.locator('.error-banner');
+  await banner.waitFor();
+  assert.match(await banner.innerText(), /This link could not be read.*default scenario/s);
+  assert.equal(await page.inputValue('#knob-et-outage-duration'), '40000', "the preset's outage");
+  assert.equal(await page.inputValue('#knob-et-window-size'), '30000', "the preset's windows");
+  await screenshot(page, 'eventtime-which-clock-bad-link');
+  assertQuiet(visit);
+  await page.close();
+});

@@ -1,0 +1,580 @@
+//! The event-time playground: owns one `EventTimeWorld`, the clock and the scenario, and lays
+//! out an event-time lesson page (strip, chart, counters, narration, knobs, words).
+//!
+//! Like the consumer-group playground, wall time becomes processing time through one speed
+//! factor, each animation frame advances the world, and a knob change rebuilds the world from
+//! the new scenario and re-simulates it up to the current time, so the link reproduces the
+//! picture. The world decides everything; this module only reads it and turns it into the
+//! components' data. At the end of the input the clock stops by itself.
+
+use crate::components::error_banner::ErrorBanner;
+use crate::components::eventtime_chart::{EventTimeChart, WindowCount, WindowCounts};
+use crate::components::eventtime_counters::EventTimeCounters;
+use crate::components::eventtime_knobs::{EventTimeEdit, EventTimeKnobs};
+use crate::components::eventtime_lesson_text::EventTimeLessonText;
+use crate::components::eventtime_share_bar::EventTimeShareBar;
+use crate::components::eventtime_strip::{EventTimeStrip, StripData, StripDot};
+use crate::components::narration::{Narration, NarrationLine};
+use crate::components::transport::{
+    speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
+};
+use crate::eventtime_link::{replace_fragment, EventTimeLinkState};
+use crate::lessons::{EventTimeLesson, EVENT_TIME_LESSONS, LESSONS};
+use crate::shared::Shared;
+use streamlab_sim::eventtime::{EventTimeScenario, EventTimeWorld};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+/// Longest wall-clock gap between frames that is simulated (a background tab is not replayed).
+const MAX_FRAME_GAP_MS: f64 = 100.0;
+/// Simulated time one press of "Step" advances, as the transport's button says.
+const STEP_MS: f64 = 100.0;
+/// Processing time a read record takes to drop into the lower lane of the strip.
+const LAND_MS: f64 = 1_500.0;
+/// A three-minute run at 1× would take three minutes; 8× shows it in about 20 s.
+const INITIAL_SPEED_EXPONENT: i32 = 3;
+
+pub enum Msg {
+    Frame(f64),
+    TogglePlay,
+    Step,
+    Reset,
+    Speed(i32),
+    Edit(EventTimeEdit),
+    DismissError,
+    Key(KeyboardEvent),
+}
+
+#[derive(Properties, PartialEq)]
+pub struct EventTimePlaygroundProps {
+    pub initial: EventTimeLinkState,
+}
+
+/// A pending `requestAnimationFrame`: the callback (kept alive until it runs) and its id.
+type FrameRequest = (Closure<dyn FnMut(f64)>, i32);
+
+pub struct EventTimePlayground {
+    lesson: &'static EventTimeLesson,
+    /// Made once, so the knobs are not re-rendered on every frame while the learner types.
+    on_edit: Callback<EventTimeEdit>,
+    scenario: EventTimeScenario,
+    world: EventTimeWorld,
+    playing: bool,
+    speed_exponent: i32,
+    view_ms: f64,
+    last_frame_ts: Option<f64>,
+    frame_request: Option<FrameRequest>,
+    keydown: Option<Closure<dyn FnMut(KeyboardEvent)>>,
+    error: Option<String>,
+    counts: Shared<WindowCounts>,
+    strip: Shared<StripData>,
+    narration: Shared<Vec<NarrationLine>>,
+    backlog: u64,
+    /// Panes emitted when the chart and narration were last rebuilt; they change only then.
+    panes_seen: usize,
+    reduced_motion: bool,
+}
+
+impl Component for EventTimePlayground {
+    type Message = Msg;
+    type Properties = EventTimePlaygroundProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let initial = &ctx.props().initial;
+        let (scenario, world) = match EventTimeWorld::new(initial.scenario.clone()) {
+            Ok(world) => (initial.scenario.clone(), world),
+            Err(_) => {
+                let fallback = (initial.lesson.default_scenario)();
+                let world = EventTimeWorld::new(fallback.clone())
+                    .expect("a lesson's default scenario is valid");
+                (fallback, world)
+            }
+        };
+        let mut playground = Self {
+            lesson: initial.lesson,
+            on_edit: ctx.link().callback(Msg::Edit),
+            scenario,
+            world,
+            playing: true,
+            speed_exponent: INITIAL_SPEED_EXPONENT,
+            view_ms: 0.0,
+            last_frame_ts: None,
+            frame_request: None,
+            keydown: None,
+            error: initial.error.clone(),
+            counts: Shared::new(WindowCounts::default()),
+            strip: Shared::new(StripData::default()),
+            narration: Shared::new(Vec::new()),
+            backlog: 0,
+            panes_seen: usize::MAX,
+            reduced_motion: prefers_reduced_motion(),
+        };
+        playground.refresh();
+        playground.listen_for_keys(ctx);
+        playground.schedule_frame(ctx);
+        playground
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Frame(timestamp) => return self.on_frame(ctx, timestamp),
+            Msg::TogglePlay => {
+                if !self.playing && self.at_end() {
+                    // Play at the end starts the run again rather than doing nothing.
+                    self.view_ms = 0.0;
+                    self.rebuild();
+                }
+                self.playing = !self.playing;
+                self.last_frame_ts = None;
+                self.schedule_frame(ctx);
+            }
+            Msg::Step => {
+                self.view_ms = self.view_ms.floor() + STEP_MS;
+                self.advance();
+            }
+            Msg::Reset => {
+                self.view_ms = 0.0;
+                self.rebuild();
+            }
+            Msg::Speed(exponent) => {
+                self.speed_exponent = exponent.clamp(SPEED_EXPONENT_MIN, SPEED_EXPONENT_MAX);
+            }
+            Msg::Edit(edit) => {
+                let mut next = self.scenario.clone();
+                edit(&mut next);
+                self.set_scenario(next);
+            }
+            Msg::DismissError => self.error = None,
+            Msg::Key(event) => return self.on_key(ctx, &event),
+        }
+        true
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
+        publish_for_tests(&self.world, &self.counts);
+    }
+
+    fn destroy(&mut self, _ctx: &Context<Self>) {
+        if let Some(window) = web_sys::window() {
+            if let Some((_, id)) = self.frame_request.take() {
+                let _ = window.cancel_animation_frame(id);
+            }
+            if let (Some(listener), Some(document)) = (self.keydown.take(), window.document()) {
+                let _ = document.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let lesson = self.lesson;
+        let now_ms = self.world.now_ms();
+        let watermark = self.world.combined_watermark();
+        html! {
+            <div class="page">
+                { site_header(lesson) }
+                if let Some(message) = &self.error {
+                    <ErrorBanner message={message.clone()} on_dismiss={link.callback(|_| Msg::DismissError)} />
+                }
+                <main class="lesson eventtime">
+                    <h1 class="question">{ lesson.question }</h1>
+                    <div class="workbench">
+                        <div class="stage">
+                            <Transport playing={self.playing} speed_exponent={self.speed_exponent}
+                                sim_ms={now_ms.max(0) as u64}
+                                on_toggle={link.callback(|_| Msg::TogglePlay)}
+                                on_step={link.callback(|_| Msg::Step)}
+                                on_reset={link.callback(|_| Msg::Reset)}
+                                on_speed={link.callback(Msg::Speed)} />
+                            <EventTimeCounters {now_ms} watermark_ms={watermark.as_ms()}
+                                input_ended={self.at_end()} backlog={self.backlog}
+                                processed={self.world.records_seen().len() as u64}
+                                overcount={self.counts.largest_overcount().map(|(_, _, over)| over)} />
+                            <EventTimeStrip data={self.strip.clone()} />
+                            <EventTimeChart data={self.counts.clone()} />
+                            <Narration lines={self.narration.clone()} />
+                        </div>
+                        <aside class="side">
+                            <EventTimeShareBar {lesson} scenario={self.scenario.clone()} />
+                            <EventTimeKnobs scenario={self.scenario.clone()} on_change={self.on_edit.clone()} />
+                        </aside>
+                    </div>
+                    <EventTimeLessonText {lesson} on_try={self.on_edit.clone()} />
+                </main>
+            </div>
+        }
+    }
+}
+
+/// The site header, listing the consumer-group lessons and then the event-time ones.
+fn site_header(current: &'static EventTimeLesson) -> Html {
+    let entry = |slug: &str, title: &str, here: bool| {
+        html! {
+            <a href={format!("#/{slug}")} class={classes!(here.then_some("current"))}
+                aria-current={here.then_some("page")}>{ title.to_string() }</a>
+        }
+    };
+    html! {
+        <header class="site-header">
+            <span class="brand">{ "Streamlab" }</span>
+            <nav aria-label="Lessons">
+                { for LESSONS.iter().map(|l| entry(l.slug, l.title, false)) }
+                { for EVENT_TIME_LESSONS.iter().map(|l| entry(l.slug, l.title, l.slug == current.slug)) }
+            </nav>
+        </header>
+    }
+}
+
+impl EventTimePlayground {
+    fn at_end(&self) -> bool {
+        self.world.now_ms() >= self.world.input_end_ms()
+    }
+
+    fn on_frame(&mut self, ctx: &Context<Self>, timestamp: f64) -> bool {
+        self.frame_request = None;
+        if !self.playing {
+            return false;
+        }
+        let gap_ms = self
+            .last_frame_ts
+            .map_or(0.0, |last| (timestamp - last).clamp(0.0, MAX_FRAME_GAP_MS));
+        self.last_frame_ts = Some(timestamp);
+        let end_ms = self.world.input_end_ms() as f64;
+        self.view_ms = (self.view_ms + gap_ms * speed_factor(self.speed_exponent)).min(end_ms);
+        self.advance();
+        if self.at_end() {
+            // Nothing more happens after the input ends; stop the clock rather than spin.
+            self.playing = false;
+        }
+        self.schedule_frame(ctx);
+        true
+    }
+
+    fn on_key(&mut self, ctx: &Context<Self>, event: &KeyboardEvent) -> bool {
+        if typing_into_a_field(event) {
+            return false;
+        }
+        let msg = match event.key().as_str() {
+            " " => Msg::TogglePlay,
+            "ArrowRight" => Msg::Step,
+            "ArrowUp" => Msg::Speed(self.speed_exponent + 1),
+            "ArrowDown" => Msg::Speed(self.speed_exponent - 1),
+            "r" | "R" => Msg::Reset,
+            _ => return false,
+        };
+        // Space would also scroll the page or press the focused button.
+        event.prevent_default();
+        <Self as Component>::update(self, ctx, msg)
+    }
+
+    fn set_scenario(&mut self, scenario: EventTimeScenario) {
+        match EventTimeWorld::new(scenario.clone()) {
+            Ok(world) => {
+                self.scenario = scenario;
+                self.world = world;
+                replace_fragment(self.lesson, &self.scenario);
+                self.error = None;
+                self.advance();
+            }
+            // The knobs clamp to what the core accepts, so this is a combination of values
+            // (say a long run at a high rate); keep the running scenario and say why.
+            Err(e) => self.error = Some(format!("This scenario cannot run: {e}")),
+        }
+    }
+
+    fn rebuild(&mut self) {
+        if let Ok(world) = EventTimeWorld::new(self.scenario.clone()) {
+            self.world = world;
+            self.advance();
+        }
+    }
+
+    fn advance(&mut self) {
+        self.world.advance_to(self.view_ms.floor() as i64);
+        self.refresh();
+    }
+
+    /// Rebuilds the components' data from the world: the strip every time (it moves), the
+    /// chart and narration only when a window has fired since the last rebuild.
+    fn refresh(&mut self) {
+        let snapshot = self.world.snapshot();
+        self.backlog = snapshot.backlog;
+        let outage = outage_span_ms(&self.scenario);
+        let axis_end_ms = self.world.input_end_ms().max(self.scenario.duration_ms);
+        let now_ms = self.world.now_ms();
+        let timestamp = self.scenario.timestamp;
+        let dots = self
+            .world
+            .records()
+            .iter()
+            .filter(|r| r.received_ms <= now_ms)
+            .map(|r| StripDot {
+                event_ms: r.event_time_ms(timestamp),
+                key: r.key,
+                index: r.index,
+                landed: if r.processed_ms > now_ms {
+                    0.0
+                } else if self.reduced_motion {
+                    1.0
+                } else {
+                    ((now_ms - r.processed_ms) as f64 / LAND_MS).clamp(0.05, 1.0)
+                },
+            })
+            .collect();
+        self.strip = Shared::new(StripData {
+            dots,
+            now_ms,
+            watermark_ms: snapshot.combined_watermark.as_ms(),
+            outage_ms: outage,
+            axis_end_ms,
+            backlog: snapshot.backlog,
+        });
+        let panes = snapshot.event_time_panes.len() + snapshot.processing_time_panes.len();
+        // Empty processing-time windows fire without a pane, so the clock passing a window
+        // end also counts as a change.
+        let window_ends_passed = match self.scenario.window {
+            streamlab_sim::window::WindowSpec::Tumbling { size_ms } => (now_ms / size_ms) as usize,
+            _ => 0,
+        };
+        let seen = panes * 1_000_003 + window_ends_passed;
+        if seen != self.panes_seen {
+            self.panes_seen = seen;
+            let counts = WindowCounts::from_rows(
+                &snapshot.windows,
+                self.scenario.window,
+                now_ms,
+                snapshot.combined_watermark,
+                snapshot.input_ended,
+                self.scenario.duration_ms,
+                outage,
+            );
+            self.narration = Shared::new(narrate(&self.world, &counts, outage));
+            self.counts = Shared::new(counts);
+        }
+    }
+
+    fn schedule_frame(&mut self, ctx: &Context<Self>) {
+        if self.frame_request.is_some() || !self.playing {
+            return;
+        }
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let link = ctx.link().clone();
+        let callback =
+            Closure::once(move |timestamp: f64| link.send_message(Msg::Frame(timestamp)));
+        if let Ok(id) = window.request_animation_frame(callback.as_ref().unchecked_ref()) {
+            self.frame_request = Some((callback, id));
+        }
+    }
+
+    fn listen_for_keys(&mut self, ctx: &Context<Self>) {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let link = ctx.link().clone();
+        let listener = Closure::<dyn FnMut(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+            link.send_message(Msg::Key(e));
+        });
+        if document
+            .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
+            .is_ok()
+        {
+            self.keydown = Some(listener);
+        }
+    }
+}
+
+/// The outage in processing time, if the scenario has one.
+fn outage_span_ms(scenario: &EventTimeScenario) -> Option<(i64, i64)> {
+    let outage = &scenario.outage;
+    (outage.duration_ms > 0).then_some((outage.start_ms, outage.start_ms + outage.duration_ms))
+}
+
+/// "1:30" for 90 000 ms.
+fn clock(ms: i64) -> String {
+    let total_s = ms.div_euclid(1000);
+    format!("{}:{:02}", total_s / 60, total_s % 60)
+}
+
+fn span(w: &WindowCount) -> String {
+    format!("{}–{}", clock(w.start_ms), clock(w.end_ms))
+}
+
+/// What happened and why, in processing-time order: the outage, then each window's answer by
+/// each clock measured against the truth.
+fn narrate(
+    world: &EventTimeWorld,
+    counts: &WindowCounts,
+    outage: Option<(i64, i64)>,
+) -> Vec<NarrationLine> {
+    let now_ms = world.now_ms();
+    let mut lines: Vec<(i64, String, &'static str)> = Vec::new();
+    if let Some((from_ms, to_ms)) = outage {
+        if now_ms >= from_ms {
+            lines.push((
+                from_ms,
+                format!(
+                    "The processor stopped at {}. Devices keep sending and the topic keeps \
+                     storing: the backlog grows.",
+                    clock(from_ms)
+                ),
+                "lag",
+            ));
+        }
+        if now_ms >= to_ms {
+            let waiting = world
+                .records()
+                .iter()
+                .filter(|r| r.received_ms <= to_ms && r.processed_ms >= to_ms)
+                .count();
+            lines.push((
+                to_ms,
+                format!(
+                    "The processor is back at {} with {waiting} records waiting; it reads them \
+                     at up to {} records/s.",
+                    clock(to_ms),
+                    world.scenario().outage.catch_up_records_per_second
+                ),
+                "",
+            ));
+        }
+    }
+    for w in &counts.processing_time {
+        let truth = counts.truth_of(w);
+        let (text, kind) = if w.count > truth + truth / 5 && w.count >= truth + 5 {
+            (
+                format!(
+                    "Window {} by processing time counted {} records, but only {truth} happened \
+                     in it: the backlog from the outage drained into it.",
+                    span(w),
+                    w.count
+                ),
+                "lag",
+            )
+        } else if w.count + truth / 5 < truth {
+            (
+                format!(
+                    "Window {} by processing time counted {} records, but {truth} happened in \
+                     it: the processor was not reading them then.",
+                    span(w),
+                    w.count
+                ),
+                "lag",
+            )
+        } else {
+            (
+                format!(
+                    "Window {} by processing time counted {} records; {truth} happened in it.",
+                    span(w),
+                    w.count
+                ),
+                "commit",
+            )
+        };
+        lines.push((w.fired_at_ms, text, kind));
+    }
+    for w in &counts.event_time {
+        let truth = counts.truth_of(w);
+        let (text, kind) = if w.count == truth {
+            (
+                format!(
+                    "Window {} by event time counted {} records, the same as the truth, once \
+                     the watermark passed {}.",
+                    span(w),
+                    w.count,
+                    clock(w.end_ms)
+                ),
+                "caught-up",
+            )
+        } else {
+            (
+                format!(
+                    "Window {} by event time counted {} records of {truth}: the others came \
+                     after the watermark had passed and were too late.",
+                    span(w),
+                    w.count
+                ),
+                "lag",
+            )
+        };
+        lines.push((w.fired_at_ms, text, kind));
+    }
+    lines.sort_by_key(|(at_ms, _, _)| *at_ms);
+    lines
+        .into_iter()
+        .map(|(at_ms, text, kind)| NarrationLine {
+            at_ms: at_ms.max(0) as u64,
+            text,
+            kind,
+        })
+        .collect()
+}
+
+/// `window.__streamlab_eventtime`: read-only figures for the end-to-end tests.
+fn publish_for_tests(world: &EventTimeWorld, counts: &WindowCounts) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let hooks = js_sys::Object::new();
+    let set = |name: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(&hooks, &JsValue::from_str(name), &value);
+    };
+    set("simMs", JsValue::from_f64(world.now_ms() as f64));
+    set("inputEndMs", JsValue::from_f64(world.input_end_ms() as f64));
+    set(
+        "maxProcessingOverTruth",
+        counts
+            .largest_overcount()
+            .map_or(JsValue::NULL, |(_, _, over)| JsValue::from_f64(over as f64)),
+    );
+    let event_time_off = counts
+        .event_time
+        .iter()
+        .map(|w| (w.count as i64 - counts.truth_of(w) as i64).abs())
+        .max();
+    set(
+        "maxEventTimeOffTruth",
+        event_time_off.map_or(JsValue::NULL, |off| JsValue::from_f64(off as f64)),
+    );
+    set(
+        "eventTimeWindowsFired",
+        JsValue::from_f64(counts.event_time.len() as f64),
+    );
+    let _ = js_sys::Reflect::set(&window, &JsValue::from_str("__streamlab_eventtime"), &hooks);
+}
+
+/// Keys typed into a text box or a select belong to it, not to the shortcuts.
+fn typing_into_a_field(event: &KeyboardEvent) -> bool {
+    let Some(element) = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    let tag = element.tag_name();
+    if tag == "SELECT" || tag == "TEXTAREA" {
+        return true;
+    }
+    if tag == "INPUT" {
+        // A range slider has no text to type; arrows on it still move the slider, though.
+        let kind = element.get_attribute("type").unwrap_or_default();
+        return kind != "range" || event.key().starts_with("Arrow");
+    }
+    false
+}
+
+fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
