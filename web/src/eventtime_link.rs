@@ -5,16 +5,8 @@
 //! a malformed link gives the lesson's default and a sentence saying why.
 
 use crate::lessons::EventTimeLesson;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use streamlab_sim::eventtime::{preset, EventTimeScenario};
-
-/// The link format this build writes; the same numbering as the core's share links.
-pub const LINK_FORMAT_VERSION: u32 = 1;
-
-/// Guards against links crafted to exhaust memory, as in the core's share links.
-const MAX_LINK_CHARS: usize = 16 * 1024;
-const MAX_INFLATED_BYTES: usize = 64 * 1024;
+use streamlab_sim::share;
 
 /// What an event-time lesson's URL asked for.
 #[derive(Clone)]
@@ -35,50 +27,16 @@ impl PartialEq for EventTimeLinkState {
 
 /// Packs a scenario into a link.
 pub fn encode(scenario: &EventTimeScenario) -> String {
-    let json = serde_json::to_vec(scenario).expect("a scenario always serializes");
-    let compressed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!(
-        "{LINK_FORMAT_VERSION}.{}",
-        URL_SAFE_NO_PAD.encode(compressed)
-    )
+    share::encode_value(scenario)
 }
 
 /// Reads a link back into a valid scenario, or says in one sentence why it cannot.
 pub fn decode(link: &str) -> Result<EventTimeScenario, String> {
-    let fail = |why: &str| Err(format!("This link could not be read: {why}."));
-    if link.len() > MAX_LINK_CHARS {
-        return fail("it is too long");
-    }
-    let Some((version, payload)) = link.split_once('.') else {
-        return fail("it has no version prefix");
-    };
-    match version.parse::<u32>() {
-        Ok(LINK_FORMAT_VERSION) => {}
-        Ok(v) if v > LINK_FORMAT_VERSION => {
-            return fail(&format!("it was made by a newer Streamlab (format {v})"))
-        }
-        _ => {
-            return fail(&format!(
-                "{version:?} is not a link format this Streamlab knows"
-            ))
-        }
-    }
-    let Ok(compressed) = URL_SAFE_NO_PAD.decode(payload) else {
-        return fail("it is not valid base64url");
-    };
-    let Ok(json) =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_INFLATED_BYTES)
-    else {
-        return fail("its compressed data is damaged");
-    };
-    let scenario: EventTimeScenario = match serde_json::from_slice(&json) {
-        Ok(s) => s,
-        Err(e) => return fail(&format!("its scenario is malformed ({e})")),
-    };
-    match scenario.validate() {
-        Ok(()) => Ok(scenario),
-        Err(e) => fail(&e.to_string()),
-    }
+    let scenario: EventTimeScenario = share::decode_value(link).map_err(|e| e.0)?;
+    scenario
+        .validate()
+        .map_err(|e| share::unreadable(&e.to_string()).0)?;
+    Ok(scenario)
 }
 
 /// Reads the query part of an event-time lesson's fragment (after the `?`, if any).

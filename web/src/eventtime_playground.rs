@@ -15,11 +15,12 @@ use crate::components::eventtime_lesson_text::EventTimeLessonText;
 use crate::components::eventtime_share_bar::EventTimeShareBar;
 use crate::components::eventtime_strip::{EventTimeStrip, StripData, StripDot};
 use crate::components::narration::{Narration, NarrationLine};
+use crate::components::site_header::SiteHeader;
 use crate::components::transport::{
     speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
 };
 use crate::eventtime_link::{replace_fragment, EventTimeLinkState};
-use crate::lessons::{EventTimeLesson, EVENT_TIME_LESSONS, LESSONS};
+use crate::lessons::EventTimeLesson;
 use crate::shared::Shared;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeWorld};
 use wasm_bindgen::prelude::*;
@@ -177,7 +178,7 @@ impl Component for EventTimePlayground {
         let watermark = self.world.combined_watermark();
         html! {
             <div class="page">
-                { site_header(lesson) }
+                <SiteHeader current={lesson.slug} />
                 if let Some(message) = &self.error {
                     <ErrorBanner message={message.clone()} on_dismiss={link.callback(|_| Msg::DismissError)} />
                 }
@@ -208,25 +209,6 @@ impl Component for EventTimePlayground {
                 </main>
             </div>
         }
-    }
-}
-
-/// The site header, listing the consumer-group lessons and then the event-time ones.
-fn site_header(current: &'static EventTimeLesson) -> Html {
-    let entry = |slug: &str, title: &str, here: bool| {
-        html! {
-            <a href={format!("#/{slug}")} class={classes!(here.then_some("current"))}
-                aria-current={here.then_some("page")}>{ title.to_string() }</a>
-        }
-    };
-    html! {
-        <header class="site-header">
-            <span class="brand">{ "Streamlab" }</span>
-            <nav aria-label="Lessons">
-                { for LESSONS.iter().map(|l| entry(l.slug, l.title, false)) }
-                { for EVENT_TIME_LESSONS.iter().map(|l| entry(l.slug, l.title, l.slug == current.slug)) }
-            </nav>
-        </header>
     }
 }
 

@@ -17,12 +17,13 @@ use crate::components::membership::Membership;
 use crate::components::narration::{Narration, NarrationLine};
 use crate::components::presets_bar::PresetsBar;
 use crate::components::share_bar::ShareBar;
+use crate::components::site_header::SiteHeader;
 use crate::components::timelines::{TimelineData, Timelines};
 use crate::components::transport::{
     speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
 };
 use crate::derive::{chart_data, group_counters, narration_lines, timeline_data};
-use crate::lessons::{Lesson, LESSONS};
+use crate::lessons::Lesson;
 use crate::link::{replace_fragment, LinkState};
 use crate::shared::Shared;
 use crate::test_hooks::{now_ms, publish_frame, publish_knob_latency};
@@ -255,7 +256,7 @@ impl Component for Playground {
         let lesson = self.lesson;
         html! {
             <div class="page">
-                { site_header(lesson) }
+                <SiteHeader current={lesson.slug} />
                 if let Some(message) = &self.error {
                     <ErrorBanner message={message.clone()} on_dismiss={link.callback(|_| Msg::DismissError)} />
                 }
@@ -293,23 +294,6 @@ impl Component for Playground {
                 </main>
             </div>
         }
-    }
-}
-
-fn site_header(current: &'static Lesson) -> Html {
-    html! {
-        <header class="site-header">
-            <span class="brand">{ "Streamlab" }</span>
-            <nav aria-label="Lessons">
-                { for LESSONS.iter().map(|lesson| {
-                    let here = std::ptr::eq(*lesson, current);
-                    html! {
-                        <a href={format!("#/{}", lesson.slug)} class={classes!(here.then_some("current"))}
-                            aria-current={here.then_some("page")}>{ lesson.title }</a>
-                    }
-                }) }
-            </nav>
-        </header>
     }
 }
 

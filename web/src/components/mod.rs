@@ -20,6 +20,7 @@ pub mod number_knob;
 pub mod presets_bar;
 pub mod select_knob;
 pub mod share_bar;
+pub mod site_header;
 pub mod timelines;
 pub mod toggle_knob;
 pub mod transport;
