@@ -1,1 +1,0 @@
-//! Kafka's partition assignors (placeholder until implemented).
