@@ -7,24 +7,24 @@
 //! picture. The world decides everything; this module only reads it and turns it into the
 //! components' data. At the end of the input the clock stops by itself.
 
+use crate::browser::{prefers_reduced_motion, typing_into_a_field, FrameLoop, KeyListener};
 use crate::components::error_banner::ErrorBanner;
 use crate::components::eventtime_chart::{EventTimeChart, WindowCount, WindowCounts};
 use crate::components::eventtime_counters::EventTimeCounters;
 use crate::components::eventtime_knobs::{EventTimeEdit, EventTimeKnobs};
-use crate::components::eventtime_lesson_text::EventTimeLessonText;
-use crate::components::eventtime_share_bar::EventTimeShareBar;
 use crate::components::eventtime_strip::{EventTimeStrip, StripData, StripDot};
+use crate::components::lesson_text::LessonText;
 use crate::components::narration::{Narration, NarrationLine};
+use crate::components::share_bar::ShareBar;
 use crate::components::site_header::SiteHeader;
 use crate::components::transport::{
     speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
 };
-use crate::eventtime_link::{replace_fragment, EventTimeLinkState};
+use crate::eventtime_link::{replace_fragment, share_url, EventTimeLinkState};
 use crate::lessons::EventTimeLesson;
 use crate::shared::Shared;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeWorld};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -53,11 +53,10 @@ pub struct EventTimePlaygroundProps {
     pub initial: EventTimeLinkState,
 }
 
-/// A pending `requestAnimationFrame`: the callback (kept alive until it runs) and its id.
-type FrameRequest = (Closure<dyn FnMut(f64)>, i32);
-
 pub struct EventTimePlayground {
     lesson: &'static EventTimeLesson,
+    /// The link that reproduces the current scenario, rebuilt only when it changes.
+    share_url: AttrValue,
     /// Made once, so the knobs are not re-rendered on every frame while the learner types.
     on_edit: Callback<EventTimeEdit>,
     scenario: EventTimeScenario,
@@ -66,8 +65,9 @@ pub struct EventTimePlayground {
     speed_exponent: i32,
     view_ms: f64,
     last_frame_ts: Option<f64>,
-    frame_request: Option<FrameRequest>,
-    keydown: Option<Closure<dyn FnMut(KeyboardEvent)>>,
+    frames: FrameLoop,
+    /// Held for its Drop, which removes the listener.
+    _keys: Option<KeyListener>,
     error: Option<String>,
     counts: Shared<WindowCounts>,
     strip: Shared<StripData>,
@@ -95,6 +95,7 @@ impl Component for EventTimePlayground {
         };
         let mut playground = Self {
             lesson: initial.lesson,
+            share_url: share_url(initial.lesson, &scenario).into(),
             on_edit: ctx.link().callback(Msg::Edit),
             scenario,
             world,
@@ -102,8 +103,11 @@ impl Component for EventTimePlayground {
             speed_exponent: INITIAL_SPEED_EXPONENT,
             view_ms: 0.0,
             last_frame_ts: None,
-            frame_request: None,
-            keydown: None,
+            frames: FrameLoop::default(),
+            _keys: KeyListener::new({
+                let link = ctx.link().clone();
+                move |e| link.send_message(Msg::Key(e))
+            }),
             error: initial.error.clone(),
             counts: Shared::new(WindowCounts::default()),
             strip: Shared::new(StripData::default()),
@@ -113,7 +117,6 @@ impl Component for EventTimePlayground {
             reduced_motion: prefers_reduced_motion(),
         };
         playground.refresh();
-        playground.listen_for_keys(ctx);
         playground.schedule_frame(ctx);
         playground
     }
@@ -157,20 +160,6 @@ impl Component for EventTimePlayground {
         publish_for_tests(&self.world, &self.counts);
     }
 
-    fn destroy(&mut self, _ctx: &Context<Self>) {
-        if let Some(window) = web_sys::window() {
-            if let Some((_, id)) = self.frame_request.take() {
-                let _ = window.cancel_animation_frame(id);
-            }
-            if let (Some(listener), Some(document)) = (self.keydown.take(), window.document()) {
-                let _ = document.remove_event_listener_with_callback(
-                    "keydown",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-        }
-    }
-
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let lesson = self.lesson;
@@ -201,11 +190,13 @@ impl Component for EventTimePlayground {
                             <Narration lines={self.narration.clone()} />
                         </div>
                         <aside class="side">
-                            <EventTimeShareBar {lesson} scenario={self.scenario.clone()} />
+                            <ShareBar url={self.share_url.clone()} />
                             <EventTimeKnobs scenario={self.scenario.clone()} on_change={self.on_edit.clone()} />
                         </aside>
                     </div>
-                    <EventTimeLessonText {lesson} on_try={self.on_edit.clone()} />
+                    <LessonText<EventTimeScenario> explanation={lesson.explanation} guarantee={lesson.guarantee}
+                        knowledge={lesson.knowledge} failure={lesson.failure} try_this={lesson.try_this}
+                        simplifications={lesson.simplifications} simpler_than="Flink" on_try={self.on_edit.clone()} />
                 </main>
             </div>
         }
@@ -213,12 +204,20 @@ impl Component for EventTimePlayground {
 }
 
 impl EventTimePlayground {
+    fn schedule_frame(&mut self, ctx: &Context<Self>) {
+        if self.playing {
+            let link = ctx.link().clone();
+            self.frames
+                .request(move |timestamp| link.send_message(Msg::Frame(timestamp)));
+        }
+    }
+
     fn at_end(&self) -> bool {
         self.world.now_ms() >= self.world.input_end_ms()
     }
 
     fn on_frame(&mut self, ctx: &Context<Self>, timestamp: f64) -> bool {
-        self.frame_request = None;
+        self.frames.arrived();
         if !self.playing {
             return false;
         }
@@ -260,6 +259,7 @@ impl EventTimePlayground {
                 self.scenario = scenario;
                 self.world = world;
                 replace_fragment(self.lesson, &self.scenario);
+                self.share_url = share_url(self.lesson, &self.scenario).into();
                 self.error = None;
                 self.advance();
             }
@@ -337,37 +337,6 @@ impl EventTimePlayground {
             );
             self.narration = Shared::new(narrate(&self.world, &counts, outage));
             self.counts = Shared::new(counts);
-        }
-    }
-
-    fn schedule_frame(&mut self, ctx: &Context<Self>) {
-        if self.frame_request.is_some() || !self.playing {
-            return;
-        }
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        let link = ctx.link().clone();
-        let callback =
-            Closure::once(move |timestamp: f64| link.send_message(Msg::Frame(timestamp)));
-        if let Ok(id) = window.request_animation_frame(callback.as_ref().unchecked_ref()) {
-            self.frame_request = Some((callback, id));
-        }
-    }
-
-    fn listen_for_keys(&mut self, ctx: &Context<Self>) {
-        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-            return;
-        };
-        let link = ctx.link().clone();
-        let listener = Closure::<dyn FnMut(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-            link.send_message(Msg::Key(e));
-        });
-        if document
-            .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
-            .is_ok()
-        {
-            self.keydown = Some(listener);
         }
     }
 }
@@ -529,34 +498,4 @@ fn publish_for_tests(world: &EventTimeWorld, counts: &WindowCounts) {
         JsValue::from_f64(counts.event_time.len() as f64),
     );
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("__streamlab_eventtime"), &hooks);
-}
-
-/// Keys typed into a text box or a select belong to it, not to the shortcuts.
-fn typing_into_a_field(event: &KeyboardEvent) -> bool {
-    let Some(element) = event
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    else {
-        return false;
-    };
-    let tag = element.tag_name();
-    if tag == "SELECT" || tag == "TEXTAREA" {
-        return true;
-    }
-    if tag == "INPUT" {
-        // A range slider has no text to type; arrows on it still move the slider, though.
-        let kind = element.get_attribute("type").unwrap_or_default();
-        return kind != "range" || event.key().starts_with("Arrow");
-    }
-    false
-}
-
-fn prefers_reduced_motion() -> bool {
-    web_sys::window()
-        .and_then(|w| {
-            w.match_media("(prefers-reduced-motion: reduce)")
-                .ok()
-                .flatten()
-        })
-        .is_some_and(|m| m.matches())
 }

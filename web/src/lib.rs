@@ -5,6 +5,7 @@
 //! [`start`] installs the panic overlay and the test hooks, then mounts [`app::App`].
 
 pub mod app;
+pub mod browser;
 pub mod components;
 pub mod derive;
 pub mod eventtime_link;

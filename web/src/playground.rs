@@ -7,6 +7,7 @@
 //! are rebuilt from it and re-simulated up to the current time, so the picture always shows
 //! "this scenario, run to now" and the link reproduces it.
 
+use crate::browser::{prefers_reduced_motion, typing_into_a_field, FrameLoop, KeyListener};
 use crate::components::counters::{Counters, GroupCounters};
 use crate::components::diagram::{Diagram, CELLS};
 use crate::components::error_banner::ErrorBanner;
@@ -24,15 +25,13 @@ use crate::components::transport::{
 };
 use crate::derive::{chart_data, group_counters, narration_lines, timeline_data};
 use crate::lessons::Lesson;
-use crate::link::{replace_fragment, LinkState};
+use crate::link::{replace_fragment, share_url, LinkState};
 use crate::shared::Shared;
 use crate::test_hooks::{now_ms, publish_frame, publish_knob_latency};
 use streamlab_sim::assignor::Strategy;
 use streamlab_sim::scenario::{MemberAction, ScenarioError, ScheduledAction};
 use streamlab_sim::snapshot::Snapshot;
 use streamlab_sim::{presets, Scenario, World};
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -66,9 +65,6 @@ pub struct PlaygroundProps {
     pub initial: LinkState,
 }
 
-/// A pending `requestAnimationFrame`: the callback (kept alive until it runs) and its id.
-type FrameRequest = (Closure<dyn FnMut(f64)>, i32);
-
 /// One simulated run and what is drawn from it.
 struct Run {
     world: World,
@@ -98,6 +94,8 @@ impl Run {
 
 pub struct Playground {
     lesson: &'static Lesson,
+    /// The link that reproduces the current scenario, rebuilt only when it changes.
+    share_url: AttrValue,
     /// Made once: a new callback on every frame would re-render the knobs on every frame,
     /// resetting a number box while the learner types in it.
     on_edit: Callback<Edit>,
@@ -109,8 +107,9 @@ pub struct Playground {
     speed_exponent: i32,
     view_ms: f64,
     last_frame_ts: Option<f64>,
-    frame_request: Option<FrameRequest>,
-    keydown: Option<Closure<dyn FnMut(KeyboardEvent)>>,
+    frames: FrameLoop,
+    /// Held for its Drop, which removes the listener.
+    _keys: Option<KeyListener>,
     error: Option<String>,
     narration: Shared<Vec<NarrationLine>>,
     narrated_events: usize,
@@ -143,6 +142,7 @@ impl Component for Playground {
         };
         let mut playground = Self {
             lesson: initial.lesson,
+            share_url: share_url(initial.lesson, &scenario).into(),
             on_edit: ctx.link().callback(Msg::Edit),
             scenario,
             run,
@@ -151,8 +151,11 @@ impl Component for Playground {
             speed_exponent: 0,
             view_ms: 0.0,
             last_frame_ts: None,
-            frame_request: None,
-            keydown: None,
+            frames: FrameLoop::default(),
+            _keys: KeyListener::new({
+                let link = ctx.link().clone();
+                move |e| link.send_message(Msg::Key(e))
+            }),
             error: initial.error.clone(),
             narration: Shared::new(Vec::new()),
             narrated_events: 0,
@@ -166,7 +169,6 @@ impl Component for Playground {
             charts_stale: false,
         };
         playground.refresh(true);
-        playground.listen_for_keys(ctx);
         playground.schedule_frame(ctx);
         playground
     }
@@ -236,20 +238,6 @@ impl Component for Playground {
         }
     }
 
-    fn destroy(&mut self, _ctx: &Context<Self>) {
-        if let Some(window) = web_sys::window() {
-            if let Some((_, id)) = self.frame_request.take() {
-                let _ = window.cancel_animation_frame(id);
-            }
-            if let (Some(listener), Some(document)) = (self.keydown.take(), window.document()) {
-                let _ = document.remove_event_listener_with_callback(
-                    "keydown",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-        }
-    }
-
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let on_edit = self.on_edit.clone();
@@ -282,7 +270,7 @@ impl Component for Playground {
                             <Narration lines={self.narration.clone()} />
                         </div>
                         <aside class="side">
-                            <ShareBar {lesson} scenario={self.scenario.clone()} />
+                            <ShareBar url={self.share_url.clone()} />
                             if !lesson.presets.is_empty() {
                                 <PresetsBar slugs={lesson.presets} on_pick={link.callback(Msg::Preset)} />
                             }
@@ -290,7 +278,9 @@ impl Component for Playground {
                                 protocol_knobs={lesson.shows_membership} />
                         </aside>
                     </div>
-                    <LessonText {lesson} on_try={on_edit} />
+                    <LessonText<Scenario> explanation={lesson.explanation} guarantee={lesson.guarantee}
+                        knowledge={lesson.knowledge} failure={lesson.failure} try_this={lesson.try_this}
+                        simplifications={lesson.simplifications} simpler_than="Kafka" on_try={on_edit} />
                 </main>
             </div>
         }
@@ -321,6 +311,14 @@ fn compared(scenario: &Scenario) -> Scenario {
 }
 
 impl Playground {
+    fn schedule_frame(&mut self, ctx: &Context<Self>) {
+        if self.playing {
+            let link = ctx.link().clone();
+            self.frames
+                .request(move |timestamp| link.send_message(Msg::Frame(timestamp)));
+        }
+    }
+
     fn view_runs(&self, ctx: &Context<Self>) -> Html {
         let speed = speed_factor(self.speed_exponent);
         let membership = self.lesson.shows_membership;
@@ -360,7 +358,7 @@ impl Playground {
     }
 
     fn on_frame(&mut self, ctx: &Context<Self>, timestamp: f64) -> bool {
-        self.frame_request = None;
+        self.frames.arrived();
         if !self.playing {
             return false;
         }
@@ -396,6 +394,7 @@ impl Playground {
         self.knob_started_at = Some(now_ms());
         self.scenario = scenario;
         replace_fragment(self.lesson, &self.scenario);
+        self.share_url = share_url(self.lesson, &self.scenario).into();
         self.rebuild();
     }
 
@@ -457,65 +456,4 @@ impl Playground {
         self.narrated_events = events.len();
         self.narration = Shared::new(lines);
     }
-
-    fn schedule_frame(&mut self, ctx: &Context<Self>) {
-        if self.frame_request.is_some() || !self.playing {
-            return;
-        }
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        let link = ctx.link().clone();
-        let callback =
-            Closure::once(move |timestamp: f64| link.send_message(Msg::Frame(timestamp)));
-        if let Ok(id) = window.request_animation_frame(callback.as_ref().unchecked_ref()) {
-            self.frame_request = Some((callback, id));
-        }
-    }
-
-    fn listen_for_keys(&mut self, ctx: &Context<Self>) {
-        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-            return;
-        };
-        let link = ctx.link().clone();
-        let listener = Closure::<dyn FnMut(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-            link.send_message(Msg::Key(e));
-        });
-        if document
-            .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
-            .is_ok()
-        {
-            self.keydown = Some(listener);
-        }
-    }
-}
-
-/// Keys typed into a text box or a select belong to it, not to the shortcuts.
-fn typing_into_a_field(event: &KeyboardEvent) -> bool {
-    let Some(element) = event
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    else {
-        return false;
-    };
-    let tag = element.tag_name();
-    if tag == "SELECT" || tag == "TEXTAREA" {
-        return true;
-    }
-    if tag == "INPUT" {
-        // A range slider has no text to type; arrows on it still move the slider, though.
-        let kind = element.get_attribute("type").unwrap_or_default();
-        return kind != "range" || event.key().starts_with("Arrow");
-    }
-    false
-}
-
-fn prefers_reduced_motion() -> bool {
-    web_sys::window()
-        .and_then(|w| {
-            w.match_media("(prefers-reduced-motion: reduce)")
-                .ok()
-                .flatten()
-        })
-        .is_some_and(|m| m.matches())
 }

@@ -15,7 +15,7 @@ use streamlab_sim::window::WindowSpec;
 use yew::prelude::*;
 
 /// A change to make to whatever the scenario is when it arrives.
-pub type EventTimeEdit = Rc<dyn Fn(&mut EventTimeScenario)>;
+pub type EventTimeEdit = super::lesson_text::EditOf<EventTimeScenario>;
 
 #[derive(Properties, PartialEq)]
 pub struct EventTimeKnobsProps {

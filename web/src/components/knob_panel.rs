@@ -22,7 +22,7 @@ pub struct KnobPanelProps {
 /// A change to make to whatever the scenario is when it arrives. Knobs send edits, not
 /// whole scenarios: two quick changes in a row must both land, even if the second knob was
 /// rendered before the first change reached the playground.
-pub type Edit = Rc<dyn Fn(&mut Scenario)>;
+pub type Edit = super::lesson_text::EditOf<Scenario>;
 
 /// A callback that turns a knob's new value into an [`Edit`].
 pub fn edit_with<T: Clone + 'static>(

@@ -1,36 +1,47 @@
-//! The words around a lesson's diagram: question, explanation, claims, try-this prompts.
+//! The words around a lesson's pictures: explanation, claims, try-this prompts, and where the
+//! playground is simpler than the real system. Generic over the kind of scenario the lesson
+//! runs, so the consumer-group and the event-time lessons read the same way.
 
-use super::knob_panel::Edit;
-use crate::lessons::Lesson;
+use crate::lessons::TryThis;
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// A change to whatever the scenario is when it arrives.
+pub type EditOf<S> = Rc<dyn Fn(&mut S)>;
+
 #[derive(Properties)]
-pub struct LessonTextProps {
-    pub lesson: &'static Lesson,
-    pub on_try: Callback<Edit>,
+pub struct LessonTextProps<S: 'static> {
+    pub explanation: &'static [&'static str],
+    pub guarantee: &'static str,
+    pub knowledge: &'static str,
+    pub failure: &'static str,
+    pub try_this: &'static [TryThis<S>],
+    pub simplifications: &'static [&'static str],
+    /// The real system the simplifications compare with ("Kafka", "Flink").
+    pub simpler_than: &'static str,
+    pub on_try: Callback<EditOf<S>>,
 }
 
-impl PartialEq for LessonTextProps {
+impl<S: 'static> PartialEq for LessonTextProps<S> {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.lesson, other.lesson)
+        // Lesson words are 'static: the same lesson is the same slice.
+        std::ptr::eq(self.explanation, other.explanation) && self.on_try == other.on_try
     }
 }
 
 #[function_component(LessonText)]
-pub fn lesson_text(props: &LessonTextProps) -> Html {
-    let lesson = props.lesson;
+pub fn lesson_text<S: 'static>(props: &LessonTextProps<S>) -> Html {
     html! {
         <section class="lesson-text" aria-label="About this lesson">
-            { for lesson.explanation.iter().map(|p| html! { <p>{ *p }</p> }) }
+            { for props.explanation.iter().map(|p| html! { <p>{ *p }</p> }) }
             <dl class="claims">
-                <dt>{ "The guarantee" }</dt><dd>{ lesson.guarantee }</dd>
-                <dt>{ "What a node can know" }</dt><dd>{ lesson.knowledge }</dd>
-                <dt>{ "How it fails" }</dt><dd>{ lesson.failure }</dd>
+                <dt>{ "The guarantee" }</dt><dd>{ props.guarantee }</dd>
+                <dt>{ "What a node can know" }</dt><dd>{ props.knowledge }</dd>
+                <dt>{ "How it fails" }</dt><dd>{ props.failure }</dd>
             </dl>
             <h2>{ "Try this" }</h2>
             <ol class="try-this">
-                { for lesson.try_this.iter().map(|t| {
+                { for props.try_this.iter().map(|t| {
                     let onclick = {
                         let on_try = props.on_try.clone();
                         let apply = t.apply;
@@ -46,8 +57,8 @@ pub fn lesson_text(props: &LessonTextProps) -> Html {
                 }) }
             </ol>
             <details class="simplifications">
-                <summary>{ "Where the playground is simpler than Kafka" }</summary>
-                <ul>{ for lesson.simplifications.iter().map(|s| html! { <li>{ *s }</li> }) }</ul>
+                <summary>{ format!("Where the playground is simpler than {}", props.simpler_than) }</summary>
+                <ul>{ for props.simplifications.iter().map(|s| html! { <li>{ *s }</li> }) }</ul>
             </details>
         </section>
     }

@@ -6,8 +6,6 @@ pub mod error_banner;
 pub mod eventtime_chart;
 pub mod eventtime_counters;
 pub mod eventtime_knobs;
-pub mod eventtime_lesson_text;
-pub mod eventtime_share_bar;
 pub mod eventtime_strip;
 pub mod group_knobs;
 pub mod knob_label;

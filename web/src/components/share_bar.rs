@@ -1,28 +1,18 @@
-//! "Copy link": the URL that reproduces exactly this scenario for whoever opens it.
+//! "Copy link": the URL that reproduces exactly this run for whoever opens it.
 
-use crate::lessons::Lesson;
-use crate::link::share_url;
-use streamlab_sim::Scenario;
 use yew::prelude::*;
 
-#[derive(Properties)]
+#[derive(Properties, PartialEq)]
 pub struct ShareBarProps {
-    pub lesson: &'static Lesson,
-    pub scenario: Scenario,
-}
-
-impl PartialEq for ShareBarProps {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.lesson, other.lesson) && self.scenario == other.scenario
-    }
+    /// The full link; the playground rebuilds it only when the scenario changes.
+    pub url: AttrValue,
 }
 
 #[function_component(ShareBar)]
 pub fn share_bar(props: &ShareBarProps) -> Html {
     let copied = use_state(|| false);
-    let url = share_url(props.lesson, &props.scenario);
     let onclick = {
-        let url = url.clone();
+        let url = props.url.clone();
         let copied = copied.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(window) = web_sys::window() {
@@ -36,7 +26,7 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
     html! {
         <div class="share-bar">
             <button type="button" {onclick}>{ if *copied { "Link copied" } else { "Copy link" } }</button>
-            <input type="text" readonly=true class="share-url" aria-label="Share link" value={url} />
+            <input type="text" readonly=true class="share-url" aria-label="Share link" value={props.url.clone()} />
         </div>
     }
 }

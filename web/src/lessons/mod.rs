@@ -45,12 +45,13 @@ pub fn first() -> &'static Lesson {
     LESSONS[0]
 }
 
-/// A guided experiment: a change to make, and the surprise to look for.
-pub struct TryThis {
+/// A guided experiment: a change to make, and the surprise to look for. `S` is the kind of
+/// scenario the lesson runs (consumer groups or event time).
+pub struct TryThis<S: 'static = Scenario> {
     pub prompt: &'static str,
     pub expect: &'static str,
     /// Applies the experiment to the current scenario.
-    pub apply: fn(&mut Scenario),
+    pub apply: fn(&mut S),
 }
 
 /// Everything a lesson page says around its diagram.
@@ -79,12 +80,8 @@ pub struct Lesson {
     pub shows_membership: bool,
 }
 
-/// A guided experiment on an event-time scenario.
-pub struct EventTimeTryThis {
-    pub prompt: &'static str,
-    pub expect: &'static str,
-    pub apply: fn(&mut EventTimeScenario),
-}
+/// A guided experiment of an event-time lesson.
+pub type EventTimeTryThis = TryThis<EventTimeScenario>;
 
 /// An event-time lesson's words and starting scenario; the same parts as [`Lesson`], with the
 /// event-time core's scenario instead of the consumer-group one.
