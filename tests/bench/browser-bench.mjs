@@ -38,12 +38,17 @@ try {
   console.log(`browser frame_work_ms_at_8x: ${JSON.stringify(frames)}`);
 
   // Knob to picture: from the change event to the rendered picture, 20 changes of the
-  // partition count at about 30 s of simulated time.
+  // partition count at about 30 s of simulated time, a quarter of a second apart (a learner
+  // dragging through values; one more change first warms the page up and is not counted).
   await page.waitForFunction(() => window.__streamlab.simMs() > 30000, undefined, { timeout: 60000 });
+  await page.fill('#knob-partitions', '12');
+  await page.dispatchEvent('#knob-partitions', 'change');
+  await page.waitForTimeout(250);
+  await page.evaluate(() => window.__streamlab.resetStats());
   for (let i = 0; i < 20; i += 1) {
     await page.fill('#knob-partitions', String(4 + (i % 8)));
     await page.dispatchEvent('#knob-partitions', 'change');
-    await page.waitForTimeout(100);
+    await page.waitForTimeout(250);
   }
   const knob = await page.evaluate(() => window.__streamlab.knobToPictureStats());
   console.log(`browser knob_to_picture_ms: ${JSON.stringify(knob)}`);
