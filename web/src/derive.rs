@@ -49,6 +49,7 @@ pub fn group_counters(world: &World, snapshot: &Snapshot) -> Vec<GroupCounters> 
                 rebalances: group.rebalances_total,
                 duplicates: group.duplicates_total,
                 stalled_member_s: stalled_member_ms(samples, g) / 1000,
+                stopped_s: stopped_ms(samples, g) / 1000,
             }
         })
         .collect()
@@ -62,6 +63,18 @@ pub fn stalled_member_ms(samples: &[Sample], group: usize) -> u64 {
         .filter(|phase| **phase == MemberPhase::Rebalancing)
         .count() as u64;
     stalled * SAMPLE_INTERVAL_MS
+}
+
+/// Time in which the group processed nothing although records were waiting: no member of the
+/// group was at work (a removed member finishing its old batch does not count).
+pub fn stopped_ms(samples: &[Sample], group: usize) -> u64 {
+    let stopped = samples
+        .iter()
+        .map(|s| &s.groups[group])
+        .filter(|g| g.lag.iter().any(|&lag| lag > 0))
+        .filter(|g| !g.members.contains(&MemberPhase::Processing))
+        .count() as u64;
+    stopped * SAMPLE_INTERVAL_MS
 }
 
 /// The samples of the last [`CHART_WINDOW_MS`], and the index of the first one.

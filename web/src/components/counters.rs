@@ -17,6 +17,8 @@ pub struct GroupCounters {
     pub duplicates: u64,
     /// Member-seconds spent in rebalances with nothing they may process.
     pub stalled_member_s: u64,
+    /// Seconds in which no member processed anything although records were waiting.
+    pub stopped_s: u64,
 }
 
 #[derive(Properties, PartialEq)]
@@ -58,6 +60,10 @@ pub fn counters(props: &CountersProps) -> Html {
                         <div class="counter">
                             <span key={g.rebalances} class="counter-value flash">{ g.rebalances }</span>
                             <span class="counter-label">{ "rebalances" }</span>
+                        </div>
+                        <div class="counter">
+                            <span class={classes!("counter-value", (g.stopped_s > 0).then_some("alert"))}>{ format!("{} s", g.stopped_s) }</span>
+                            <span class="counter-label">{ "the group processed nothing" }</span>
                         </div>
                         <div class="counter">
                             <span class={classes!("counter-value", (g.stalled_member_s > 0).then_some("warn"))}>{ format!("{} s", g.stalled_member_s) }</span>
