@@ -1,4 +1,5 @@
-//! `streamlab simulate --scenario FILE [--duration-ms N]`: a scenario run headless.
+//! `streamlab simulate (--scenario FILE | --preset NAME) [--duration-ms N]`: a scenario run
+//! headless. A preset is one of the core's named scenarios, the ones lessons link to.
 //!
 //! Prints one JSON object: the trace hash (the determinism tests compare it with the browser's),
 //! per-group totals, the sampled metrics (thinned to at most [`MAX_PRINTED_SAMPLES`] rows) and
@@ -44,12 +45,15 @@ struct NarratedEvent<'a> {
 }
 
 pub fn run(args: &[OsString]) -> Result<(), CliError> {
-    let flags = Flags::parse(args, &["scenario", "duration-ms"])?;
-    let path = flags.required("scenario")?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::new(format!("cannot read scenario {path}: {e}")))?;
-    let mut scenario: Scenario = serde_json::from_str(&text)
-        .map_err(|e| CliError::new(format!("scenario {path} is malformed: {e}")))?;
+    let flags = Flags::parse(args, &["scenario", "preset", "duration-ms"])?;
+    let mut scenario = match (flags.optional("scenario"), flags.optional("preset")) {
+        (Some(path), None) => read_scenario(path)?,
+        (None, Some(name)) => preset(name)?,
+        (Some(_), Some(_)) => {
+            return Err(CliError::new("give --scenario or --preset, not both"));
+        }
+        (None, None) => return Err(CliError::new("missing --scenario (or --preset)")),
+    };
     if let Some(raw) = flags.optional("duration-ms") {
         scenario.duration_ms = parse_duration(raw)?;
     }
@@ -59,6 +63,27 @@ pub fn run(args: &[OsString]) -> Result<(), CliError> {
     let json = serde_json::to_string(&report).map_err(|e| CliError::new(e.to_string()))?;
     println!("{json}");
     Ok(())
+}
+
+fn read_scenario(path: &str) -> Result<Scenario, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::new(format!("cannot read scenario {path}: {e}")))?;
+    serde_json::from_str(&text)
+        .map_err(|e| CliError::new(format!("scenario {path} is malformed: {e}")))
+}
+
+fn preset(name: &str) -> Result<Scenario, CliError> {
+    let preset = streamlab_sim::presets::find(name).ok_or_else(|| {
+        let names: Vec<&str> = streamlab_sim::presets::PRESETS
+            .iter()
+            .map(|p| p.slug)
+            .collect();
+        CliError::new(format!(
+            "no preset called {name:?}; presets: {}",
+            names.join(", ")
+        ))
+    })?;
+    Ok((preset.build)())
 }
 
 fn parse_duration(raw: &str) -> Result<u64, CliError> {

@@ -62,6 +62,31 @@ fn a_shorter_duration_processes_fewer_records() {
 }
 
 #[test]
+fn a_preset_runs_the_same_scenario_the_lesson_links_to() {
+    let output = streamlab(&["simulate", "--preset", "rebalance-storm"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let texts: Vec<&str> = report["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .filter(|t| t.contains("starts rebalancing"))
+            .count()
+            >= 10,
+        "the storm rebalances again and again"
+    );
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_2() {
     let dir = std::env::temp_dir().join(format!("streamlab-simulate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -69,8 +94,22 @@ fn bad_input_is_one_line_and_exit_2() {
     std::fs::write(&malformed, "{\"topic\": {\"partitions\": \"six\"}}").unwrap();
     let out_of_range = dir.join("range.json");
     std::fs::write(&out_of_range, "{\"topic\": {\"partitions\": 0}}").unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["simulate"], "missing --scenario"),
+        (
+            &["simulate", "--preset", "no-such-thing"],
+            "no preset called",
+        ),
+        (
+            &[
+                "simulate",
+                "--preset",
+                "rebalance-storm",
+                "--scenario",
+                "x.json",
+            ],
+            "not both",
+        ),
         (
             &["simulate", "--scenario", "/nonexistent/x.json"],
             "cannot read",
