@@ -1,5 +1,8 @@
 //! The event-time playground: owns one `EventTimeWorld`, the clock and the scenario, and lays
-//! out an event-time lesson page (strip, chart, counters, narration, knobs, words).
+//! out an event-time lesson page (strip, chart, counters, narration, knobs, words). The lesson's
+//! `view` picks the pictures: "Which clock?" draws the arrivals strip and counts per window;
+//! the watermarks lesson draws records on event time × processing time with the watermark,
+//! the panes as they fire, and what became of late records.
 //!
 //! Like the consumer-group playground, wall time becomes processing time through one speed
 //! factor, each animation frame advances the world, and a knob change rebuilds the world from
@@ -13,6 +16,11 @@ use crate::components::eventtime_chart::{EventTimeChart, WindowCount, WindowCoun
 use crate::components::eventtime_counters::EventTimeCounters;
 use crate::components::eventtime_knobs::{EventTimeEdit, EventTimeKnobs};
 use crate::components::eventtime_strip::{EventTimeStrip, StripData, StripDot};
+use crate::components::eventtime_watermark_chart::{WatermarkChart, WatermarkChartData};
+use crate::components::eventtime_watermark_counters::{WatermarkCounters, WatermarkFigures};
+use crate::components::eventtime_watermark_knobs::WatermarkKnobs;
+use crate::components::eventtime_watermark_panes::{self, PaneEvent, WatermarkPanes};
+use crate::components::eventtime_watermark_presets::WatermarkPresets;
 use crate::components::lesson_text::LessonText;
 use crate::components::narration::{Narration, NarrationLine};
 use crate::components::share_bar::ShareBar;
@@ -21,9 +29,9 @@ use crate::components::transport::{
     speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
 };
 use crate::eventtime_link::{replace_fragment, share_url, EventTimeLinkState};
-use crate::lessons::EventTimeLesson;
+use crate::lessons::{EventTimeLesson, EventTimeView};
 use crate::shared::Shared;
-use streamlab_sim::eventtime::{EventTimeScenario, EventTimeWorld};
+use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, EventTimeWorld};
 use wasm_bindgen::prelude::*;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -76,6 +84,19 @@ pub struct EventTimePlayground {
     /// Panes emitted when the chart and narration were last rebuilt; they change only then.
     panes_seen: usize,
     reduced_motion: bool,
+    /// The watermarks view's data; `None` for lessons with the other view.
+    watermarks: Option<WatermarkPanels>,
+}
+
+/// What the watermarks view draws, rebuilt from each snapshot.
+struct WatermarkPanels {
+    chart: Shared<WatermarkChartData>,
+    figures: WatermarkFigures,
+    /// Panes, drops and idleness changes; rebuilt only when one of them was added.
+    events: Shared<Vec<PaneEvent>>,
+    /// The scenario `events` were derived from: a knob change (say the late policy) can
+    /// change their words without changing how many there are.
+    events_for: EventTimeScenario,
 }
 
 impl Component for EventTimePlayground {
@@ -115,6 +136,7 @@ impl Component for EventTimePlayground {
             backlog: 0,
             panes_seen: usize::MAX,
             reduced_motion: prefers_reduced_motion(),
+            watermarks: None,
         };
         playground.refresh();
         playground.schedule_frame(ctx);
@@ -157,7 +179,11 @@ impl Component for EventTimePlayground {
     }
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
-        publish_for_tests(&self.world, &self.counts);
+        publish_for_tests(
+            &self.world,
+            &self.counts,
+            self.watermarks.as_ref().map(|w| &w.figures),
+        );
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -181,6 +207,14 @@ impl Component for EventTimePlayground {
                                 on_step={link.callback(|_| Msg::Step)}
                                 on_reset={link.callback(|_| Msg::Reset)}
                                 on_speed={link.callback(Msg::Speed)} />
+                            if let Some(panels) = &self.watermarks {
+                                <WatermarkCounters figures={panels.figures} />
+                                <div class="wm-stage">
+                                    <WatermarkChart data={panels.chart.clone()} />
+                                    <WatermarkPanes events={panels.events.clone()} />
+                                </div>
+                                <Narration lines={self.narration.clone()} />
+                            } else {
                             <EventTimeCounters {now_ms} watermark_ms={watermark.as_ms()}
                                 input_ended={self.at_end()} backlog={self.backlog}
                                 processed={self.world.records_seen().len() as u64}
@@ -188,9 +222,16 @@ impl Component for EventTimePlayground {
                             <EventTimeStrip data={self.strip.clone()} />
                             <EventTimeChart data={self.counts.clone()} />
                             <Narration lines={self.narration.clone()} />
+                            }
                         </div>
                         <aside class="side">
                             <ShareBar url={self.share_url.clone()} />
+                            if !lesson.presets.is_empty() {
+                                <WatermarkPresets presets={lesson.presets} on_change={self.on_edit.clone()} />
+                            }
+                            if lesson.view == EventTimeView::Watermarks {
+                                <WatermarkKnobs scenario={self.scenario.clone()} on_change={self.on_edit.clone()} />
+                            }
                             <EventTimeKnobs scenario={self.scenario.clone()} on_change={self.on_edit.clone()} />
                         </aside>
                     </div>
@@ -281,10 +322,47 @@ impl EventTimePlayground {
         self.refresh();
     }
 
-    /// Rebuilds the components' data from the world: the strip every time (it moves), the
-    /// chart and narration only when a window has fired since the last rebuild.
     fn refresh(&mut self) {
         let snapshot = self.world.snapshot();
+        match self.lesson.view {
+            EventTimeView::Clocks => self.refresh_clocks(&snapshot),
+            EventTimeView::Watermarks => self.refresh_watermarks(&snapshot),
+        }
+    }
+
+    /// The watermarks view: chart and counters every time (records appear as they are
+    /// read), the pane list and narration only when a pane, drop or idleness change was
+    /// added since the last rebuild.
+    fn refresh_watermarks(&mut self, snapshot: &EventTimeSnapshot) {
+        let chart = WatermarkChartData::from_snapshot(snapshot, &self.scenario);
+        let figures = WatermarkFigures::from_snapshot(snapshot, &chart.dots);
+        let seen = snapshot.event_time_panes.len()
+            + snapshot.side_outputs.len()
+            + snapshot.dropped as usize
+            + snapshot.idleness_changes.len();
+        let events = match self.watermarks.take() {
+            Some(panels) if seen == self.panes_seen && panels.events_for == self.scenario => {
+                panels.events
+            }
+            _ => {
+                self.panes_seen = seen;
+                let events =
+                    eventtime_watermark_panes::pane_events(snapshot, &self.scenario, &chart.dots);
+                self.narration = Shared::new(eventtime_watermark_panes::narrate(&events));
+                Shared::new(events)
+            }
+        };
+        self.watermarks = Some(WatermarkPanels {
+            chart: Shared::new(chart),
+            figures,
+            events,
+            events_for: self.scenario.clone(),
+        });
+    }
+
+    /// Rebuilds the components' data from the world: the strip every time (it moves), the
+    /// chart and narration only when a window has fired since the last rebuild.
+    fn refresh_clocks(&mut self, snapshot: &EventTimeSnapshot) {
         self.backlog = snapshot.backlog;
         let outage = outage_span_ms(&self.scenario);
         let axis_end_ms = self.world.input_end_ms().max(self.scenario.duration_ms);
@@ -348,7 +426,7 @@ fn outage_span_ms(scenario: &EventTimeScenario) -> Option<(i64, i64)> {
 }
 
 /// "1:30" for 90 000 ms.
-fn clock(ms: i64) -> String {
+pub(crate) fn clock(ms: i64) -> String {
     let total_s = ms.div_euclid(1000);
     format!("{}:{:02}", total_s / 60, total_s % 60)
 }
@@ -468,7 +546,11 @@ fn narrate(
 }
 
 /// `window.__streamlab_eventtime`: read-only figures for the end-to-end tests.
-fn publish_for_tests(world: &EventTimeWorld, counts: &WindowCounts) {
+fn publish_for_tests(
+    world: &EventTimeWorld,
+    counts: &WindowCounts,
+    watermarks: Option<&WatermarkFigures>,
+) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -497,5 +579,22 @@ fn publish_for_tests(world: &EventTimeWorld, counts: &WindowCounts) {
         "eventTimeWindowsFired",
         JsValue::from_f64(counts.event_time.len() as f64),
     );
+    if let Some(f) = watermarks {
+        let number = |value: u64| JsValue::from_f64(value as f64);
+        set("dropped", number(f.dropped));
+        set("sideOutputs", number(f.side_outputs));
+        set("latePanes", number(f.late_panes));
+        set("retractions", number(f.retractions));
+        set("openWindows", number(f.open_windows));
+        set(
+            "longestWatermarkStallMs",
+            JsValue::from_f64(f.longest_stall_ms as f64),
+        );
+        set(
+            "firstIdleAtMs",
+            f.first_idle_at_ms
+                .map_or(JsValue::NULL, |at_ms| JsValue::from_f64(at_ms as f64)),
+        );
+    }
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str("__streamlab_eventtime"), &hooks);
 }

@@ -5,6 +5,7 @@
 
 pub mod partitions;
 pub mod rebalances;
+pub mod watermarks;
 pub mod which_clock;
 
 use streamlab_sim::eventtime::EventTimeScenario;
@@ -15,7 +16,7 @@ pub const LESSONS: &[&Lesson] = &[&partitions::LESSON, &rebalances::LESSON];
 
 /// The event-time lessons, which run on `EventTimeWorld` and mount their own playground; the
 /// site lists them after [`LESSONS`].
-pub const EVENT_TIME_LESSONS: &[&EventTimeLesson] = &[&which_clock::LESSON];
+pub const EVENT_TIME_LESSONS: &[&EventTimeLesson] = &[&which_clock::LESSON, &watermarks::LESSON];
 
 /// Which playground a slug needs: the consumer-group one or the event-time one.
 #[derive(Clone, Copy)]
@@ -97,4 +98,28 @@ pub struct EventTimeLesson {
     /// Where the playground is simpler than Flink or Beam.
     pub simplifications: &'static [&'static str],
     pub default_scenario: fn() -> EventTimeScenario,
+    /// Which pictures and panels the lesson's page shows.
+    pub view: EventTimeView,
+    /// The core's event-time presets (`streamlab_sim::eventtime::preset`) offered as buttons,
+    /// each with the words on its button.
+    pub presets: &'static [EventTimePreset],
+}
+
+/// The pictures an event-time lesson is built around.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EventTimeView {
+    /// "Which clock?": the arrivals strip and counts per window against the truth.
+    Clocks,
+    /// Watermarks and late data: records on event time × processing time, the watermark
+    /// line, the panes as they fire, drops and side outputs.
+    Watermarks,
+}
+
+/// A preset button: the core's preset name (as `?preset=` spells it) and its label.
+#[derive(PartialEq, Eq, Debug)]
+pub struct EventTimePreset {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// What it shows, as the button's tooltip.
+    pub description: &'static str,
 }

@@ -1,7 +1,7 @@
 //! Event-time lesson 1, "Which clock?": counting by processing time against counting by event
 //! time, after the processor has been down and catches up.
 
-use super::{EventTimeLesson, EventTimeTryThis};
+use super::{EventTimeLesson, EventTimeTryThis, EventTimeView};
 use streamlab_sim::eventtime::outage_spike;
 use streamlab_sim::window::WindowSpec;
 
@@ -88,4 +88,6 @@ pub const LESSON: EventTimeLesson = EventTimeLesson {
          job's speed depends on its state, its sinks and back pressure.",
     ],
     default_scenario: outage_spike,
+    view: EventTimeView::Clocks,
+    presets: &[],
 };

@@ -1,0 +1,133 @@
+//! Event-time lesson 2, "Watermarks and late events": what makes an event-time window fire when
+//! completeness can never be known (the watermark, a guess), and what happens to a record that
+//! arrives after its window has answered (drop it, restate the answer, or route it aside).
+
+use super::{EventTimeLesson, EventTimePreset, EventTimeTryThis, EventTimeView};
+use streamlab_sim::eventtime::{drop_vs_restate_vs_side, LateRecordPolicy};
+
+pub const LESSON: EventTimeLesson = EventTimeLesson {
+    slug: "watermarks",
+    title: "Watermarks and late events",
+    question: "The window already emitted its answer and a record for it just showed up. Now what?",
+    explanation: &[
+        "A window over event time collects the records that happened between its start and \
+         its end. But records travel: a phone in a tunnel holds its events for half a minute, \
+         a slow link delays one record in twenty by seconds. However long the job waits, one \
+         more record for that window could still be on its way. So the job never knows a \
+         window is complete, and yet it has to answer some time.",
+        "What makes it answer is the watermark: the job's running estimate that it has now \
+         seen everything up to event time T. Here each partition's watermark is the largest \
+         event time it has delivered minus a bound on disorder (Flink's \
+         forBoundedOutOfOrderness), and the job's watermark is the smallest of them. When the \
+         watermark passes a window's end, the window fires. In the chart the watermark is the \
+         blue staircase climbing as processing time goes up; a window fires where the \
+         staircase crosses its right edge.",
+        "The watermark is a heuristic, not a fact. Records that arrive after it passed their \
+         window are late, and somebody has to deal with them. Drop them, and the answer \
+         stays wrong for ever, quietly. Restate, and the window fires again with a \
+         correction (\"31 → 32\"), which every consumer downstream must know how to apply. \
+         Route them to a side output, and the answer stays as it was while somebody else \
+         gets a pile of stragglers to reconcile. Allowed lateness decides how long a window \
+         keeps listening after it fired; past that every late record is too late.",
+        "The minimum has a cost of its own: a partition that falls silent holds the \
+         watermark, and so every window of every key, where it is. Declaring a partition \
+         idle after a while without records (Flink's withIdleness) lets the watermark move \
+         on, at the price of making that partition's records late when it wakes up.",
+    ],
+    guarantee: "A window fires once the watermark passes its end, so its first answer \
+                includes every record that arrived before then. Records that arrive later \
+                but within the allowed lateness update the answer with a late pane; records \
+                later than that are dropped or, with a side output, handed over unchanged. \
+                Nothing guarantees that the first answer is the true one.",
+    knowledge: "The job knows the event times it has already read and its own clock. It does \
+                not know what is still buffered on a device, stuck in the network or sitting \
+                in a silent partition. The watermark turns that ignorance into a rule (\"wait \
+                this long behind the newest event\"), so it is exactly as right as the rule's \
+                guess about delays.",
+    failure: "Set the bound too tight and the windows fire early and wrong: many late \
+              records, and with no allowed lateness they silently disappear (watch the \
+              dropped counter). Set it too loose and every answer waits for the worst \
+              straggler. One idle partition without idleness detection stalls every window \
+              until it speaks again; with idleness, its buffered records arrive late. \
+              Restating moves the problem to consumers that must retract; a side output \
+              moves it to whoever reads the side output.",
+    try_this: &[
+        EventTimeTryThis {
+            prompt: "Wait longer: set the out-of-orderness bound to 20 s.",
+            expect: "Almost nothing is late any more and the first answers match the truth, \
+                     but every window fires about 20 s after its end: accuracy bought with \
+                     latency.",
+            apply: |s| s.max_out_of_orderness_ms = 20_000,
+        },
+        EventTimeTryThis {
+            prompt: "Switch the late policy to side output.",
+            expect: "The late panes still come (they are within allowed lateness); the records \
+                     that used to be dropped now appear in the side output, one by one.",
+            apply: |s| s.late_policy = LateRecordPolicy::SideOutput,
+        },
+        EventTimeTryThis {
+            prompt: "Allow no lateness at all.",
+            expect: "No window ever fires twice; every late record is too late, and the \
+                     dropped counter climbs.",
+            apply: |s| s.allowed_lateness_ms = 0,
+        },
+        EventTimeTryThis {
+            prompt: "Let one device go offline for 40 s on a partition of its own, with no \
+                     idleness detection.",
+            expect: "The watermark staircase goes flat while the device is silent: no window \
+                     of any device fires until it comes back.",
+            apply: |s| {
+                s.partitions = s.keys;
+                s.offline.devices = 1;
+                s.offline.duration_ms = 40_000;
+                s.idleness_ms = 0;
+            },
+        },
+        EventTimeTryThis {
+            prompt: "Now declare a partition idle after 5 s without records.",
+            expect: "The staircase stalls for only 5 s, then climbs on; when the device comes \
+                     back its buffered records land far right of the watermark's past, late.",
+            apply: |s| {
+                s.partitions = s.keys;
+                s.offline.devices = 1;
+                s.offline.duration_ms = 40_000;
+                s.idleness_ms = 5_000;
+            },
+        },
+    ],
+    simplifications: &[
+        "Windows are seconds long and the run lasts two minutes, standing in for hours.",
+        "The watermark is recomputed after every record, not on Flink's periodic \
+         autoWatermarkInterval timer, so the staircase has more, smaller steps.",
+        "Late panes accumulate (each carries the window's whole count so far), as Flink's \
+         default trigger does; restating adds the value to retract, as Beam's accumulating \
+         and retracting panes do.",
+        "The chart classifies a record as late by the watermark just before the instant it \
+         was processed; the core decides per record, so at one instant with several records \
+         the two can differ.",
+        "The chart draws tumbling windows; hopping and session windows (reachable through a \
+         link) are counted but drawn without columns or late marks.",
+    ],
+    default_scenario: drop_vs_restate_vs_side,
+    view: EventTimeView::Watermarks,
+    presets: &[
+        EventTimePreset {
+            name: "mobile-stragglers",
+            title: "Mobile stragglers",
+            description: "Phones that lose signal and flush a burst, one with a clock 20 s \
+                          behind, and a long tail of slow deliveries; no allowed lateness.",
+        },
+        EventTimePreset {
+            name: "idle-partition-stalls",
+            title: "One idle partition stalls everything",
+            description: "One device per partition; one goes offline for 40 s and holds the \
+                          watermark until it is declared idle after 10 s.",
+        },
+        EventTimePreset {
+            name: "drop-vs-restate-vs-side",
+            title: "Drop vs restate vs side output",
+            description: "A heavy delay tail with 5 s of allowed lateness; switch the late \
+                          policy to compare.",
+        },
+    ],
+};
