@@ -1,0 +1,169 @@
+// The event-time lesson "Watermarks and late events": it loads from its own address and draws
+// records on event time × processing time with the watermark and the window columns; each of
+// its presets, played to the end, shows what it is for (stragglers are late, one silent
+// partition stalls the watermark until it is declared idle, the late policy decides between
+// drops, retractions and side outputs); a knob change lands in the link; and the page stays
+// quiet (no console errors, no request leaving the site).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, screenshot, serveDist, waitForApp } from './harness.mjs';
+
+let site;
+let browser;
+
+before(async () => {
+  // STREAMLAB_DIST lets a quick development build be tested; the default is dist/.
+  const root = process.env.STREAMLAB_DIST;
+  site = await serveDist({ subPath: '/streamlab/', ...(root ? { root } : {}) });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const figures = (page) => page.evaluate(() => ({ ...window.__streamlab_eventtime }));
+
+/** Plays at the top speed until the input has ended and every window has fired. */
+async function playToEnd(page) {
+  await page.waitForFunction(() => window.__streamlab_eventtime?.dropped !== undefined);
+  // Shortcuts stay out of text boxes, so move the focus off any knob first.
+  await page.locator('.question').click();
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
+  const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
+  if (!playing) await page.keyboard.press('Space');
+  await page.waitForFunction(
+    () => window.__streamlab_eventtime.simMs >= window.__streamlab_eventtime.inputEndMs,
+    undefined,
+    { timeout: 60_000 },
+  );
+  return figures(page);
+}
+
+/** Types `value` into the numeric knob `id` and commits it, as a learner would. */
+async function setKnob(page, id, value) {
+  await page.fill(`#${id}`, String(value));
+  await page.dispatchEvent(`#${id}`, 'change');
+}
+
+function assertQuiet(visit) {
+  assert.deepEqual(visit.offOriginRequests, [], 'requests that leave the site');
+  assert.deepEqual(visit.pageErrors, [], 'uncaught exceptions');
+  assert.deepEqual(visit.consoleErrors, [], 'console errors');
+}
+
+test('the lesson loads from its address and draws dots, the watermark and window columns', { timeout: 90_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/watermarks`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.waitForFunction(() => window.__streamlab_eventtime?.simMs > 20_000);
+  assert.match(await page.locator('.question').innerText(), /emitted its answer and a record for it just showed up/);
+  assert.equal(await page.locator('.site-header nav a.current').innerText(), 'Watermarks and late events');
+  assert.ok((await page.locator('.wm-chart circle.wm-dot').count()) > 100, 'records are dots');
+  const points = await page.locator('.wm-chart polyline.wm-line').getAttribute('points');
+  assert.ok(points.split(' ').length > 10, 'the watermark line has a path');
+  assert.ok((await page.locator('.wm-chart .wm-window rect').count()) >= 12, 'one column per window');
+  assert.ok((await page.locator('.wm-chart .wm-pane.on-time').count()) >= 1, 'a fired window has a pane mark');
+  assert.ok((await page.locator('.wm-panes li').count()) >= 1, 'the pane list fills');
+  await screenshot(page, 'watermarks-start');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('mobile stragglers: late records are dropped, and allowed lateness turns them into late panes', { timeout: 150_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/watermarks?preset=mobile-stragglers`);
+  const { page } = visit;
+  await waitForApp(page);
+  const strict = await playToEnd(page);
+  // The preset allows no lateness: every straggler past the watermark is gone.
+  assert.ok(strict.dropped > 50, `dropped: ${strict.dropped}`);
+  assert.equal(strict.latePanes, 0);
+  assert.ok((await page.locator('.wm-chart .wm-dot.too-late').count()) > 0, 'too-late records are marked');
+  assert.ok((await page.locator('.wm-panes li.dropped').count()) > 0, 'drops are listed');
+  assert.match(await page.locator('.wm-dropped').getAttribute('class'), /alert/);
+  await screenshot(page, 'watermarks-stragglers-strict');
+
+  await setKnob(page, 'knob-et-allowed-lateness', 60000);
+  await page.waitForFunction(() => location.hash.includes('?s=1.'));
+  const lenient = await playToEnd(page);
+  assert.ok(lenient.latePanes > 20, `late panes: ${lenient.latePanes}`);
+  assert.ok(lenient.dropped < strict.dropped / 4, `dropped ${strict.dropped} → ${lenient.dropped}`);
+  assert.ok((await page.locator('.wm-panes li.late').count()) > 0, 'late panes are listed');
+  assert.ok((await page.locator('.wm-chart .wm-pane.late').count()) > 0, 'late panes are drawn');
+  assert.ok((await page.locator('.wm-chart circle.wm-dot.late').count()) > 0, 'late records are ringed');
+  await screenshot(page, 'watermarks-stragglers-lenient');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('one idle partition holds the watermark until it is declared idle', { timeout: 150_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/watermarks?preset=idle-partition-stalls`);
+  const { page } = visit;
+  await waitForApp(page);
+  const withIdleness = await playToEnd(page);
+  // The preset declares a partition idle after 10 s without records: the watermark stands
+  // still about that long, then moves on.
+  assert.notEqual(withIdleness.firstIdleAtMs, null, 'a partition was declared idle');
+  assert.ok(
+    withIdleness.longestWatermarkStallMs >= 8_000 && withIdleness.longestWatermarkStallMs <= 16_000,
+    `stall with idleness: ${withIdleness.longestWatermarkStallMs} ms`,
+  );
+  assert.equal(await page.locator('.wm-stall').innerText(), `${Math.floor(withIdleness.longestWatermarkStallMs / 1000)} s`);
+  assert.match(await page.locator('.narration').innerText(), /declared idle/);
+  await screenshot(page, 'watermarks-idle-declared');
+
+  await setKnob(page, 'knob-et-idleness', 0);
+  const withoutIdleness = await playToEnd(page);
+  // Without idleness the silent device holds every window for its whole 40 s offline.
+  assert.equal(withoutIdleness.firstIdleAtMs, null, 'nothing is declared idle');
+  assert.ok(withoutIdleness.longestWatermarkStallMs > 30_000, `stall without idleness: ${withoutIdleness.longestWatermarkStallMs} ms`);
+  await screenshot(page, 'watermarks-idle-stalled');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('drop vs restate vs side output: the policy decides retractions, drops and side outputs; the link keeps it', { timeout: 180_000 }, async () => {
+  const visit = await openPage(browser, `${site.url}#/watermarks?preset=drop-vs-restate-vs-side`);
+  const { page } = visit;
+  await waitForApp(page);
+  const restate = await playToEnd(page);
+  assert.ok(restate.retractions > 0, `retractions: ${restate.retractions}`);
+  assert.equal(restate.retractions, restate.latePanes, 'every late pane restates');
+  assert.ok(restate.dropped > 0, `dropped: ${restate.dropped}`);
+  assert.equal(restate.sideOutputs, 0);
+  assert.match(await page.locator('.wm-chart').innerHTML(), /\d+ → \d+/, 'a retraction is drawn as old → new');
+  assert.ok((await page.locator('.wm-panes li.restated').count()) > 0, 'retractions are listed');
+  await screenshot(page, 'watermarks-restate');
+
+  await page.selectOption('#knob-et-late-policy', 'side_output');
+  await page.waitForFunction(() => window.__streamlab_eventtime.sideOutputs > 0);
+  const side = await figures(page);
+  assert.equal(side.sideOutputs, restate.dropped, 'the records that were dropped now go aside');
+  assert.equal(side.retractions, 0);
+  assert.equal(side.latePanes, restate.latePanes, 'late panes within the lateness still come');
+  assert.ok((await page.locator('.wm-panes li.side').count()) > 0, 'side outputs are listed');
+  assert.equal(await page.locator('.wm-side').innerText(), String(side.sideOutputs));
+  await screenshot(page, 'watermarks-side-output');
+
+  await page.selectOption('#knob-et-late-policy', 'drop');
+  await page.waitForFunction(() => window.__streamlab_eventtime.sideOutputs === 0);
+  const dropped = await figures(page);
+  assert.equal(dropped.retractions, 0);
+  assert.equal(dropped.dropped, restate.dropped);
+  assert.equal(await page.locator('.wm-dropped').innerText(), String(dropped.dropped));
+  const link = await page.evaluate(() => location.href);
+  assert.match(link, /#\/watermarks\?s=1\./);
+  assert.equal(await page.locator('.share-url').inputValue(), link, 'the share box shows the link');
+  assertQuiet(visit);
+  await page.close();
+
+  const again = await openPage(browser, link);
+  await waitForApp(again.page);
+  assert.equal(await again.page.inputValue('#knob-et-late-policy'), 'drop');
+  const reproduced = await playToEnd(again.page);
+  assert.deepEqual(reproduced, dropped, 'the link gives the same run');
+  assertQuiet(again);
+  await again.page.close();
+});
