@@ -17,5 +17,8 @@ fn check_fixture(text: &str) -> usize {
 #[test]
 fn format_1_links_still_decode() {
     let count = check_fixture(include_str!("fixtures/links-v1.txt"));
-    assert!(count >= 10, "the fixture holds the default and every preset: {count}");
+    assert!(
+        count >= 10,
+        "the fixture holds the default and every preset: {count}"
+    );
 }
