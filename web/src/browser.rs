@@ -72,8 +72,46 @@ impl Drop for KeyListener {
     }
 }
 
+/// Longest wall-clock gap between frames that is simulated; a longer gap (a background tab)
+/// counts as this much rather than being replayed.
+pub const MAX_FRAME_GAP_MS: f64 = 100.0;
+
+/// Wall milliseconds to simulate for a frame at `now`, after the frame at `last`.
+pub fn frame_gap_ms(last: Option<f64>, now: f64) -> f64 {
+    last.map_or(0.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS))
+}
+
+/// What a keyboard shortcut asks for; the same keys on every lesson page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shortcut {
+    TogglePlay,
+    Step,
+    Faster,
+    Slower,
+    Reset,
+}
+
+/// The shortcut `event` stands for, if any: Space, →, ↑, ↓ and R, except while typing into a
+/// field. A recognised key's default action (scrolling, pressing the focused button) is
+/// cancelled.
+pub fn shortcut(event: &KeyboardEvent) -> Option<Shortcut> {
+    if typing_into_a_field(event) {
+        return None;
+    }
+    let shortcut = match event.key().as_str() {
+        " " => Shortcut::TogglePlay,
+        "ArrowRight" => Shortcut::Step,
+        "ArrowUp" => Shortcut::Faster,
+        "ArrowDown" => Shortcut::Slower,
+        "r" | "R" => Shortcut::Reset,
+        _ => return None,
+    };
+    event.prevent_default();
+    Some(shortcut)
+}
+
 /// Keys typed into a text box or a select belong to it, not to the shortcuts.
-pub fn typing_into_a_field(event: &KeyboardEvent) -> bool {
+fn typing_into_a_field(event: &KeyboardEvent) -> bool {
     let Some(element) = event
         .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())

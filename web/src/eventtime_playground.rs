@@ -10,7 +10,9 @@
 //! picture. The world decides everything; this module only reads it and turns it into the
 //! components' data. At the end of the input the clock stops by itself.
 
-use crate::browser::{prefers_reduced_motion, typing_into_a_field, FrameLoop, KeyListener};
+use crate::browser::{
+    frame_gap_ms, prefers_reduced_motion, shortcut, FrameLoop, KeyListener, Shortcut,
+};
 use crate::components::error_banner::ErrorBanner;
 use crate::components::eventtime_chart::{EventTimeChart, WindowCount, WindowCounts};
 use crate::components::eventtime_counters::EventTimeCounters;
@@ -36,8 +38,6 @@ use wasm_bindgen::prelude::*;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-/// Longest wall-clock gap between frames that is simulated (a background tab is not replayed).
-const MAX_FRAME_GAP_MS: f64 = 100.0;
 /// Simulated time one press of "Step" advances, as the transport's button says.
 const STEP_MS: f64 = 100.0;
 /// Processing time a read record takes to drop into the lower lane of the strip.
@@ -262,9 +262,7 @@ impl EventTimePlayground {
         if !self.playing {
             return false;
         }
-        let gap_ms = self
-            .last_frame_ts
-            .map_or(0.0, |last| (timestamp - last).clamp(0.0, MAX_FRAME_GAP_MS));
+        let gap_ms = frame_gap_ms(self.last_frame_ts, timestamp);
         self.last_frame_ts = Some(timestamp);
         let end_ms = self.world.input_end_ms() as f64;
         self.view_ms = (self.view_ms + gap_ms * speed_factor(self.speed_exponent)).min(end_ms);
@@ -278,19 +276,16 @@ impl EventTimePlayground {
     }
 
     fn on_key(&mut self, ctx: &Context<Self>, event: &KeyboardEvent) -> bool {
-        if typing_into_a_field(event) {
+        let Some(shortcut) = shortcut(event) else {
             return false;
-        }
-        let msg = match event.key().as_str() {
-            " " => Msg::TogglePlay,
-            "ArrowRight" => Msg::Step,
-            "ArrowUp" => Msg::Speed(self.speed_exponent + 1),
-            "ArrowDown" => Msg::Speed(self.speed_exponent - 1),
-            "r" | "R" => Msg::Reset,
-            _ => return false,
         };
-        // Space would also scroll the page or press the focused button.
-        event.prevent_default();
+        let msg = match shortcut {
+            Shortcut::TogglePlay => Msg::TogglePlay,
+            Shortcut::Step => Msg::Step,
+            Shortcut::Faster => Msg::Speed(self.speed_exponent + 1),
+            Shortcut::Slower => Msg::Speed(self.speed_exponent - 1),
+            Shortcut::Reset => Msg::Reset,
+        };
         <Self as Component>::update(self, ctx, msg)
     }
 

@@ -2,12 +2,14 @@
 //!
 //! Wall time becomes simulated time through one speed factor; each animation frame advances
 //! every run to the new time and builds one Snapshot per run for the components to draw. A
-//! frame gap longer than [`MAX_FRAME_GAP_MS`] (a background tab) is ignored rather than
+//! frame gap longer than [`crate::browser::MAX_FRAME_GAP_MS`] (a background tab) is ignored rather than
 //! simulated. A knob change, a preset or a member action builds a new Scenario, and the runs
 //! are rebuilt from it and re-simulated up to the current time, so the picture always shows
 //! "this scenario, run to now" and the link reproduces it.
 
-use crate::browser::{prefers_reduced_motion, typing_into_a_field, FrameLoop, KeyListener};
+use crate::browser::{
+    frame_gap_ms, prefers_reduced_motion, shortcut, FrameLoop, KeyListener, Shortcut,
+};
 use crate::components::counters::{Counters, GroupCounters};
 use crate::components::diagram::{Diagram, CELLS};
 use crate::components::error_banner::ErrorBanner;
@@ -35,8 +37,6 @@ use streamlab_sim::{presets, Scenario, World};
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-/// Longest wall-clock gap between frames that is simulated; longer gaps count as this much.
-const MAX_FRAME_GAP_MS: f64 = 100.0;
 /// Simulated time one press of "Step" advances.
 const STEP_MS: f64 = 100.0;
 /// Least wall time between two chart redraws.
@@ -362,9 +362,7 @@ impl Playground {
         if !self.playing {
             return false;
         }
-        let gap_ms = self
-            .last_frame_ts
-            .map_or(0.0, |last| (timestamp - last).clamp(0.0, MAX_FRAME_GAP_MS));
+        let gap_ms = frame_gap_ms(self.last_frame_ts, timestamp);
         self.last_frame_ts = Some(timestamp);
         self.frame_started_at = Some(now_ms());
         self.view_ms += gap_ms * speed_factor(self.speed_exponent);
@@ -374,19 +372,16 @@ impl Playground {
     }
 
     fn on_key(&mut self, ctx: &Context<Self>, event: &KeyboardEvent) -> bool {
-        if typing_into_a_field(event) {
+        let Some(shortcut) = shortcut(event) else {
             return false;
-        }
-        let msg = match event.key().as_str() {
-            " " => Msg::TogglePlay,
-            "ArrowRight" => Msg::Step,
-            "ArrowUp" => Msg::Speed(self.speed_exponent + 1),
-            "ArrowDown" => Msg::Speed(self.speed_exponent - 1),
-            "r" | "R" => Msg::Reset,
-            _ => return false,
         };
-        // Space would also scroll the page or press the focused button.
-        event.prevent_default();
+        let msg = match shortcut {
+            Shortcut::TogglePlay => Msg::TogglePlay,
+            Shortcut::Step => Msg::Step,
+            Shortcut::Faster => Msg::Speed(self.speed_exponent + 1),
+            Shortcut::Slower => Msg::Speed(self.speed_exponent - 1),
+            Shortcut::Reset => Msg::Reset,
+        };
         <Self as Component>::update(self, ctx, msg)
     }
 
