@@ -100,6 +100,10 @@ test('a knob change lands in the link and the link reproduces the run', { timeou
   await page.waitForFunction(() => location.hash.includes('?s=1.'));
   const link = await page.evaluate(() => location.href);
   assert.equal(await page.locator('.share-url').inputValue(), link, 'the share box shows the link');
+  // Played again from the start of the link: a change made at the end of a run is simulated in
+  // one jump, and the figures would be read before the page had drawn them.
+  await page.reload();
+  await waitForApp(page);
   const changed = await playToEnd(page);
   assert.ok(
     changed.maxProcessingOverTruth > before.maxProcessingOverTruth,

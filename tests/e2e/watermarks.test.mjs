@@ -42,6 +42,17 @@ async function playToEnd(page) {
   return figures(page);
 }
 
+/**
+ * Opens the page again from the link in the address bar, once a knob change has put it there,
+ * so the next run is played from the start (a change made at the end of a run is simulated in
+ * one jump, and the figures would be read before the page had drawn them).
+ */
+async function reopenFromLink(page) {
+  await page.waitForFunction(() => location.hash.includes('?s=1.'));
+  await page.reload();
+  await waitForApp(page);
+}
+
 /** Types `value` into the numeric knob `id` and commits it, as a learner would. */
 async function setKnob(page, id, value) {
   await page.fill(`#${id}`, String(value));
@@ -86,7 +97,7 @@ test('mobile stragglers: late records are dropped, and allowed lateness turns th
   await screenshot(page, 'watermarks-stragglers-strict');
 
   await setKnob(page, 'knob-et-allowed-lateness', 60000);
-  await page.waitForFunction(() => location.hash.includes('?s=1.'));
+  await reopenFromLink(page);
   const lenient = await playToEnd(page);
   assert.ok(lenient.latePanes > 20, `late panes: ${lenient.latePanes}`);
   assert.ok(lenient.dropped < strict.dropped / 4, `dropped ${strict.dropped} → ${lenient.dropped}`);
@@ -115,6 +126,7 @@ test('one idle partition holds the watermark until it is declared idle', { timeo
   await screenshot(page, 'watermarks-idle-declared');
 
   await setKnob(page, 'knob-et-idleness', 0);
+  await reopenFromLink(page);
   const withoutIdleness = await playToEnd(page);
   // Without idleness the silent device holds every window for its whole 40 s offline.
   assert.equal(withoutIdleness.firstIdleAtMs, null, 'nothing is declared idle');

@@ -66,11 +66,14 @@ impl WatermarkFigures {
             .filter(|step| step.watermark != Watermark::PlusInfinity)
             .map(|step| step.at_ms)
             .collect();
-        let still_now_ms = if snapshot.input_ended {
-            None
+        // A watermark still standing when the input ends stood still until then: the jump to
+        // plus infinity at the end is the input running out, not the watermark catching up.
+        let still_until_ms = if snapshot.input_ended {
+            snapshot.input_end_ms
         } else {
-            finite_moves.last().map(|last| snapshot.now_ms - last)
+            snapshot.now_ms
         };
+        let still_now_ms = finite_moves.last().map(|last| still_until_ms - last);
         let longest_stall_ms = finite_moves
             .windows(2)
             .map(|pair| pair[1] - pair[0])
