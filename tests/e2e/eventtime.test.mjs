@@ -3,62 +3,15 @@
 // the truth, puts a knob change into the link so the link reproduces the run, explains a broken
 // link, and stays quiet (no console errors, no request leaving the site).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, screenshot, serveDist, waitForApp } from './harness.mjs';
+import { openPage, screenshot, waitForApp } from './harness.mjs';
+import { assertQuiet, canvasHasInk, playToEnd, useSiteAndBrowser } from './lesson-helpers.mjs';
 
-let site;
-let browser;
-
-before(async () => {
-  // STREAMLAB_DIST lets a quick development build be tested; the default is dist/.
-  const root = process.env.STREAMLAB_DIST;
-  site = await serveDist({ subPath: '/streamlab/', ...(root ? { root } : {}) });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
-
-const figures = (page) => page.evaluate(() => ({ ...window.__streamlab_eventtime }));
-
-/** Whether the canvas matching `selector` has any pixel that is not white. */
-const canvasHasInk = (page, selector) =>
-  page.evaluate((s) => {
-    const canvas = document.querySelector(s);
-    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-    for (let p = 0; p < data.length; p += 4) {
-      if (data[p] < 240 || data[p + 1] < 240 || data[p + 2] < 240) return true;
-    }
-    return false;
-  }, selector);
-
-/** Plays at the top speed until the input has ended and every window has fired. */
-async function playToEnd(page) {
-  await page.waitForFunction(() => window.__streamlab_eventtime !== undefined);
-  // Shortcuts stay out of text boxes, so move the focus off any knob first.
-  await page.locator('.question').click();
-  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
-  const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
-  if (!playing) await page.keyboard.press('Space');
-  await page.waitForFunction(
-    () => window.__streamlab_eventtime.simMs >= window.__streamlab_eventtime.inputEndMs,
-    undefined,
-    { timeout: 60_000 },
-  );
-  return figures(page);
-}
-
-function assertQuiet(visit) {
-  assert.deepEqual(visit.offOriginRequests, [], 'requests that leave the site');
-  assert.deepEqual(visit.pageErrors, [], 'uncaught exceptions');
-  assert.deepEqual(visit.consoleErrors, [], 'console errors');
-}
+const env = useSiteAndBrowser();
 
 test('the lesson loads from its address and draws its chart and strip', { timeout: 90_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/which-clock`);
+  const visit = await openPage(env.browser, `${env.site.url}#/which-clock`);
   const { page } = visit;
   await waitForApp(page);
   await page.waitForFunction(() => window.__streamlab_eventtime?.simMs > 5000);
@@ -72,7 +25,7 @@ test('the lesson loads from its address and draws its chart and strip', { timeou
 });
 
 test('after the outage, processing time spikes above the truth and event time matches it', { timeout: 120_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/which-clock`);
+  const visit = await openPage(env.browser, `${env.site.url}#/which-clock`);
   const { page } = visit;
   await waitForApp(page);
   const end = await playToEnd(page);
@@ -91,7 +44,7 @@ test('after the outage, processing time spikes above the truth and event time ma
 });
 
 test('a knob change lands in the link and the link reproduces the run', { timeout: 150_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/which-clock`);
+  const visit = await openPage(env.browser, `${env.site.url}#/which-clock`);
   const { page } = visit;
   await waitForApp(page);
   const before = await playToEnd(page);
@@ -112,7 +65,7 @@ test('a knob change lands in the link and the link reproduces the run', { timeou
   assertQuiet(visit);
   await page.close();
 
-  const again = await openPage(browser, link);
+  const again = await openPage(env.browser, link);
   await waitForApp(again.page);
   assert.equal(await again.page.inputValue('#knob-et-outage-duration'), '80000');
   const reproduced = await playToEnd(again.page);
@@ -123,7 +76,7 @@ test('a knob change lands in the link and the link reproduces the run', { timeou
 });
 
 test('a garbage link shows a message and the default scenario', { timeout: 90_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/which-clock?s=1.not-a-real-link!!`);
+  const visit = await openPage(env.browser, `${env.site.url}#/which-clock?s=1.not-a-real-link!!`);
   const { page } = visit;
   await waitForApp(page);
   const banner = page.locator('.error-banner');

@@ -2,22 +2,12 @@
 // share link reproduces the exact run, a broken link explains itself, the keyboard works, and
 // the rebalance lesson shows its storm and its side-by-side comparison.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, screenshot, serveDist, waitForApp } from './harness.mjs';
+import { openPage, screenshot, waitForApp } from './harness.mjs';
+import { assertQuiet, canvasHasInk, useSiteAndBrowser } from './lesson-helpers.mjs';
 
-let site;
-let browser;
-
-before(async () => {
-  site = await serveDist({ subPath: '/streamlab/' });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useSiteAndBrowser();
 
 const hooks = (page, name) => page.evaluate((n) => window.__streamlab[n](), name);
 
@@ -32,33 +22,16 @@ async function pauseAt(page, ms) {
   await page.waitForFunction((target) => window.__streamlab.simMs() === target, ms);
 }
 
-/** Whether a canvas has any pixel that is not white. */
-const canvasHasInk = (page, index) =>
-  page.evaluate((i) => {
-    const canvas = document.querySelectorAll('canvas')[i];
-    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-    for (let p = 0; p < data.length; p += 4) {
-      if (data[p] < 240 || data[p + 1] < 240 || data[p + 2] < 240) return true;
-    }
-    return false;
-  }, index);
-
-function assertQuiet(visit) {
-  assert.deepEqual(visit.offOriginRequests, [], 'requests that leave the site');
-  assert.deepEqual(visit.pageErrors, [], 'uncaught exceptions');
-  assert.deepEqual(visit.consoleErrors, [], 'console errors');
-}
-
 test('the first lesson animates records into partitions and out to members', { timeout: 90_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/partitions`);
+  const visit = await openPage(env.browser, `${env.site.url}#/partitions`);
   const { page } = visit;
   await waitForApp(page);
   await page.waitForFunction(() => window.__streamlab.simMs() > 2000);
   assert.equal(await page.locator('svg.diagram g.partition').count(), 6);
   assert.equal(await page.locator('svg.diagram g.member').count(), 3);
   assert.ok((await page.locator('svg.diagram rect.cell').count()) > 50, 'record cells are drawn');
-  assert.ok(await canvasHasInk(page, 0), 'the lag chart is drawn');
-  assert.ok(await canvasHasInk(page, 1), 'the throughput chart is drawn');
+  assert.ok(await canvasHasInk(page, '.charts figure:nth-child(1) canvas'), 'the lag chart is drawn');
+  assert.ok(await canvasHasInk(page, '.charts figure:nth-child(2) canvas'), 'the throughput chart is drawn');
   const before = await hooks(page, 'simMs');
   await page.waitForTimeout(500);
   assert.ok((await hooks(page, 'simMs')) > before, 'time moves while playing');
@@ -68,7 +41,7 @@ test('the first lesson animates records into partitions and out to members', { t
 });
 
 test('a knob changes the picture and the link reproduces the exact run', { timeout: 90_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/partitions`);
+  const visit = await openPage(env.browser, `${env.site.url}#/partitions`);
   const { page } = visit;
   await waitForApp(page);
   await page.fill('#knob-partitions', '3');
@@ -82,7 +55,7 @@ test('a knob changes the picture and the link reproduces the exact run', { timeo
   const link = page.url();
   assert.match(link, /#\/partitions\?s=1\./, 'the address bar holds the scenario');
 
-  const again = await openPage(browser, link);
+  const again = await openPage(env.browser, link);
   await waitForApp(again.page);
   await pauseAt(again.page, 1500);
   assert.equal(await again.page.locator('svg.diagram g.partition').count(), 3);
@@ -94,7 +67,7 @@ test('a knob changes the picture and the link reproduces the exact run', { timeo
 });
 
 test('a garbage link shows a clear message and the default scenario', { timeout: 90_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/partitions?s=1.not-a-real-link`);
+  const visit = await openPage(env.browser, `${env.site.url}#/partitions?s=1.not-a-real-link`);
   const { page } = visit;
   await waitForApp(page);
   const banner = page.locator('.error-banner');
@@ -109,7 +82,7 @@ test('a garbage link shows a clear message and the default scenario', { timeout:
 });
 
 test('space pauses and resumes, arrows step and change speed', { timeout: 90_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/partitions`);
+  const visit = await openPage(env.browser, `${env.site.url}#/partitions`);
   const { page } = visit;
   await waitForApp(page);
   await page.keyboard.press('Space');
@@ -127,7 +100,7 @@ test('space pauses and resumes, arrows step and change speed', { timeout: 90_000
 });
 
 test('the storm preset shades its rebalances and counts them', { timeout: 120_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/rebalances?preset=rebalance-storm`);
+  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?preset=rebalance-storm`);
   const { page } = visit;
   await waitForApp(page);
   for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowUp');
@@ -144,7 +117,7 @@ test('the storm preset shades its rebalances and counts them', { timeout: 120_00
 });
 
 test('eager and cooperative run side by side, and a member action lands in the link', { timeout: 120_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/rebalances?preset=rolling-restart`);
+  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?preset=rolling-restart`);
   const { page } = visit;
   await waitForApp(page);
   await page.click('.compare-toggle button');
@@ -164,7 +137,7 @@ test('eager and cooperative run side by side, and a member action lands in the l
 });
 
 test('a panic inside the app shows a copyable report instead of a frozen page', { timeout: 90_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/partitions`);
+  const visit = await openPage(env.browser, `${env.site.url}#/partitions`);
   const { page } = visit;
   await waitForApp(page);
   await page.evaluate(() => {

@@ -5,42 +5,12 @@
 // drops, retractions and side outputs); a knob change lands in the link; and the page stays
 // quiet (no console errors, no request leaving the site).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, screenshot, serveDist, waitForApp } from './harness.mjs';
+import { openPage, screenshot, waitForApp } from './harness.mjs';
+import { assertQuiet, figures, playToEnd, useSiteAndBrowser } from './lesson-helpers.mjs';
 
-let site;
-let browser;
-
-before(async () => {
-  // STREAMLAB_DIST lets a quick development build be tested; the default is dist/.
-  const root = process.env.STREAMLAB_DIST;
-  site = await serveDist({ subPath: '/streamlab/', ...(root ? { root } : {}) });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
-
-const figures = (page) => page.evaluate(() => ({ ...window.__streamlab_eventtime }));
-
-/** Plays at the top speed until the input has ended and every window has fired. */
-async function playToEnd(page) {
-  await page.waitForFunction(() => window.__streamlab_eventtime?.dropped !== undefined);
-  // Shortcuts stay out of text boxes, so move the focus off any knob first.
-  await page.locator('.question').click();
-  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
-  const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
-  if (!playing) await page.keyboard.press('Space');
-  await page.waitForFunction(
-    () => window.__streamlab_eventtime.simMs >= window.__streamlab_eventtime.inputEndMs,
-    undefined,
-    { timeout: 60_000 },
-  );
-  return figures(page);
-}
+const env = useSiteAndBrowser();
 
 /**
  * Opens the page again from the link in the address bar, once a knob change has put it there,
@@ -59,14 +29,8 @@ async function setKnob(page, id, value) {
   await page.dispatchEvent(`#${id}`, 'change');
 }
 
-function assertQuiet(visit) {
-  assert.deepEqual(visit.offOriginRequests, [], 'requests that leave the site');
-  assert.deepEqual(visit.pageErrors, [], 'uncaught exceptions');
-  assert.deepEqual(visit.consoleErrors, [], 'console errors');
-}
-
 test('the lesson loads from its address and draws dots, the watermark and window columns', { timeout: 90_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/watermarks`);
+  const visit = await openPage(env.browser, `${env.site.url}#/watermarks`);
   const { page } = visit;
   await waitForApp(page);
   await page.waitForFunction(() => window.__streamlab_eventtime?.simMs > 20_000);
@@ -84,7 +48,7 @@ test('the lesson loads from its address and draws dots, the watermark and window
 });
 
 test('mobile stragglers: late records are dropped, and allowed lateness turns them into late panes', { timeout: 150_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/watermarks?preset=mobile-stragglers`);
+  const visit = await openPage(env.browser, `${env.site.url}#/watermarks?preset=mobile-stragglers`);
   const { page } = visit;
   await waitForApp(page);
   const strict = await playToEnd(page);
@@ -110,7 +74,7 @@ test('mobile stragglers: late records are dropped, and allowed lateness turns th
 });
 
 test('one idle partition holds the watermark until it is declared idle', { timeout: 150_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/watermarks?preset=idle-partition-stalls`);
+  const visit = await openPage(env.browser, `${env.site.url}#/watermarks?preset=idle-partition-stalls`);
   const { page } = visit;
   await waitForApp(page);
   const withIdleness = await playToEnd(page);
@@ -137,7 +101,7 @@ test('one idle partition holds the watermark until it is declared idle', { timeo
 });
 
 test('drop vs restate vs side output: the policy decides retractions, drops and side outputs; the link keeps it', { timeout: 180_000 }, async () => {
-  const visit = await openPage(browser, `${site.url}#/watermarks?preset=drop-vs-restate-vs-side`);
+  const visit = await openPage(env.browser, `${env.site.url}#/watermarks?preset=drop-vs-restate-vs-side`);
   const { page } = visit;
   await waitForApp(page);
   const restate = await playToEnd(page);
@@ -171,7 +135,7 @@ test('drop vs restate vs side output: the policy decides retractions, drops and 
   assertQuiet(visit);
   await page.close();
 
-  const again = await openPage(browser, link);
+  const again = await openPage(env.browser, link);
   await waitForApp(again.page);
   assert.equal(await again.page.inputValue('#knob-et-late-policy'), 'drop');
   const reproduced = await playToEnd(again.page);

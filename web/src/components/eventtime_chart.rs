@@ -4,6 +4,7 @@
 //! on a counted series once it has fired; the truth is drawn whole from the start, as the
 //! reference no real job could know.
 
+use super::canvas::use_canvas_drawing;
 use crate::shared::Shared;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -143,15 +144,7 @@ pub struct EventTimeChartProps {
 
 #[function_component(EventTimeChart)]
 pub fn eventtime_chart(props: &EventTimeChartProps) -> Html {
-    let canvas = use_node_ref();
-    {
-        let canvas = canvas.clone();
-        use_effect_with(props.data.clone(), move |data| {
-            if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
-                draw(canvas, data);
-            }
-        });
-    }
+    let canvas = use_canvas_drawing(props.data.clone(), draw);
     html! {
         <figure class="et-chart">
             <canvas ref={canvas} width="900" height="320" role="img"

@@ -4,6 +4,7 @@
 //! the catch-up empties it in a rush. The outage (processing time) is shaded, and vertical
 //! lines mark the processor's clock and the watermark.
 
+use super::canvas::use_canvas_drawing;
 use crate::palette::key_colour;
 use crate::shared::Shared;
 use plotters::prelude::*;
@@ -40,15 +41,7 @@ pub struct EventTimeStripProps {
 
 #[function_component(EventTimeStrip)]
 pub fn eventtime_strip(props: &EventTimeStripProps) -> Html {
-    let canvas = use_node_ref();
-    {
-        let canvas = canvas.clone();
-        use_effect_with(props.data.clone(), move |data| {
-            if let Some(canvas) = canvas.cast::<HtmlCanvasElement>() {
-                draw(canvas, data);
-            }
-        });
-    }
+    let canvas = use_canvas_drawing(props.data.clone(), draw);
     html! {
         <figure class="et-strip">
             <canvas ref={canvas} width="900" height="190" role="img"

@@ -3,6 +3,7 @@
 //! The chart shows the last minute of simulated time. It is redrawn only when the playground
 //! hands it new data (a few times a second at most), not on every animation frame.
 
+use super::canvas::use_canvas_drawing;
 use crate::palette::{group_colour, series_colour};
 use crate::shared::Shared;
 use plotters::prelude::*;
@@ -32,20 +33,8 @@ pub struct LagChartProps {
 
 #[function_component(LagChart)]
 pub fn lag_chart(props: &LagChartProps) -> Html {
-    let lag_canvas = use_node_ref();
-    let throughput_canvas = use_node_ref();
-    {
-        let lag_canvas = lag_canvas.clone();
-        let throughput_canvas = throughput_canvas.clone();
-        use_effect_with(props.data.clone(), move |data| {
-            if let Some(canvas) = lag_canvas.cast::<HtmlCanvasElement>() {
-                draw_lag(canvas, data);
-            }
-            if let Some(canvas) = throughput_canvas.cast::<HtmlCanvasElement>() {
-                draw_throughput(canvas, data);
-            }
-        });
-    }
+    let lag_canvas = use_canvas_drawing(props.data.clone(), draw_lag);
+    let throughput_canvas = use_canvas_drawing(props.data.clone(), draw_throughput);
     html! {
         <section class="charts" aria-label="Charts">
             <figure>

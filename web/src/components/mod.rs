@@ -1,5 +1,6 @@
 //! The playground's components, one per file.
 
+pub mod canvas;
 pub mod counters;
 pub mod diagram;
 pub mod error_banner;

@@ -1,0 +1,63 @@
+// Helpers the lesson tests share on top of harness.mjs: the site and browser every test file
+// sets up, the quiet-page assertion, reading a canvas, and playing an event-time lesson to its
+// end.
+
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, serveDist } from './harness.mjs';
+
+/**
+ * Serves dist/ (or STREAMLAB_DIST, for a quick development build) under /streamlab/ and starts
+ * a browser for the file's tests. Returns an object whose `site` and `browser` are set once
+ * `before` has run.
+ */
+export function useSiteAndBrowser() {
+  const shared = {};
+  before(async () => {
+    const root = process.env.STREAMLAB_DIST;
+    shared.site = await serveDist({ subPath: '/streamlab/', ...(root ? { root } : {}) });
+    shared.browser = await launchBrowser();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.site?.close();
+  });
+  return shared;
+}
+
+/** The page made no request outside the site, threw nothing and logged no error. */
+export function assertQuiet(visit) {
+  assert.deepEqual(visit.offOriginRequests, [], 'requests that leave the site');
+  assert.deepEqual(visit.pageErrors, [], 'uncaught exceptions');
+  assert.deepEqual(visit.consoleErrors, [], 'console errors');
+}
+
+/** Whether the canvas matching `selector` has any pixel that is not white. */
+export const canvasHasInk = (page, selector) =>
+  page.evaluate((s) => {
+    const canvas = document.querySelector(s);
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let p = 0; p < data.length; p += 4) {
+      if (data[p] < 240 || data[p + 1] < 240 || data[p + 2] < 240) return true;
+    }
+    return false;
+  }, selector);
+
+/** The figures an event-time lesson publishes for tests. */
+export const figures = (page) => page.evaluate(() => ({ ...window.__streamlab_eventtime }));
+
+/** Plays an event-time lesson at top speed until the input has ended and every window fired. */
+export async function playToEnd(page) {
+  await page.waitForFunction(() => window.__streamlab_eventtime !== undefined);
+  // Shortcuts stay out of text boxes, so move the focus off any knob first.
+  await page.locator('.question').click();
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
+  const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
+  if (!playing) await page.keyboard.press('Space');
+  await page.waitForFunction(
+    () => window.__streamlab_eventtime.simMs >= window.__streamlab_eventtime.inputEndMs,
+    undefined,
+    { timeout: 60_000 },
+  );
+  return figures(page);
+}
