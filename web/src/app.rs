@@ -1,11 +1,15 @@
 //! The root component: reads the link, and reads it again when the fragment changes (a lesson
-//! link clicked, back and forward), then hands over to the playground the lesson needs: the
-//! consumer-group one, or the event-time one.
+//! link clicked, back and forward), then hands over to the page it names: the gallery for a
+//! bare address, or the playground the lesson needs (the consumer-group one or the event-time
+//! one), inside the page shell (embed mode, theme, shortcut sheet).
 
+use crate::embed::EmbedOptions;
 use crate::eventtime_link::{self, EventTimeLinkState};
 use crate::eventtime_playground::EventTimePlayground;
+use crate::gallery::Gallery;
 use crate::lessons::{kind_of, LessonKind};
 use crate::link::{current_fragment, parse_fragment, LinkState};
+use crate::page::PageShell;
 use crate::playground::Playground;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -37,19 +41,22 @@ pub fn app() -> Html {
     }
     let route = use_memo((*fragment).clone(), |fragment| route(fragment));
     // A new fragment from outside means a new run: the key remounts the playground.
-    match &*route {
+    let page = match &*route {
+        Route::Gallery => html! { <Gallery /> },
         Route::Group(link) => {
             html! { <Playground key={(*fragment).clone()} initial={link.clone()} /> }
         }
         Route::EventTime(link) => {
             html! { <EventTimePlayground key={(*fragment).clone()} initial={link.clone()} /> }
         }
-    }
+    };
+    html! { <PageShell embed={EmbedOptions::from_fragment(&fragment)}>{ page }</PageShell> }
 }
 
 /// Which playground a fragment opens, and with what.
 #[derive(PartialEq)]
 enum Route {
+    Gallery,
     Group(LinkState),
     EventTime(EventTimeLinkState),
 }
@@ -57,6 +64,9 @@ enum Route {
 fn route(fragment: &str) -> Route {
     let path = fragment.trim_start_matches('#').trim_start_matches('/');
     let (slug, query) = path.split_once('?').unwrap_or((path, ""));
+    if slug.is_empty() {
+        return Route::Gallery;
+    }
     match kind_of(slug) {
         Some(LessonKind::EventTime(lesson)) => {
             Route::EventTime(eventtime_link::parse_query(lesson, query))

@@ -110,6 +110,26 @@ pub fn shortcut(event: &KeyboardEvent) -> Option<Shortcut> {
     Some(shortcut)
 }
 
+/// The keys the `?` sheet lists, with what each does; keep in step with [`shortcut`].
+pub const SHORTCUT_HELP: &[(&str, &str)] = &[
+    ("Space", "Play or pause"),
+    ("→", "Step: advance 100 ms of simulated time"),
+    ("↑", "Faster"),
+    ("↓", "Slower"),
+    ("R", "Reset to time zero"),
+    ("?", "Show or hide this list"),
+    ("Esc", "Close this list"),
+    (
+        "Tab",
+        "Move between controls; every knob and button is reachable",
+    ),
+];
+
+/// Whether `event` asks for the shortcut sheet (`?`), outside text fields.
+pub fn help_requested(event: &KeyboardEvent) -> bool {
+    event.key() == "?" && !typing_into_a_field(event)
+}
+
 /// Keys typed into a text box or a select belong to it, not to the shortcuts.
 fn typing_into_a_field(event: &KeyboardEvent) -> bool {
     let Some(element) = event

@@ -13,6 +13,7 @@
 use crate::browser::{
     frame_gap_ms, prefers_reduced_motion, shortcut, FrameLoop, KeyListener, Shortcut,
 };
+use crate::components::embed_challenge::EmbedChallenge;
 use crate::components::error_banner::ErrorBanner;
 use crate::components::eventtime_chart::{EventTimeChart, WindowCount, WindowCounts};
 use crate::components::eventtime_counters::EventTimeCounters;
@@ -24,6 +25,7 @@ use crate::components::eventtime_watermark_knobs::WatermarkKnobs;
 use crate::components::eventtime_watermark_panes::{self, PaneEvent, WatermarkPanes};
 use crate::components::eventtime_watermark_presets::WatermarkPresets;
 use crate::components::lesson_text::LessonText;
+use crate::components::lesson_tools::{LessonTools, ToolsFor};
 use crate::components::narration::{Narration, NarrationLine};
 use crate::components::share_bar::ShareBar;
 use crate::components::site_header::SiteHeader;
@@ -32,6 +34,7 @@ use crate::components::transport::{
 };
 use crate::eventtime_link::{replace_fragment, share_url, EventTimeLinkState};
 use crate::lessons::{EventTimeLesson, EventTimeView};
+use crate::page::page_of;
 use crate::shared::Shared;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, EventTimeWorld};
 use wasm_bindgen::prelude::*;
@@ -120,7 +123,7 @@ impl Component for EventTimePlayground {
             on_edit: ctx.link().callback(Msg::Edit),
             scenario,
             world,
-            playing: true,
+            playing: page_of(ctx).embed.autoplay,
             speed_exponent: INITIAL_SPEED_EXPONENT,
             view_ms: 0.0,
             last_frame_ts: None,
@@ -191,6 +194,8 @@ impl Component for EventTimePlayground {
         let lesson = self.lesson;
         let now_ms = self.world.now_ms();
         let watermark = self.world.combined_watermark();
+        let locked = page_of(ctx).embed.locked;
+        let chart_selector = (lesson.view == EventTimeView::Clocks).then_some(".et-chart canvas");
         html! {
             <div class="page">
                 <SiteHeader current={lesson.slug} />
@@ -201,6 +206,7 @@ impl Component for EventTimePlayground {
                     <h1 class="question">{ lesson.question }</h1>
                     <div class="workbench">
                         <div class="stage">
+                            <EmbedChallenge playing={self.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
                             <Transport playing={self.playing} speed_exponent={self.speed_exponent}
                                 sim_ms={now_ms.max(0) as u64}
                                 on_toggle={link.callback(|_| Msg::TogglePlay)}
@@ -224,8 +230,10 @@ impl Component for EventTimePlayground {
                             <Narration lines={self.narration.clone()} />
                             }
                         </div>
-                        <aside class="side">
+                        <aside class="side" inert={locked}>
                             <ShareBar url={self.share_url.clone()} />
+                            <LessonTools url={self.share_url.clone()} slug={lesson.slug} title={lesson.title}
+                                of={ToolsFor::EventTime { scenario: self.scenario.clone(), now_ms, chart_selector }} />
                             if !lesson.presets.is_empty() {
                                 <WatermarkPresets presets={lesson.presets} on_change={self.on_edit.clone()} />
                             }

@@ -8,15 +8,25 @@ pub mod app;
 pub mod browser;
 pub mod components;
 pub mod derive;
+pub mod embed;
 pub mod eventtime_link;
 pub mod eventtime_playground;
+pub mod export;
+pub mod gallery;
 pub mod lessons;
 pub mod link;
+pub mod page;
 pub mod palette;
 pub mod panic_overlay;
 pub mod playground;
+pub mod real_config;
 pub mod shared;
 pub mod test_hooks;
+pub mod theme;
+
+// The unit tests run in the same headless Chromium as the integration tests.
+#[cfg(test)]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 /// Mounts the app on the page's body.
 pub fn start() {

@@ -12,10 +12,12 @@ use crate::browser::{
 };
 use crate::components::counters::{Counters, GroupCounters};
 use crate::components::diagram::{Diagram, CELLS};
+use crate::components::embed_challenge::EmbedChallenge;
 use crate::components::error_banner::ErrorBanner;
 use crate::components::knob_panel::{Edit, KnobPanel};
 use crate::components::lag_chart::{ChartData, LagChart};
 use crate::components::lesson_text::LessonText;
+use crate::components::lesson_tools::{LessonTools, ToolsFor};
 use crate::components::membership::Membership;
 use crate::components::narration::{Narration, NarrationLine};
 use crate::components::presets_bar::PresetsBar;
@@ -28,6 +30,7 @@ use crate::components::transport::{
 use crate::derive::{chart_data, group_counters, narration_lines, timeline_data};
 use crate::lessons::Lesson;
 use crate::link::{replace_fragment, share_url, LinkState};
+use crate::page::page_of;
 use crate::shared::Shared;
 use crate::test_hooks::{now_ms, publish_frame, publish_knob_latency};
 use streamlab_sim::assignor::Strategy;
@@ -147,7 +150,7 @@ impl Component for Playground {
             scenario,
             run,
             comparison: None,
-            playing: true,
+            playing: page_of(ctx).embed.autoplay,
             speed_exponent: 0,
             view_ms: 0.0,
             last_frame_ts: None,
@@ -242,6 +245,7 @@ impl Component for Playground {
         let link = ctx.link();
         let on_edit = self.on_edit.clone();
         let lesson = self.lesson;
+        let locked = page_of(ctx).embed.locked;
         html! {
             <div class="page">
                 <SiteHeader current={lesson.slug} />
@@ -252,6 +256,7 @@ impl Component for Playground {
                     <h1 class="question">{ lesson.question }</h1>
                     <div class="workbench">
                         <div class="stage">
+                            <EmbedChallenge playing={self.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
                             <Transport playing={self.playing} speed_exponent={self.speed_exponent}
                                 sim_ms={self.run.world.now_ms()}
                                 on_toggle={link.callback(|_| Msg::TogglePlay)}
@@ -269,8 +274,10 @@ impl Component for Playground {
                             <LagChart data={self.chart.clone()} />
                             <Narration lines={self.narration.clone()} />
                         </div>
-                        <aside class="side">
+                        <aside class="side" inert={locked}>
                             <ShareBar url={self.share_url.clone()} />
+                            <LessonTools url={self.share_url.clone()} slug={lesson.slug} title={lesson.title}
+                                of={ToolsFor::Group { scenario: self.scenario.clone(), now_ms: self.run.world.now_ms() }} />
                             if !lesson.presets.is_empty() {
                                 <PresetsBar slugs={lesson.presets} on_pick={link.callback(Msg::Preset)} />
                             }

@@ -46,6 +46,42 @@ pub fn first() -> &'static Lesson {
     LESSONS[0]
 }
 
+/// The three threads the gallery groups lessons by.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Theme {
+    /// Topics, partitions, offsets and groups: what the log is and who reads it.
+    Log,
+    /// Crashes, restarts, slow members and rebalances: what breaks and how it shows.
+    Failure,
+    /// Event time, processing time, windows and watermarks.
+    Time,
+}
+
+impl Theme {
+    /// Every theme, in the order the gallery shows them.
+    pub const ALL: [Theme; 3] = [Theme::Log, Theme::Failure, Theme::Time];
+
+    /// The gallery's heading for the theme.
+    pub fn title(self) -> &'static str {
+        match self {
+            Theme::Log => "The log",
+            Theme::Failure => "Failure",
+            Theme::Time => "Time",
+        }
+    }
+
+    /// One sentence under the heading.
+    pub fn blurb(self) -> &'static str {
+        match self {
+            Theme::Log => "What a topic stores, in which order, and how readers share it.",
+            Theme::Failure => {
+                "What happens when a member is slow, leaves or dies, and who notices."
+            }
+            Theme::Time => "Which clock a result is counted by, and when a window may close.",
+        }
+    }
+}
+
 /// A guided experiment: a change to make, and the surprise to look for. `S` is the kind of
 /// scenario the lesson runs (consumer groups or event time).
 pub struct TryThis<S: 'static = Scenario> {
@@ -59,6 +95,8 @@ pub struct TryThis<S: 'static = Scenario> {
 pub struct Lesson {
     pub slug: &'static str,
     pub title: &'static str,
+    /// The gallery section the lesson belongs to.
+    pub theme: Theme,
     /// The question the lesson answers, in a learner's words.
     pub question: &'static str,
     /// Short paragraphs of explanation.
@@ -89,6 +127,7 @@ pub type EventTimeTryThis = TryThis<EventTimeScenario>;
 pub struct EventTimeLesson {
     pub slug: &'static str,
     pub title: &'static str,
+    pub theme: Theme,
     pub question: &'static str,
     pub explanation: &'static [&'static str],
     pub guarantee: &'static str,

@@ -1,11 +1,12 @@
 //! Lesson 1, "Partitions and consumer groups": ordering, sharing work, and the ceiling.
 
-use super::{Lesson, TryThis};
+use super::{Lesson, Theme, TryThis};
 use streamlab_sim::scenario::{GroupConfig, Scenario, DEFAULT_GROUP_IDS};
 
 pub const LESSON: Lesson = Lesson {
     slug: "partitions",
     title: "Partitions and consumer groups",
+    theme: Theme::Log,
     question: "My topic promises ordering — ordering of what, exactly? How do several processes \
                share a topic without doing the same work twice, and how does another team read \
                it without slowing mine down?",

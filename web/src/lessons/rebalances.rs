@@ -1,7 +1,7 @@
 //! Lesson 2, "Rebalances and storms": why one member leaving stops everyone, and how a slow
 //! member can set off a storm.
 
-use super::{Lesson, TryThis};
+use super::{Lesson, Theme, TryThis};
 use streamlab_sim::assignor::Strategy;
 use streamlab_sim::presets;
 use streamlab_sim::scenario::{MemberAction, Scenario, ScheduledAction};
@@ -15,6 +15,7 @@ fn opening_scenario() -> Scenario {
 pub const LESSON: Lesson = Lesson {
     slug: "rebalances",
     title: "Rebalances and storms",
+    theme: Theme::Failure,
     question: "A consumer restarted and my whole group stopped. Why does one member leaving \
                affect everyone — and how can a member that is merely slow bring the group down?",
     explanation: &[

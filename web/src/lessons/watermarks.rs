@@ -2,12 +2,13 @@
 //! completeness can never be known (the watermark, a guess), and what happens to a record that
 //! arrives after its window has answered (drop it, restate the answer, or route it aside).
 
-use super::{EventTimeLesson, EventTimePreset, EventTimeTryThis, EventTimeView};
+use super::{EventTimeLesson, EventTimePreset, EventTimeTryThis, EventTimeView, Theme};
 use streamlab_sim::eventtime::{drop_vs_restate_vs_side, LateRecordPolicy};
 
 pub const LESSON: EventTimeLesson = EventTimeLesson {
     slug: "watermarks",
     title: "Watermarks and late events",
+    theme: Theme::Time,
     question: "The window already emitted its answer and a record for it just showed up. Now what?",
     explanation: &[
         "A window over event time collects the records that happened between its start and \

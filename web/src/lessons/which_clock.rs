@@ -1,13 +1,14 @@
 //! Event-time lesson 1, "Which clock?": counting by processing time against counting by event
 //! time, after the processor has been down and catches up.
 
-use super::{EventTimeLesson, EventTimeTryThis, EventTimeView};
+use super::{EventTimeLesson, EventTimeTryThis, EventTimeView, Theme};
 use streamlab_sim::eventtime::outage_spike;
 use streamlab_sim::window::WindowSpec;
 
 pub const LESSON: EventTimeLesson = EventTimeLesson {
     slug: "which-clock",
     title: "Which clock?",
+    theme: Theme::Time,
     question: "My hourly counts are wrong after an outage. Which clock was I counting by?",
     explanation: &[
         "Every record carries two times that matter here. Its event time is when the thing \

@@ -1,0 +1,158 @@
+//! A lesson's thumbnail on the gallery: a small inline SVG in the lesson's visual language,
+//! drawn from plain data (no image files, no requests). Colours come from the style sheet's
+//! variables, so the thumbnails follow the theme.
+
+use crate::palette::key_colour;
+use yew::prelude::*;
+
+/// What a thumbnail draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Thumbnail {
+    /// Partitions as logs of records, and the members reading them.
+    Log { partitions: u32, members: u32 },
+    /// Member timelines with a rebalance stopping all of them at once.
+    Rebalance { members: u32 },
+    /// Records on their event-time line and their processing-time line, with an outage gap.
+    Clocks,
+    /// Records on event time × processing time with the watermark climbing as a staircase.
+    Watermark,
+}
+
+const WIDTH: f64 = 240.0;
+const HEIGHT: f64 = 96.0;
+/// Most rows drawn; more would be too thin to read at this size.
+const ROWS_MAX: u32 = 6;
+
+#[derive(Properties, PartialEq)]
+pub struct LessonThumbnailProps {
+    pub thumbnail: Thumbnail,
+}
+
+#[function_component(LessonThumbnail)]
+pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
+    let body = match props.thumbnail {
+        Thumbnail::Log {
+            partitions,
+            members,
+        } => log(partitions, members),
+        Thumbnail::Rebalance { members } => rebalance(members),
+        Thumbnail::Clocks => clocks(),
+        Thumbnail::Watermark => watermark(),
+    };
+    html! {
+        <svg class="thumbnail" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} aria-hidden="true" focusable="false">
+            <rect class="thumb-bg" width={WIDTH.to_string()} height={HEIGHT.to_string()} rx="6" />
+            { body }
+        </svg>
+    }
+}
+
+/// A repeatable spread in [0, 1) for dot `i` of `n` (`step` coprime with `n`): the same
+/// picture every time, no random generator needed.
+fn spread(i: u32, step: u32, n: u32) -> f64 {
+    f64::from(i * step % n) / f64::from(n)
+}
+
+fn log(partitions: u32, members: u32) -> Html {
+    let rows = partitions.clamp(1, ROWS_MAX);
+    let row_h = (HEIGHT - 16.0) / f64::from(rows);
+    let cells = 14;
+    let members = members.clamp(1, ROWS_MAX);
+    let member_h = (HEIGHT - 16.0) / f64::from(members);
+    html! {
+        <>
+            { for (0..rows).map(|p| {
+                let y = 8.0 + f64::from(p) * row_h;
+                let filled = cells - (p * 3) % 5;
+                html! {
+                    <g>
+                        { for (0..filled).map(|c| {
+                            let key = (p * 7 + c * 3) % 5;
+                            html! { <rect x={(12.0 + f64::from(c) * 11.0).to_string()} y={y.to_string()}
+                                width="10" height={(row_h - 3.0).to_string()} fill={key_colour(Some(key))} /> }
+                        }) }
+                        <line class="thumb-link" x1="170" x2="196" y1={(y + row_h / 2.0).to_string()}
+                            y2={(8.0 + f64::from(p % members) * member_h + member_h / 2.0).to_string()} />
+                    </g>
+                }
+            }) }
+            { for (0..members).map(|m| html! {
+                <rect class="thumb-member" x="198" y={(8.0 + f64::from(m) * member_h).to_string()}
+                    width="32" height={(member_h - 3.0).to_string()} rx="3" />
+            }) }
+        </>
+    }
+}
+
+fn rebalance(members: u32) -> Html {
+    let rows = members.clamp(1, ROWS_MAX);
+    let row_h = (HEIGHT - 16.0) / f64::from(rows);
+    html! {
+        <>
+            <rect class="thumb-band" x="96" y="4" width="44" height={(HEIGHT - 8.0).to_string()} />
+            { for (0..rows).map(|m| {
+                let y = 8.0 + f64::from(m) * row_h + 2.0;
+                let h = (row_h - 6.0).max(2.0);
+                html! {
+                    <g>
+                        <rect class="thumb-work" x="12" y={y.to_string()} width="82" height={h.to_string()} />
+                        <rect class="thumb-work" x="142" y={y.to_string()} width="86" height={h.to_string()} />
+                    </g>
+                }
+            }) }
+            <path class="thumb-cross" d="M 116 40 l 8 8 m 0 -8 l -8 8" />
+        </>
+    }
+}
+
+fn clocks() -> Html {
+    html! {
+        <>
+            <text class="thumb-label" x="8" y="20">{ "event" }</text>
+            <text class="thumb-label" x="8" y="74">{ "proc." }</text>
+            <rect class="thumb-band" x="118" y="58" width="40" height="26" />
+            { for (0..36u32).map(|i| {
+                let event_x = 48.0 + f64::from(i) * 5.0;
+                // Records that happened during the outage arrive in a burst right after it.
+                let processed_x = if (14..22).contains(&i) { 160.0 + f64::from(i - 14) * 2.0 } else { event_x };
+                let colour = key_colour(Some(i % 3));
+                html! {
+                    <g>
+                        <line class="thumb-link" x1={event_x.to_string()} y1="22" x2={processed_x.to_string()} y2="66" />
+                        <circle cx={event_x.to_string()} cy="22" r="3" fill={colour} />
+                        <circle cx={processed_x.to_string()} cy="70" r="3" fill={colour} />
+                    </g>
+                }
+            }) }
+        </>
+    }
+}
+
+fn watermark() -> Html {
+    // Event time across, processing time up (SVG y grows down); the watermark trails the
+    // records by a fixed bound, so a record delayed by more than the bound lands above it: late.
+    let bound = 14.0;
+    let proc_y = |event_x: f64, delay: f64| 88.0 - (event_x - 12.0) * 0.3 - delay;
+    let mut steps = String::from("M 12 88");
+    for s in 0..8 {
+        let x = 12.0 + f64::from(s + 1) * 27.0;
+        steps.push_str(&format!(" H {x:.1} V {:.1}", proc_y(x, bound)));
+    }
+    html! {
+        <>
+            { for (0..4).map(|w| html! {
+                <rect class={classes!("thumb-window", (w % 2 == 1).then_some("odd"))}
+                    x={(12 + w * 54).to_string()} y="4" width="54" height="88" />
+            }) }
+            { for (0..40u32).map(|i| {
+                let x = 14.0 + spread(i, 23, 40) * 210.0;
+                let delay = spread(i, 7, 11).powi(2) * 34.0;
+                let late = delay > bound;
+                html! { <circle class={classes!("thumb-dot", late.then_some("late"))}
+                    cx={format!("{x:.1}")} cy={format!("{:.1}", proc_y(x, delay).max(6.0))} r="3"
+                    fill={key_colour(Some(i % 4))} /> }
+            }) }
+            <path class="thumb-watermark" d={steps} />
+        </>
+    }
+}

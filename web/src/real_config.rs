@@ -1,0 +1,178 @@
+//! The real configuration behind the knobs: the Kafka consumer and producer properties a
+//! consumer-group scenario stands for, and the Flink (and Beam) settings an event-time scenario
+//! stands for. Pure functions of the scenario, so a test can check every mapping and the "real
+//! config" panel shows exactly what the run used.
+
+use streamlab_sim::eventtime::{EventTimeScenario, LateRecordPolicy, TimeDomain, TimestampSource};
+use streamlab_sim::window::WindowSpec;
+use streamlab_sim::Scenario;
+
+/// A `consumer.properties` file for the first group's members (the group the lesson is about),
+/// with the topic and producer settings as comments, since they live elsewhere in Kafka.
+pub fn kafka_consumer_properties(scenario: &Scenario) -> String {
+    let mut lines = vec![
+        format!(
+            "# Topic {}: num.partitions={} (set when the topic is created)",
+            scenario.topic.name, scenario.topic.partitions
+        ),
+        format!(
+            "# Producer: linger.ms={}; about {} records/s over {} keys",
+            scenario.producer.linger_ms, scenario.producer.rate_per_s, scenario.producer.key_count
+        ),
+    ];
+    let Some(group) = scenario.groups.first() else {
+        return lines.join("\n");
+    };
+    lines.extend([
+        format!("# {} consumers run with these properties", group.members),
+        format!("group.id={}", group.group_id),
+        format!(
+            "partition.assignment.strategy={}",
+            group.partition_assignment_strategy.kafka_class_name()
+        ),
+        format!("max.poll.records={}", group.max_poll_records),
+        format!("enable.auto.commit={}", group.enable_auto_commit),
+        format!("auto.commit.interval.ms={}", group.auto_commit_interval_ms),
+        format!("fetch.max.wait.ms={}", group.fetch_max_wait_ms),
+        format!("session.timeout.ms={}", group.session_timeout_ms),
+        format!("heartbeat.interval.ms={}", group.heartbeat_interval_ms),
+        format!("max.poll.interval.ms={}", group.max_poll_interval_ms),
+    ]);
+    if group.static_membership {
+        lines.push("# static membership: each instance sets its own, stable id".into());
+        lines.push("group.instance.id=<unique per instance, e.g. the host name>".into());
+    }
+    if group.commit_on_revoke {
+        lines.push(
+            "# and a ConsumerRebalanceListener that calls commitSync() in onPartitionsRevoked"
+                .into(),
+        );
+    }
+    if scenario.groups.len() > 1 {
+        let others: Vec<&str> = scenario.groups[1..]
+            .iter()
+            .map(|g| g.group_id.as_str())
+            .collect();
+        lines.push(format!(
+            "# other groups reading the same topic: {}",
+            others.join(", ")
+        ));
+    }
+    lines.join("\n")
+}
+
+/// The Flink DataStream calls an event-time scenario stands for, with Beam's names alongside.
+pub fn flink_settings(scenario: &EventTimeScenario) -> String {
+    let seconds = |ms: i64| format!("Duration.ofMillis({ms})");
+    let window = match scenario.window {
+        WindowSpec::Tumbling { size_ms } => match scenario.time_domain {
+            TimeDomain::EventTime => format!("TumblingEventTimeWindows.of({})", seconds(size_ms)),
+            TimeDomain::ProcessingTime => {
+                format!("TumblingProcessingTimeWindows.of({})", seconds(size_ms))
+            }
+        },
+        WindowSpec::Hopping { size_ms, hop_ms } => format!(
+            "SlidingEventTimeWindows.of({}, {})",
+            seconds(size_ms),
+            seconds(hop_ms)
+        ),
+        WindowSpec::Session { gap_ms } => {
+            format!("EventTimeSessionWindows.withGap({})", seconds(gap_ms))
+        }
+    };
+    let mut strategy = format!(
+        "WatermarkStrategy.forBoundedOutOfOrderness({})",
+        seconds(scenario.max_out_of_orderness_ms)
+    );
+    if scenario.idleness_ms > 0 {
+        strategy.push_str(&format!(
+            "\n    .withIdleness({})",
+            seconds(scenario.idleness_ms)
+        ));
+    }
+    strategy.push_str(match scenario.timestamp {
+        TimestampSource::Device => {
+            "\n    .withTimestampAssigner((event, ts) -> event.occurredAt())"
+        }
+        TimestampSource::Corrected => {
+            "\n    .withTimestampAssigner((event, ts) -> event.occurredAt() + (event.receivedAt() - event.sentAt()))"
+        }
+    });
+    let late = match scenario.late_policy {
+        LateRecordPolicy::Drop => "// too-late records are dropped (Flink's default)",
+        LateRecordPolicy::Restate => {
+            "// Beam: .accumulatingAndRetractingFiredPanes() restates each late result"
+        }
+        LateRecordPolicy::SideOutput => ".sideOutputLateData(lateTag)",
+    };
+    format!(
+        "// Kafka source: {} partitions, one source split each\n\
+         env.fromSource(kafkaSource, {strategy},\n    \"devices\")\n\
+         .keyBy(event -> event.deviceId())\n\
+         .window({window})\n\
+         .allowedLateness({})\n\
+         {late}\n\
+         .aggregate(new CountPerWindow());\n\
+         // Beam: Window.into(...).withAllowedLateness({}), watermark from the source",
+        scenario.partitions,
+        seconds(scenario.allowed_lateness_ms),
+        seconds(scenario.allowed_lateness_ms),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use streamlab_sim::eventtime::outage_spike;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn the_consumer_properties_name_every_group_knob_with_its_value() {
+        let mut scenario = Scenario::default();
+        let group = &mut scenario.groups[0];
+        group.max_poll_records = 50;
+        group.enable_auto_commit = false;
+        group.session_timeout_ms = 10_000;
+        let properties = kafka_consumer_properties(&scenario);
+        for line in [
+            "max.poll.records=50",
+            "enable.auto.commit=false",
+            "session.timeout.ms=10000",
+            "auto.commit.interval.ms=5000",
+            "max.poll.interval.ms=300000",
+        ] {
+            assert!(
+                properties.lines().any(|l| l == line),
+                "{line} in\n{properties}"
+            );
+        }
+        assert!(!properties.contains("group.instance.id"));
+    }
+
+    #[wasm_bindgen_test]
+    fn static_membership_and_the_strategy_class_appear() {
+        let mut scenario = Scenario::default();
+        scenario.groups[0].static_membership = true;
+        scenario.groups[0].partition_assignment_strategy =
+            streamlab_sim::assignor::Strategy::CooperativeSticky;
+        let properties = kafka_consumer_properties(&scenario);
+        assert!(properties.contains("group.instance.id="));
+        assert!(properties.contains(
+            "partition.assignment.strategy=org.apache.kafka.clients.consumer.CooperativeStickyAssignor"
+        ));
+    }
+
+    #[wasm_bindgen_test]
+    fn flink_settings_follow_the_watermark_knobs() {
+        let mut scenario = outage_spike();
+        scenario.max_out_of_orderness_ms = 5_000;
+        scenario.idleness_ms = 0;
+        scenario.late_policy = LateRecordPolicy::SideOutput;
+        let settings = flink_settings(&scenario);
+        assert!(settings.contains("forBoundedOutOfOrderness(Duration.ofMillis(5000))"));
+        assert!(!settings.contains("withIdleness"));
+        assert!(settings.contains(".sideOutputLateData(lateTag)"));
+        scenario.idleness_ms = 10_000;
+        assert!(flink_settings(&scenario).contains(".withIdleness(Duration.ofMillis(10000))"));
+    }
+}
