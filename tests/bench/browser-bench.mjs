@@ -9,7 +9,8 @@ import { launchBrowser, openPage, serveDist, waitForApp } from '../e2e/harness.m
 const site = await serveDist({ subPath: '/bench/' });
 const browser = await launchBrowser();
 try {
-  const visit = await openPage(browser, site.url);
+  // The bare address is the gallery; the figures are the first lesson's.
+  const visit = await openPage(browser, `${site.url}#/partitions`);
   await waitForApp(visit.page);
   // The page's own clock starts at navigation, so this is load + compile + first render,
   // without the browser's start-up.

@@ -220,6 +220,10 @@ pub fn install_height_reporter(child_id: String) {
         // The observer and its callback live as long as the page.
         std::mem::forget(observer);
     }
+    // Browsers do not render a frame scrolled out of sight, so its observer stays quiet until
+    // it is scrolled to; report the height now so the host can lay the page out meanwhile.
+    let report_now: &js_sys::Function = report.as_ref().unchecked_ref();
+    let _ = report_now.call0(&JsValue::NULL);
     report.forget();
 }
 

@@ -47,7 +47,12 @@ pub struct PageShellProps {
 pub fn page_shell(props: &PageShellProps) -> Html {
     // A host's `theme=` wins over the remembered choice, without replacing it.
     let requested = props.embed.theme.as_deref().and_then(SiteTheme::from_name);
-    let theme = use_state(|| requested.unwrap_or_else(theme::saved));
+    // Applied while the state is made, before any child draws a chart in the old colours.
+    let theme = use_state(|| {
+        let initial = requested.unwrap_or_else(theme::saved);
+        theme::apply(initial, false);
+        initial
+    });
     let set_theme = {
         let theme = theme.clone();
         Callback::from(move |next: SiteTheme| {

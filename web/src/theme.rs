@@ -87,6 +87,33 @@ fn resolved(theme: SiteTheme) -> SiteTheme {
     }
 }
 
+/// The theme's colours for a canvas chart, read when it is drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct ChartInk {
+    pub paper: RGBColor,
+    pub ink: RGBColor,
+    pub muted: RGBColor,
+    /// Grid lines and legend borders.
+    pub grid: RGBColor,
+}
+
+impl ChartInk {
+    pub fn current() -> Self {
+        Self {
+            paper: colour_var("--paper", RGBColor(255, 255, 255)),
+            ink: colour_var("--ink", RGBColor(27, 31, 36)),
+            muted: colour_var("--ink-muted", RGBColor(87, 96, 106)),
+            grid: colour_var("--paper-sunken", RGBColor(243, 244, 246)),
+        }
+    }
+
+    /// Axis labels and titles in the theme's ink.
+    pub fn font(&self, size: u32) -> plotters::style::TextStyle<'static> {
+        use plotters::style::{Color, IntoFont};
+        ("sans-serif", size).into_font().color(&self.ink.to_rgba())
+    }
+}
+
 /// The current value of the CSS colour variable `--name` as a colour for plotters, or
 /// `fallback` when it is missing or not a `#rrggbb` value.
 pub fn colour_var(name: &str, fallback: RGBColor) -> RGBColor {

@@ -1,6 +1,7 @@
-//! A hook for components that paint a canvas: it redraws only when the data changes, after the
-//! canvas is in the page.
+//! A hook for components that paint a canvas: it redraws only when the data or the theme
+//! changes, after the canvas is in the page.
 
+use crate::page::use_page;
 use crate::shared::Shared;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
@@ -9,9 +10,10 @@ use yew::prelude::*;
 #[hook]
 pub fn use_canvas_drawing<T: 'static>(data: Shared<T>, draw: fn(HtmlCanvasElement, &T)) -> NodeRef {
     let canvas = use_node_ref();
+    let theme = use_page().theme;
     {
         let canvas = canvas.clone();
-        use_effect_with(data, move |data| {
+        use_effect_with((data, theme), move |(data, _)| {
             if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
                 draw(element, data);
             }

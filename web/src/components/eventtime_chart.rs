@@ -6,6 +6,7 @@
 
 use super::canvas::use_canvas_drawing;
 use crate::shared::Shared;
+use crate::theme::ChartInk;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::collections::BTreeMap;
@@ -173,7 +174,8 @@ fn draw(canvas: HtmlCanvasElement, data: &WindowCounts) {
         return;
     };
     let root = backend.into_drawing_area();
-    let _ = root.fill(&WHITE);
+    let ink = ChartInk::current();
+    let _ = root.fill(&ink.paper);
     let top = data
         .truth
         .iter()
@@ -196,7 +198,11 @@ fn draw(canvas: HtmlCanvasElement, data: &WindowCounts) {
         .configure_mesh()
         .x_desc("window (simulated time, s)")
         .y_desc("records in the window")
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(ink.grid)
+        .bold_line_style(ink.grid)
+        .axis_style(ink.muted)
+        .label_style(ink.font(12))
+        .axis_desc_style(ink.font(12))
         .draw();
     if let Some((from, to)) = data.outage_ms {
         let band = RGBColor(120, 120, 120).mix(0.12).filled();
@@ -253,8 +259,9 @@ fn draw(canvas: HtmlCanvasElement, data: &WindowCounts) {
 
     let _ = chart
         .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
+        .background_style(ink.paper.mix(0.85))
+        .border_style(ink.grid)
+        .label_font(ink.font(12))
         .position(SeriesLabelPosition::UpperLeft)
         .draw();
     let _ = root.present();

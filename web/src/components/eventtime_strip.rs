@@ -7,6 +7,7 @@
 use super::canvas::use_canvas_drawing;
 use crate::palette::key_colour;
 use crate::shared::Shared;
+use crate::theme::ChartInk;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
@@ -77,7 +78,8 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
         return;
     };
     let root = backend.into_drawing_area();
-    let _ = root.fill(&WHITE);
+    let ink = ChartInk::current();
+    let _ = root.fill(&ink.paper);
     let x_end = seconds(data.axis_end_ms).max(1.0);
     let Ok(mut chart) = ChartBuilder::on(&root)
         .margin(10)
@@ -92,15 +94,13 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
         .x_desc("event time (s)")
         .disable_y_mesh()
         .disable_y_axis()
-        .light_line_style(RGBColor(240, 240, 240))
+        .light_line_style(ink.grid)
+        .bold_line_style(ink.grid)
+        .axis_style(ink.muted)
+        .label_style(ink.font(12))
+        .axis_desc_style(ink.font(12))
         .draw();
-    let label = |text: &str, y: f64| {
-        Text::new(
-            text.to_string(),
-            (x_end * 0.005, y),
-            ("sans-serif", 12).into_font().color(&RGBColor(80, 80, 80)),
-        )
-    };
+    let label = |text: &str, y: f64| Text::new(text.to_string(), (x_end * 0.005, y), ink.font(12));
     if let Some((from, to)) = data.outage_ms {
         let _ = chart.draw_series(std::iter::once(Rectangle::new(
             [(seconds(from), 0.0), (seconds(to), 1.0)],
@@ -109,7 +109,7 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
         let _ = chart.draw_series(std::iter::once(Text::new(
             "processor stopped".to_string(),
             (seconds(from) + x_end * 0.005, 0.52),
-            ("sans-serif", 12).into_font().color(&RGBColor(60, 60, 60)),
+            ink.font(12),
         )));
     }
     let _ = chart.draw_series([
@@ -136,7 +136,7 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
         [(now, 0.0), (now, 1.0)],
         5,
         4,
-        BLACK.stroke_width(1),
+        ink.ink.stroke_width(1),
     ));
     if let Some(watermark_ms) = data.watermark_ms {
         let w = seconds(watermark_ms);

@@ -6,6 +6,7 @@
 use super::canvas::use_canvas_drawing;
 use crate::palette::{group_colour, series_colour};
 use crate::shared::Shared;
+use crate::theme::ChartInk;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
@@ -106,7 +107,8 @@ fn draw_lines(canvas: HtmlCanvasElement, data: &ChartData, y_desc: &str, lines: 
         return;
     };
     let root = backend.into_drawing_area();
-    let _ = root.fill(&WHITE);
+    let ink = ChartInk::current();
+    let _ = root.fill(&ink.paper);
     let top = lines
         .iter()
         .flat_map(|line| line.points.iter().map(|(_, v)| *v))
@@ -125,7 +127,11 @@ fn draw_lines(canvas: HtmlCanvasElement, data: &ChartData, y_desc: &str, lines: 
         .configure_mesh()
         .x_desc("simulated time (s)")
         .y_desc(y_desc)
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(ink.grid)
+        .bold_line_style(ink.grid)
+        .axis_style(ink.muted)
+        .label_style(ink.font(12))
+        .axis_desc_style(ink.font(12))
         .draw();
     shade_rebalances(&mut chart, data, top);
     let legend = lines.len() <= MOST_LEGEND_ENTRIES;
@@ -141,8 +147,9 @@ fn draw_lines(canvas: HtmlCanvasElement, data: &ChartData, y_desc: &str, lines: 
     if legend {
         let _ = chart
             .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(RGBColor(200, 200, 200))
+            .background_style(ink.paper.mix(0.8))
+            .border_style(ink.grid)
+            .label_font(ink.font(12))
             .position(SeriesLabelPosition::UpperLeft)
             .draw();
     }

@@ -1,4 +1,6 @@
-//! The narration feed: what happened and why, newest first, read out by screen readers.
+//! The narration feed: what happened and why, newest first. A screen reader hears each newest
+//! line from a polite live region holding only that line (the list itself is rebuilt as a
+//! whole by some lessons, which a live list would read as noise or not at all).
 
 use crate::shared::Shared;
 use yew::prelude::*;
@@ -19,10 +21,16 @@ pub struct NarrationProps {
 
 #[function_component(Narration)]
 pub fn narration(props: &NarrationProps) -> Html {
+    let newest = props
+        .lines
+        .last()
+        .map(|line| line.text.clone())
+        .unwrap_or_default();
     html! {
         <section class="narration" aria-label="What happened">
             <h2>{ "What happened" }</h2>
-            <ol aria-live="polite" aria-relevant="additions">
+            <p class="sr-only" aria-live="polite" aria-atomic="true">{ newest }</p>
+            <ol>
                 { for props.lines.iter().rev().map(|line| html! {
                     <li class={line.kind}>
                         <span class="at">{ format!("{:.1} s", line.at_ms as f64 / 1000.0) }</span>
