@@ -130,9 +130,11 @@ export async function launchBrowser() {
  * Opens a new page in `browser` (from launchBrowser) and starts recording, then loads `url`.
  * The site must make no request outside its own origin: such requests are recorded and
  * aborted, so a test fails on them even where the network is open.
- * Returns { page, consoleErrors, pageErrors, offOriginRequests, failedResponses, responses }.
+ * `setUp(page)`, if given, runs before the page loads (to emulate media, size the viewport or
+ * add init scripts). Returns { page, consoleErrors, pageErrors, offOriginRequests,
+ * failedResponses, responses }.
  */
-export async function openPage(browser, url, { waitUntil = 'load' } = {}) {
+export async function openPage(browser, url, { waitUntil = 'load', setUp } = {}) {
   const ownOrigin = new URL(url).origin;
   const page = await browser.newPage();
   const record = {
@@ -170,6 +172,7 @@ export async function openPage(browser, url, { waitUntil = 'load' } = {}) {
     record.offOriginRequests.push(requested.href);
     return route.abort('blockedbyclient');
   });
+  if (setUp) await setUp(page);
   await page.goto(url, { waitUntil });
   return record;
 }
