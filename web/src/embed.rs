@@ -97,6 +97,12 @@ impl EmbedOptions {
     }
 }
 
+/// Pym.js's `childId` from the page's real query string (`location.search`): Pym puts its
+/// parameters there, before the fragment, when the URL it is given has one.
+pub fn child_id_from_search(search: &str) -> Option<String> {
+    EmbedOptions::from_query(search.trim_start_matches('?')).child_id
+}
+
 /// A lesson's URL with `options` written into its fragment's query, replacing any there.
 pub fn with_options(url: &str, options: &EmbedOptions) -> String {
     let mut url = without_embed_params(url);
@@ -262,6 +268,13 @@ mod tests {
             pym_height_message("a1", 812),
             "pymxPYMxa1xPYMxheightxPYMx812"
         );
+    }
+
+    #[wasm_bindgen_test]
+    fn pym_ids_are_also_read_before_the_fragment() {
+        let search = "?initialWidth=600&childId=lesson-3&parentTitle=Week%203";
+        assert_eq!(child_id_from_search(search).as_deref(), Some("lesson-3"));
+        assert_eq!(child_id_from_search(""), None);
     }
 
     #[wasm_bindgen_test]

@@ -11,10 +11,59 @@ use streamlab_sim::metrics::Metrics;
 use streamlab_sim::{Scenario, World};
 use wasm_bindgen::JsCast;
 
-/// The scenario as pretty JSON: for consumer-group scenarios, exactly what
+/// The scenario as indented JSON: for consumer-group scenarios, exactly what
 /// `streamlab simulate --scenario FILE` reads.
 pub fn scenario_json<T: Serialize>(scenario: &T) -> String {
-    serde_json::to_string_pretty(scenario).unwrap_or_default()
+    // The compact writer is already in the site for share links; serde_json's pretty one
+    // would add a second copy of every Serialize impl, so indent the compact text instead.
+    indent_json(&serde_json::to_string(scenario).unwrap_or_default())
+}
+
+/// Two-space indentation for compact JSON (strings left as they are).
+fn indent_json(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len() * 2);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    for c in compact.chars() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                depth += 1;
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// One row per metrics sample and group: totals, and the lag of each partition.
@@ -195,6 +244,18 @@ mod tests {
             .map(|r| r.split(',').nth(3).unwrap().parse::<u64>().unwrap())
             .sum();
         assert!(truth_total > 0);
+    }
+
+    #[wasm_bindgen_test]
+    fn indenting_keeps_strings_and_the_value() {
+        let compact = r#"{"a":[1,{"b":"x, {y}: \"z\""}],"c":{}}"#;
+        let indented = indent_json(compact);
+        assert!(indented.contains("\n  \"a\": ["));
+        let back: serde_json::Value = serde_json::from_str(&indented).unwrap();
+        assert_eq!(
+            back,
+            serde_json::from_str::<serde_json::Value>(compact).unwrap()
+        );
     }
 
     #[wasm_bindgen_test]

@@ -6,7 +6,7 @@
 //! `?` shortcut sheet.
 
 use crate::components::shortcut_sheet::ShortcutSheet;
-use crate::embed::{install_height_reporter, EmbedOptions};
+use crate::embed::{child_id_from_search, install_height_reporter, EmbedOptions};
 use crate::theme::{self, SiteTheme};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -67,7 +67,14 @@ pub fn page_shell(props: &PageShellProps) -> Html {
     use_effect_with(props.embed.clone(), |embed| {
         mark_document(embed);
         if embed.embedded {
-            let id = embed.child_id.clone().unwrap_or_else(|| "streamlab".into());
+            let search = web_sys::window()
+                .and_then(|w| w.location().search().ok())
+                .unwrap_or_default();
+            let id = embed
+                .child_id
+                .clone()
+                .or_else(|| child_id_from_search(&search))
+                .unwrap_or_else(|| "streamlab".into());
             install_height_reporter(id);
         }
     });

@@ -68,7 +68,7 @@ pub fn transport(props: &TransportProps) -> Html {
                 <output>{ speed_label(props.speed_exponent) }</output>
             </label>
             <span class="clock" aria-label="Simulated time">{ format!("t = {seconds:.1} s") }</span>
-            <span class="keys-hint">{ "Space play/pause · → step · ↑↓ speed · R reset" }</span>
+            <span class="keys-hint">{ "Space play/pause · → step · ↑↓ speed · R reset · ? all shortcuts" }</span>
         </div>
     }
 }
