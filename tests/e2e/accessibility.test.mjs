@@ -39,6 +39,11 @@ test('? opens the shortcut sheet, Esc closes it, and Space and → drive the run
   await sheet.waitFor();
   await page.keyboard.press('?');
   await sheet.waitFor({ state: 'detached' });
+  // Without a keyboard, the header's button opens the same list.
+  await page.locator('.site-header button.keys-button').click();
+  await sheet.waitFor();
+  await sheet.locator('button', { hasText: 'Close' }).click();
+  await sheet.waitFor({ state: 'detached' });
 
   await page.locator('.question').click();
   await page.keyboard.press('Space');

@@ -125,5 +125,9 @@ test('a locked lesson disables its inputs until the learner reveals the run', { 
   await page.locator('.challenge button').click();
   await page.locator('.challenge').waitFor({ state: 'detached' });
   assert.match(await page.locator('.transport button.primary').innerText(), /Pause/, 'revealing runs it');
+  await page.locator('.question').click();
+  await page.keyboard.press('Space');
+  assert.match(await page.locator('.transport button.primary').innerText(), /Play/);
+  assert.equal(await page.locator('.challenge').count(), 0, 'pausing does not bring the challenge back');
   await page.close();
 });

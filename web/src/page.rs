@@ -5,7 +5,7 @@
 //! the chrome, reports the page's height to a host frame, applies the theme, and mounts the
 //! `?` shortcut sheet.
 
-use crate::components::shortcut_sheet::ShortcutSheet;
+use crate::components::shortcut_sheet::{SheetAction, SheetOpen, ShortcutSheet};
 use crate::embed::{child_id_from_search, install_height_reporter, EmbedOptions};
 use crate::theme::{self, SiteTheme};
 use std::rc::Rc;
@@ -18,6 +18,8 @@ pub struct PageContext {
     pub theme: SiteTheme,
     /// Switches the theme and remembers the choice.
     pub set_theme: Callback<SiteTheme>,
+    /// Opens (or closes) the shortcut sheet.
+    pub toggle_keys: Callback<()>,
 }
 
 impl PageContext {
@@ -27,6 +29,7 @@ impl PageContext {
             embed: Rc::new(EmbedOptions::from_query("")),
             theme: SiteTheme::System,
             set_theme: Callback::noop(),
+            toggle_keys: Callback::noop(),
         }
     }
 }
@@ -78,15 +81,21 @@ pub fn page_shell(props: &PageShellProps) -> Html {
             install_height_reporter(id);
         }
     });
+    let sheet = use_reducer(SheetOpen::default);
+    let toggle_keys = {
+        let dispatch = sheet.dispatcher();
+        Callback::from(move |()| dispatch.dispatch(SheetAction::Toggle))
+    };
     let context = PageContext {
         embed: Rc::new(props.embed.clone()),
         theme: *theme,
         set_theme,
+        toggle_keys,
     };
     html! {
         <ContextProvider<PageContext> {context}>
             { props.children.clone() }
-            <ShortcutSheet />
+            <ShortcutSheet open={sheet.0} dispatch={sheet.dispatcher()} />
         </ContextProvider<PageContext>>
     }
 }

@@ -14,6 +14,15 @@ pub struct EmbedChallengeProps {
 #[function_component(EmbedChallenge)]
 pub fn embed_challenge(props: &EmbedChallengeProps) -> Html {
     let revealed = use_state(|| false);
+    {
+        // Started another way (Space, the Play button): the challenge is over for good.
+        let revealed = revealed.clone();
+        use_effect_with(props.playing, move |playing| {
+            if *playing {
+                revealed.set(true);
+            }
+        });
+    }
     if !use_page().embed.locked || *revealed || props.playing {
         return html! {};
     }

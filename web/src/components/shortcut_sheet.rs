@@ -1,5 +1,7 @@
-//! The `?` sheet: every keyboard shortcut in one list, opened with `?` and closed with Esc, a
-//! click outside or its button. While open it holds the focus, so a screen reader reads it.
+//! The `?` sheet: every keyboard shortcut in one list, opened with `?` (or the header's "Keys"
+//! button) and closed with Esc, a click outside or its button. While open it holds the focus,
+//! so a screen reader reads it. The page shell owns whether it is open, so the header can open
+//! it too.
 
 use crate::browser::{help_requested, KeyListener, SHORTCUT_HELP};
 use std::rc::Rc;
@@ -7,29 +9,34 @@ use yew::prelude::*;
 
 /// Whether the sheet is open; a reducer, because the key listener outlives any one render.
 #[derive(Default, PartialEq)]
-struct Open(bool);
+pub struct SheetOpen(pub bool);
 
-enum SheetAction {
+pub enum SheetAction {
     Toggle,
     Close,
 }
 
-impl Reducible for Open {
+impl Reducible for SheetOpen {
     type Action = SheetAction;
     fn reduce(self: Rc<Self>, action: SheetAction) -> Rc<Self> {
-        Rc::new(Open(match action {
+        Rc::new(SheetOpen(match action {
             SheetAction::Toggle => !self.0,
             SheetAction::Close => false,
         }))
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ShortcutSheetProps {
+    pub open: bool,
+    pub dispatch: UseReducerDispatcher<SheetOpen>,
+}
+
 #[function_component(ShortcutSheet)]
-pub fn shortcut_sheet() -> Html {
-    let open = use_reducer(Open::default);
+pub fn shortcut_sheet(props: &ShortcutSheetProps) -> Html {
     let close_button = use_node_ref();
     {
-        let dispatch = open.dispatcher();
+        let dispatch = props.dispatch.clone();
         use_effect_with((), move |_| {
             let listener = KeyListener::new(move |event| {
                 if help_requested(&event) {
@@ -44,7 +51,7 @@ pub fn shortcut_sheet() -> Html {
     }
     {
         let close_button = close_button.clone();
-        use_effect_with(open.0, move |open| {
+        use_effect_with(props.open, move |open| {
             if *open {
                 if let Some(button) = close_button.cast::<web_sys::HtmlElement>() {
                     let _ = button.focus();
@@ -52,11 +59,11 @@ pub fn shortcut_sheet() -> Html {
             }
         });
     }
-    if !open.0 {
+    if !props.open {
         return html! {};
     }
     let close = {
-        let dispatch = open.dispatcher();
+        let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.dispatch(SheetAction::Close))
     };
     // A click on the backdrop closes; a click inside the sheet does not.

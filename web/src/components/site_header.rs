@@ -1,5 +1,5 @@
 //! The site header: the brand (a link back to the gallery), every lesson with the current one
-//! marked, and the theme switcher. Embedded in a course page it shrinks to one line: the
+//! marked, the shortcut list's button and the theme switcher. Embedded in a course page it shrinks to one line: the
 //! lesson's title and a link that opens the full lesson in a new tab.
 
 use crate::components::theme_switcher::ThemeSwitcher;
@@ -21,7 +21,15 @@ pub fn site_header(props: &SiteHeaderProps) -> Html {
         .map(|l| (l.slug, l.title))
         .chain(EVENT_TIME_LESSONS.iter().map(|l| (l.slug, l.title)))
         .collect();
-    if use_page().embed.embedded {
+    let page = use_page();
+    let keys = {
+        let toggle = page.toggle_keys.clone();
+        html! {
+            <button type="button" class="keys-button" aria-keyshortcuts="?" title="Keyboard shortcuts (?)"
+                onclick={Callback::from(move |_: MouseEvent| toggle.emit(()))}>{ "Keys" }</button>
+        }
+    };
+    if page.embed.embedded {
         let title = entries
             .iter()
             .find(|(slug, _)| props.current == *slug)
@@ -34,6 +42,7 @@ pub fn site_header(props: &SiteHeaderProps) -> Html {
             <header class="embed-header">
                 <span class="brand">{ "Streamlab" }</span>
                 <span class="lesson-title">{ title }</span>
+                { keys }
                 <a href={full} target="_blank" rel="noopener">{ "Open the full lesson ↗" }</a>
             </header>
         };
@@ -53,7 +62,10 @@ pub fn site_header(props: &SiteHeaderProps) -> Html {
                     }
                 }) }
             </nav>
-            <ThemeSwitcher />
+            <div class="header-tools">
+                { keys }
+                <ThemeSwitcher />
+            </div>
         </header>
     }
 }

@@ -19,7 +19,7 @@ pub fn theme_switcher() -> Html {
     };
     html! {
         <label class="theme-switcher">
-            <span>{ "Theme" }</span>
+            <span class="sr-only">{ "Theme" }</span>
             <select {onchange} aria-label="Colour theme">
                 { for SiteTheme::ALL.into_iter().map(|t| html! {
                     <option value={t.name()} selected={t == page.theme}>{ t.label() }</option>
