@@ -61,6 +61,23 @@ test('each card opens its lesson, and the header leads back to the gallery', { t
   await page.close();
 });
 
+test('until a theme is picked, the site follows the system\'s dark setting', { timeout: 60_000 }, async () => {
+  const visit = await openPage(env.browser, env.site.url, {
+    setUp: async (page) => {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.addInitScript(() => localStorage.removeItem('streamlab-theme'));
+    },
+  });
+  const { page } = visit;
+  await waitForApp(page);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  assert.equal(await page.locator('.theme-switcher select').inputValue(), 'system');
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.notEqual(background, 'rgb(255, 255, 255)', 'a dark page');
+  assertQuiet(visit);
+  await page.close();
+});
+
 test('the gallery in each theme and on a phone', { timeout: 120_000 }, async () => {
   for (const theme of ['light', 'dark', 'projector']) {
     const visit = await openPage(env.browser, env.site.url);
