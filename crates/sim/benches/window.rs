@@ -94,6 +94,12 @@ fn bench_windows(c: &mut Criterion) {
             },
         ),
         ("session_gap_30s", WindowSpec::Session { gap_ms: 30_000 }),
+        (
+            "sliding_60s",
+            WindowSpec::Sliding {
+                time_difference_ms: 60_000,
+            },
+        ),
     ];
 
     let mut group = c.benchmark_group("window_operator_1m_events_10k_keys");

@@ -51,6 +51,7 @@ fn any_window() -> impl Strategy<Value = WindowSpec> {
             hop_ms
         }),
         (200i64..=3_000).prop_map(|gap_ms| WindowSpec::Session { gap_ms }),
+        (0i64..=3_000).prop_map(|time_difference_ms| WindowSpec::Sliding { time_difference_ms }),
     ]
 }
 

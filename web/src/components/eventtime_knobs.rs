@@ -41,11 +41,13 @@ fn max_rate_per_s(duration_ms: i64) -> u32 {
     cap.clamp(1, 2_000) as u32
 }
 
-/// The window's length, whatever its kind (a session's gap).
+/// The window's length, whatever its kind (a session's gap, a sliding window's time
+/// difference).
 fn window_size_ms(window: WindowSpec) -> i64 {
     match window {
         WindowSpec::Tumbling { size_ms } | WindowSpec::Hopping { size_ms, .. } => size_ms,
         WindowSpec::Session { gap_ms } => gap_ms,
+        WindowSpec::Sliding { time_difference_ms } => time_difference_ms,
     }
 }
 

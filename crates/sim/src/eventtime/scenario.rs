@@ -12,6 +12,10 @@ use std::fmt;
 /// stays cheap enough to rebuild on every knob change in the browser.
 pub const MAX_RECORDS: u64 = 200_000;
 
+/// Most records of one device expected within one sliding window's time difference: each
+/// record touches about twice that many windows, so this bounds the work per record.
+pub const MAX_RECORDS_PER_SLIDING_WINDOW: u64 = 100;
+
 /// Longest run: one hour of simulated time.
 pub const MAX_DURATION_MS: i64 = 3_600_000;
 
@@ -45,8 +49,8 @@ pub struct EventTimeScenario {
     /// A stop of the stream processor and its catch-up afterwards.
     pub outage: OutageSpec,
     /// The windows counted per key: tumbling, hopping or session (Flink `WindowAssigner`,
-    /// Beam `Window.into`). Sliding windows in the sense of "records within a distance of each
-    /// other" are not modelled.
+    /// Beam `Window.into`), or sliding in Kafka Streams' sense (records within a time
+    /// difference of each other, `SlidingWindows`).
     pub window: WindowSpec,
     /// Which clock assigns records to the windows the lesson presents as "the result"; both are
     /// always computed so the UI can put them side by side.
@@ -345,7 +349,37 @@ impl EventTimeScenario {
             WindowSpec::Session { gap_ms } => {
                 check_range("window.gap", gap_ms, 1, MAX_KNOB_DURATION_MS)
             }
+            WindowSpec::Sliding { time_difference_ms } => {
+                check_range(
+                    "window.time_difference",
+                    time_difference_ms,
+                    0,
+                    MAX_KNOB_DURATION_MS,
+                )?;
+                self.check_records_per_sliding_window(time_difference_ms)
+            }
         }
+    }
+
+    /// A record updates every sliding window around it, about two per record of its key
+    /// within the time difference; bound that as the hop bounds hopping windows per record.
+    fn check_records_per_sliding_window(
+        &self,
+        time_difference_ms: i64,
+    ) -> Result<(), ScenarioError> {
+        let per_key = time_difference_ms as u64 * u64::from(self.events_per_second)
+            / 1000
+            / u64::from(self.keys.max(1));
+        if per_key > MAX_RECORDS_PER_SLIDING_WINDOW {
+            return Err(ScenarioError {
+                field: "window.time_difference",
+                message: format!(
+                    "a device has about {per_key} records within one time difference; at most \
+                     {MAX_RECORDS_PER_SLIDING_WINDOW} are allowed (shorten it, or lower the rate)"
+                ),
+            });
+        }
+        Ok(())
     }
 }
 

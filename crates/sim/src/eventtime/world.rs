@@ -402,12 +402,12 @@ impl EventTimeWorld {
 }
 
 /// The tumbling or hopping windows `[n·hop, n·hop + size)` holding `time_ms`; none for
-/// sessions, whose windows depend on the other records.
+/// sessions and sliding windows, whose windows depend on the other records.
 fn fixed_windows_of(spec: WindowSpec, key: u32, time_ms: i64) -> Vec<WindowId> {
     let (size_ms, hop_ms) = match spec {
         WindowSpec::Tumbling { size_ms } => (size_ms, size_ms),
         WindowSpec::Hopping { size_ms, hop_ms } => (size_ms, hop_ms),
-        WindowSpec::Session { .. } => return Vec::new(),
+        WindowSpec::Session { .. } | WindowSpec::Sliding { .. } => return Vec::new(),
     };
     let last_start_ms = time_ms - time_ms.rem_euclid(hop_ms);
     let mut windows = Vec::new();
