@@ -41,18 +41,20 @@ mod scenario;
 mod snapshot;
 mod truth;
 mod watermarks;
+mod window_types;
 mod world;
 
 pub use presets::{
-    drop_vs_restate_vs_side, idle_partition_stalls, mobile_stragglers, outage_spike, preset,
-    PRESET_NAMES,
+    drop_vs_restate_vs_side, four_windows, idle_partition_stalls, late_record_many_panes,
+    mobile_stragglers, outage_spike, preset, PRESET_NAMES,
 };
 pub use records::{stream, Record};
 pub use scenario::{
-    DelaySpec, EventTimeScenario, LateRecordPolicy, OfflineSpec, OutageSpec, ScenarioError,
-    SkewSpec, TimeDomain, TimestampSource, MAX_DURATION_MS, MAX_KNOB_DURATION_MS, MAX_RECORDS,
-    MAX_RECORDS_PER_SLIDING_WINDOW,
+    ComparedWindows, DelaySpec, EventTimeScenario, LateRecordPolicy, OfflineSpec, OutageSpec,
+    ScenarioError, SkewSpec, TimeDomain, TimestampSource, MAX_DURATION_MS, MAX_KNOB_DURATION_MS,
+    MAX_RECORDS, MAX_RECORDS_PER_SLIDING_WINDOW,
 };
 pub use snapshot::{EmittedPane, EventTimeSnapshot, SideOutputRecord, WindowComparison, WindowId};
 pub use watermarks::{IdlenessChange, PartitionWatermark, WatermarkStep};
+pub use window_types::{LaneRecord, LaneWindow, WindowLane, WindowTypesPicture, WindowTypesRun};
 pub use world::EventTimeWorld;

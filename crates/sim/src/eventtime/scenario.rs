@@ -52,6 +52,9 @@ pub struct EventTimeScenario {
     /// Beam `Window.into`), or sliding in Kafka Streams' sense (records within a time
     /// difference of each other, `SlidingWindows`).
     pub window: WindowSpec,
+    /// The four window types the "Windows" lesson draws side by side over this run's records,
+    /// each with its own parameters; the run's own `window` is not affected.
+    pub compared: ComparedWindows,
     /// Which clock assigns records to the windows the lesson presents as "the result"; both are
     /// always computed so the UI can put them side by side.
     pub time_domain: TimeDomain,
@@ -85,6 +88,7 @@ impl Default for EventTimeScenario {
             skew: SkewSpec::default(),
             outage: OutageSpec::default(),
             window: WindowSpec::Tumbling { size_ms: 10_000 },
+            compared: ComparedWindows::default(),
             time_domain: TimeDomain::EventTime,
             timestamp: TimestampSource::Device,
             max_out_of_orderness_ms: 2_000,
@@ -92,6 +96,62 @@ impl Default for EventTimeScenario {
             late_policy: LateRecordPolicy::Drop,
             idleness_ms: 0,
         }
+    }
+}
+
+/// One of each window type, with the real systems' names for their parameters, for drawing
+/// them side by side on one stream of records.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ComparedWindows {
+    /// Flink `TumblingEventTimeWindows.of(size)`, Kafka Streams
+    /// `TimeWindows.ofSizeWithNoGrace(size)`; in ms, 100..=86_400_000.
+    pub tumbling_size_ms: i64,
+    /// Flink `SlidingEventTimeWindows.of(size, slide)`, Kafka Streams
+    /// `TimeWindows.ofSizeWithNoGrace(size).advanceBy(advance)`: windows of this length...
+    pub hopping_size_ms: i64,
+    /// ...starting every this many ms (Flink's `slide`, Kafka's `advance`); 100..=size, and
+    /// at most 100 windows per record.
+    pub hopping_hop_ms: i64,
+    /// Kafka Streams `SlidingWindows.ofTimeDifferenceAndGrace(timeDifference, grace)`: records
+    /// at most this far apart share a window; in ms, 0..=86_400_000, and at most 100 records
+    /// of one device expected within it.
+    pub sliding_time_difference_ms: i64,
+    /// Flink `EventTimeSessionWindows.withGap(gap)`, Kafka Streams
+    /// `SessionWindows.ofInactivityGapWithNoGrace(gap)`; in ms, 1..=86_400_000.
+    pub session_gap_ms: i64,
+}
+
+impl Default for ComparedWindows {
+    fn default() -> Self {
+        Self {
+            tumbling_size_ms: 10_000,
+            hopping_size_ms: 10_000,
+            hopping_hop_ms: 5_000,
+            sliding_time_difference_ms: 10_000,
+            session_gap_ms: 2_000,
+        }
+    }
+}
+
+impl ComparedWindows {
+    /// Tumbling, hopping, sliding and session, in the order the lesson draws them.
+    pub fn specs(&self) -> [WindowSpec; 4] {
+        [
+            WindowSpec::Tumbling {
+                size_ms: self.tumbling_size_ms,
+            },
+            WindowSpec::Hopping {
+                size_ms: self.hopping_size_ms,
+                hop_ms: self.hopping_hop_ms,
+            },
+            WindowSpec::Sliding {
+                time_difference_ms: self.sliding_time_difference_ms,
+            },
+            WindowSpec::Session {
+                gap_ms: self.session_gap_ms,
+            },
+        ]
     }
 }
 
@@ -315,7 +375,13 @@ impl EventTimeScenario {
     }
 
     fn validate_windowing(&self) -> Result<(), ScenarioError> {
-        self.validate_window()?;
+        self.validate_window(self.window)?;
+        for spec in self.compared.specs() {
+            self.validate_window(spec).map_err(|e| ScenarioError {
+                field: "compared",
+                message: format!("{}: {}", e.field, e.message),
+            })?;
+        }
         check_duration("max_out_of_orderness_ms", self.max_out_of_orderness_ms)?;
         check_duration("allowed_lateness_ms", self.allowed_lateness_ms)?;
         check_duration("idleness_ms", self.idleness_ms)
@@ -323,8 +389,8 @@ impl EventTimeScenario {
 
     /// Window sizes are bounded tighter than the window operator's own limits so a run never
     /// holds an absurd number of windows.
-    fn validate_window(&self) -> Result<(), ScenarioError> {
-        match self.window {
+    fn validate_window(&self, window: WindowSpec) -> Result<(), ScenarioError> {
+        match window {
             WindowSpec::Tumbling { size_ms } => {
                 check_range("window.size", size_ms, 100, MAX_KNOB_DURATION_MS)
             }

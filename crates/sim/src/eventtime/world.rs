@@ -13,7 +13,8 @@ use super::snapshot::{
 use super::truth::{ground_truth, in_order_operator};
 use super::watermarks::Watermarks;
 use crate::window::{
-    LatePolicy, Output, Pane, Timing, Watermark, WindowConfig, WindowOperator, WindowSpec,
+    LatePolicy, OpenWindow, Output, Pane, Timing, Watermark, WindowConfig, WindowOperator,
+    WindowSpec,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -118,6 +119,11 @@ impl EventTimeWorld {
 
     pub fn combined_watermark(&self) -> Watermark {
         self.watermarks.combined()
+    }
+
+    /// The event-time operator's windows that still hold state.
+    pub fn open_windows(&self) -> Vec<OpenWindow<u32>> {
+        self.event_time.open_windows()
     }
 
     pub fn event_time_panes(&self) -> &[EmittedPane] {
@@ -336,7 +342,7 @@ impl EventTimeWorld {
                 .filter(|_| !self.input_ended),
             watermark_steps: self.watermarks.steps.clone(),
             idleness_changes: self.watermarks.idleness_changes.clone(),
-            open_windows: self.event_time.open_windows(),
+            open_windows: self.open_windows(),
             event_time_panes: self.event_time_panes.clone(),
             processing_time_panes: self.processing_time_panes.clone(),
             side_outputs: self.side_outputs.clone(),
