@@ -10,6 +10,7 @@ pub mod components;
 pub mod derive;
 pub mod eventtime_link;
 pub mod eventtime_playground;
+pub mod eventtime_windows_view;
 pub mod lessons;
 pub mod link;
 pub mod palette;

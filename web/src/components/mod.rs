@@ -13,6 +13,8 @@ pub mod eventtime_watermark_counters;
 pub mod eventtime_watermark_knobs;
 pub mod eventtime_watermark_panes;
 pub mod eventtime_watermark_presets;
+pub mod eventtime_windows_chart;
+pub mod eventtime_windows_knobs;
 pub mod group_knobs;
 pub mod knob_label;
 pub mod knob_panel;

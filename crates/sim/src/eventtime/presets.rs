@@ -95,7 +95,7 @@ pub fn drop_vs_restate_vs_side() -> EventTimeScenario {
 
 /// "Which window does this record belong to?" One device on one partition, about one event a
 /// second for 40 s, no stragglers: the same records under tumbling (10 s), hopping (10 s every
-/// 5 s), sliding (10 s time difference) and session (3 s gap) windows, so each record lands
+/// 5 s), sliding (3 s time difference) and session (2 s gap) windows, so each record lands
 /// in one tumbling window, two hopping ones, several sliding ones and one session.
 pub fn four_windows() -> EventTimeScenario {
     let mut scenario = EventTimeScenario::default();

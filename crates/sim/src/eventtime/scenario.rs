@@ -128,7 +128,7 @@ impl Default for ComparedWindows {
             tumbling_size_ms: 10_000,
             hopping_size_ms: 10_000,
             hopping_hop_ms: 5_000,
-            sliding_time_difference_ms: 10_000,
+            sliding_time_difference_ms: 3_000,
             session_gap_ms: 2_000,
         }
     }
