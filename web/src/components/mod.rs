@@ -7,6 +7,7 @@ pub mod error_banner;
 pub mod eventtime_chart;
 pub mod eventtime_counters;
 pub mod eventtime_knobs;
+pub mod eventtime_record_timestamps;
 pub mod eventtime_strip;
 pub mod eventtime_watermark_chart;
 pub mod eventtime_watermark_counters;

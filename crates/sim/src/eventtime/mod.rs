@@ -40,6 +40,7 @@ mod records;
 mod scenario;
 mod snapshot;
 mod truth;
+pub mod views;
 mod watermarks;
 mod window_types;
 mod world;

@@ -261,10 +261,11 @@ pub enum TimeDomain {
 }
 
 /// Which of the record's timestamps is its event time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimestampSource {
     /// `occurred_ms` as the device stamped it, skew included.
+    #[default]
     Device,
     /// `occurred_ms + (received_ms - sent_ms)`: the device's clock error cancels out because
     /// two of the three timestamps come from that same clock; what is left over is the network
