@@ -79,10 +79,7 @@ pub fn watermark_knobs(props: &WatermarkKnobsProps) -> Html {
         })
     };
     let timestamp_options = [
-        (
-            "device",
-            "device clock: when it occurred, as the device says",
-        ),
+        ("device", "device clock (occurred)"),
         ("corrected", "corrected (occurred + received − sent)"),
     ]
     .into_iter()
