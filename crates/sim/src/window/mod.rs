@@ -122,6 +122,7 @@ mod output;
 mod session;
 mod sliding;
 mod watermark;
+pub mod workload;
 
 pub use config::{
     ConfigError, LatePolicy, WindowConfig, WindowSpec, MAX_DURATION_MS, MAX_TIME_MS,
