@@ -88,3 +88,21 @@ fn one_late_record_refires_more_hopping_and_sliding_windows_than_tumbling_ones()
     assert!(hopping > tumbling, "{late_panes:?}");
     assert!(sliding > hopping, "{late_panes:?}");
 }
+
+#[test]
+fn a_busy_device_caps_the_compared_sliding_windows_instead_of_refusing_the_scenario() {
+    let mut scenario = four_windows();
+    scenario.events_per_second = 200;
+    // 200 records/s on one device: 100 records take 500 ms.
+    assert_eq!(scenario.longest_sliding_time_difference_ms(), 500);
+    scenario
+        .validate()
+        .expect("the comparison never makes a scenario invalid");
+    let run = WindowTypesRun::new(&scenario).expect("runs");
+    assert_eq!(
+        run.picture(0).lanes[2].spec,
+        streamlab_sim::window::WindowSpec::Sliding {
+            time_difference_ms: 500
+        }
+    );
+}

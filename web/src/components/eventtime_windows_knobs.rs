@@ -1,14 +1,14 @@
 //! The Windows lesson's knobs: one per parameter of the four window types, each with the name
 //! Flink or Kafka Streams gives it. Like every knob they send edits; an edit that would break a
 //! rule the core checks (a hop longer than the size, a time difference holding too many
-//! records) is clamped to the nearest value the core accepts.
+//! records) is clamped to the nearest value the core accepts. (If the rate or device count
+//! changes afterwards, the core itself runs the comparison with the capped time difference,
+//! which the sliding band's title shows.)
 
 use super::eventtime_knobs::EventTimeEdit;
 use super::number_knob::NumberKnob;
 use std::rc::Rc;
-use streamlab_sim::eventtime::{
-    EventTimeScenario, MAX_KNOB_DURATION_MS, MAX_RECORDS_PER_SLIDING_WINDOW,
-};
+use streamlab_sim::eventtime::{EventTimeScenario, MAX_KNOB_DURATION_MS};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -40,12 +40,11 @@ fn clamp_hop_ms(hop_ms: i64, size_ms: i64) -> i64 {
     hop_ms.clamp(least_ms.max(100), size_ms)
 }
 
-/// The longest time difference for which a device expects at most the core's bound of
-/// records (rate spread over the devices).
+/// The longest time difference the core runs at this rate and device count.
 fn max_time_difference_ms(scenario: &EventTimeScenario) -> i64 {
-    let per_device_per_s = f64::from(scenario.events_per_second) / f64::from(scenario.keys.max(1));
-    let longest = MAX_RECORDS_PER_SLIDING_WINDOW as f64 * 1000.0 / per_device_per_s;
-    (longest as i64).min(MAX_KNOB_DURATION_MS)
+    scenario
+        .longest_sliding_time_difference_ms()
+        .min(MAX_KNOB_DURATION_MS)
 }
 
 #[function_component(WindowsKnobs)]

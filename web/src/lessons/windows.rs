@@ -13,9 +13,9 @@ pub const LESSON: EventTimeLesson = EventTimeLesson {
     explanation: &[
         "A stream never ends, so \"how many?\" only has an answer per stretch of time: a \
          window. Which stretches you choose decides what a record counts towards. The \
-         picture runs one device's records through four kinds of windows at once; each row \
-         of boxes is windows of one kind, and every record is drawn again inside each box \
-         that holds it.",
+         picture runs one device's records through four kinds of windows at once; each band \
+         of boxes is one kind of window, and every record is drawn again inside each box that \
+         holds it.",
         "Tumbling windows cut time into back-to-back pieces of one size, so every record \
          lands in exactly one (Flink's TumblingEventTimeWindows.of(size), Kafka Streams' \
          TimeWindows.ofSizeWithNoGrace(size)). Hopping windows have a size too, but a new one \
@@ -103,8 +103,10 @@ pub const LESSON: EventTimeLesson = EventTimeLesson {
          triggers do; Kafka Streams by default sends an updated result for every record \
          instead, and closes windows by stream time minus the grace period rather than by a \
          watermark.",
-        "Windows of a sliding window are shown half-open like the others: Kafka's inclusive \
-         window [s, s + D] is drawn from s to s + D + 1 ms.",
+        "Sliding windows are drawn half-open like the others: Kafka's inclusive window \
+         [s, s + D] is drawn from s to s + D + 1 ms.",
+        "To keep a run quick, the sliding time difference is capped so that a device expects \
+         at most 100 records within it; the sliding band's title shows the value in use.",
     ],
     default_scenario: four_windows,
     view: EventTimeView::Windows,

@@ -114,8 +114,9 @@ pub struct ComparedWindows {
     /// at most 100 windows per record.
     pub hopping_hop_ms: i64,
     /// Kafka Streams `SlidingWindows.ofTimeDifferenceAndGrace(timeDifference, grace)`: records
-    /// at most this far apart share a window; in ms, 0..=86_400_000, and at most 100 records
-    /// of one device expected within it.
+    /// at most this far apart share a window; in ms, 0..=86_400_000. When a device expects
+    /// more than 100 records within it, the comparison runs with the longest time difference
+    /// that does not (see [`ComparedWindows::capped_for_work`]).
     pub sliding_time_difference_ms: i64,
     /// Flink `EventTimeSessionWindows.withGap(gap)`, Kafka Streams
     /// `SessionWindows.ofInactivityGapWithNoGrace(gap)`; in ms, 1..=86_400_000.
@@ -135,6 +136,17 @@ impl Default for ComparedWindows {
 }
 
 impl ComparedWindows {
+    /// These windows with the sliding time difference shortened, if need be, to the longest
+    /// the scenario's rate and device count allow
+    /// ([`EventTimeScenario::longest_sliding_time_difference_ms`]).
+    pub fn capped_for_work(&self, scenario: &EventTimeScenario) -> Self {
+        let longest_ms = scenario.longest_sliding_time_difference_ms();
+        Self {
+            sliding_time_difference_ms: self.sliding_time_difference_ms.min(longest_ms),
+            ..self.clone()
+        }
+    }
+
     /// Tumbling, hopping, sliding and session, in the order the lesson draws them.
     pub fn specs(&self) -> [WindowSpec; 4] {
         [
@@ -377,7 +389,10 @@ impl EventTimeScenario {
 
     fn validate_windowing(&self) -> Result<(), ScenarioError> {
         self.validate_window(self.window)?;
-        for spec in self.compared.specs() {
+        // The comparison's sliding windows are capped to the work bound when they run
+        // (`capped_for_work`), so a rate or device count that suits the other lessons never
+        // makes a scenario invalid because of windows it does not draw.
+        for spec in self.compared.capped_for_work(self).specs() {
             self.validate_window(spec).map_err(|e| ScenarioError {
                 field: "compared",
                 message: format!("{}: {}", e.field, e.message),
@@ -434,19 +449,27 @@ impl EventTimeScenario {
         &self,
         time_difference_ms: i64,
     ) -> Result<(), ScenarioError> {
-        let per_key = time_difference_ms as u64 * u64::from(self.events_per_second)
-            / 1000
-            / u64::from(self.keys.max(1));
-        if per_key > MAX_RECORDS_PER_SLIDING_WINDOW {
+        let longest_ms = self.longest_sliding_time_difference_ms();
+        if time_difference_ms > longest_ms {
             return Err(ScenarioError {
                 field: "window.time_difference",
                 message: format!(
-                    "a device has about {per_key} records within one time difference; at most \
-                     {MAX_RECORDS_PER_SLIDING_WINDOW} are allowed (shorten it, or lower the rate)"
+                    "at {} events/s over {} devices, a time difference over {longest_ms} ms \
+                     holds more than {MAX_RECORDS_PER_SLIDING_WINDOW} records of a device \
+                     (shorten it, or lower the rate)",
+                    self.events_per_second, self.keys
                 ),
             });
         }
         Ok(())
+    }
+
+    /// The longest sliding-window time difference within which a device expects at most
+    /// [`MAX_RECORDS_PER_SLIDING_WINDOW`] records at this rate and device count.
+    pub fn longest_sliding_time_difference_ms(&self) -> i64 {
+        let per_device_ms =
+            MAX_RECORDS_PER_SLIDING_WINDOW as i64 * 1000 * i64::from(self.keys.max(1));
+        per_device_ms / i64::from(self.events_per_second.max(1))
     }
 }
 

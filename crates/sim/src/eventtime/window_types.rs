@@ -73,10 +73,15 @@ pub struct LaneRecord {
 }
 
 impl WindowTypesRun {
-    /// One run per window type of `scenario.compared`; fails as [`EventTimeWorld::new`] does.
+    /// One run per window type of `scenario.compared` (its sliding time difference capped
+    /// to the work bound, see [`ComparedWindows::capped_for_work`]); fails as
+    /// [`EventTimeWorld::new`] does.
+    ///
+    /// [`ComparedWindows::capped_for_work`]: super::ComparedWindows::capped_for_work
     pub fn new(scenario: &EventTimeScenario) -> Result<Self, ScenarioError> {
         let worlds = scenario
             .compared
+            .capped_for_work(scenario)
             .specs()
             .into_iter()
             .map(|window| {
