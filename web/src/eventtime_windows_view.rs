@@ -131,6 +131,18 @@ fn chart_data(run: &WindowTypesRun, scenario: &EventTimeScenario) -> WindowsChar
     }
 }
 
+/// "0:10–0:20", or with tenths of a second when both ends fall in the same second (a short
+/// session): "0:39.2–0:39.7".
+fn span(start_ms: i64, end_ms: i64) -> String {
+    let (from, to) = (clock(start_ms), clock(end_ms));
+    if from == to {
+        let tenths = |ms: i64| ms.rem_euclid(1000) / 100;
+        format!("{from}.{}–{to}.{}", tenths(start_ms), tenths(end_ms))
+    } else {
+        format!("{from}–{to}")
+    }
+}
+
 fn kind_name(spec: WindowSpec) -> &'static str {
     match spec {
         WindowSpec::Tumbling { .. } => "Tumbling",
@@ -155,22 +167,20 @@ fn narrate(run: &WindowTypesRun) -> Vec<NarrationLine> {
             if pane.window.key != SHOWN_DEVICE || (overlapping && !late) {
                 continue;
             }
-            let span = format!(
-                "{}–{}",
-                clock(pane.window.start_ms.max(0)),
-                clock(pane.window.end_ms)
-            );
+            let span = span(pane.window.start_ms.max(0), pane.window.end_ms);
+            let records = match pane.count {
+                1 => "1 record".to_string(),
+                n => format!("{n} records"),
+            };
             let text = if late {
                 format!(
-                    "{} window {span} fired again with {} records: a late record landed in it.",
-                    kind_name(spec),
-                    pane.count
+                    "{} window {span} fired again with {records}: a late record landed in it.",
+                    kind_name(spec)
                 )
             } else {
                 format!(
-                    "{} window {span} fired with {} records once the watermark passed its end.",
-                    kind_name(spec),
-                    pane.count
+                    "{} window {span} fired with {records} once the watermark passed its end.",
+                    kind_name(spec)
                 )
             };
             lines.push(NarrationLine {
