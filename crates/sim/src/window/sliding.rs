@@ -23,19 +23,44 @@
 use super::keys::KeyId;
 use super::output::{FiredPane, Timing, WindowState};
 use super::watermark::Watermark;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, VecDeque};
 
+/// A key's state. Both lists are short (records and windows within a few time differences)
+/// and nearly always grow at the back, so sorted deques with binary search beat ordered
+/// maps here, in time and in code size.
 #[derive(Clone, Debug, Default)]
 struct KeyState {
-    /// Accepted record times still needed → how many records carry that time.
-    records: BTreeMap<i64, u64>,
-    /// Live windows: start → count.
-    windows: BTreeMap<i64, u64>,
+    /// `(time, records at that time)` of the accepted records still needed, by time.
+    records: VecDeque<(i64, u64)>,
+    /// `(start, count)` of the live windows, by start.
+    windows: VecDeque<(i64, u64)>,
+}
+
+/// The position of `at` in a list sorted by its first field: `Ok` if present.
+fn find(list: &VecDeque<(i64, u64)>, at: i64) -> Result<usize, usize> {
+    list.binary_search_by_key(&at, |&(first, _)| first)
+}
+
+/// The index of the first entry at or after `at`.
+fn first_from(list: &VecDeque<(i64, u64)>, at: i64) -> usize {
+    list.partition_point(|&(first, _)| first < at)
 }
 
 impl KeyState {
     fn count_between(&self, first_ms: i64, last_ms: i64) -> u64 {
-        self.records.range(first_ms..=last_ms).map(|(_, n)| n).sum()
+        let from = first_from(&self.records, first_ms);
+        self.records
+            .range(from..)
+            .take_while(|&&(at, _)| at <= last_ms)
+            .map(|&(_, n)| n)
+            .sum()
+    }
+
+    fn add_record(&mut self, time_ms: i64) {
+        match find(&self.records, time_ms) {
+            Ok(index) => self.records[index].1 += 1,
+            Err(index) => self.records.insert(index, (time_ms, 1)),
+        }
     }
 }
 
@@ -92,20 +117,25 @@ impl SlidingWindows {
         self.prune_records(key, watermark);
         let d = self.time_difference_ms;
         let state = &mut self.per_key[key_index];
-        let previous_ms = state
-            .records
-            .range(..time_ms)
-            .next_back()
-            .map(|(&at, _)| at);
-        let next_ms = state.records.range(time_ms + 1..).next().map(|(&at, _)| at);
-        *state.records.entry(time_ms).or_insert(0) += 1;
+        let at = first_from(&state.records, time_ms);
+        let previous_ms = at.checked_sub(1).map(|index| state.records[index].0);
+        let next_ms = match state.records.get(at) {
+            Some(&(same, _)) if same == time_ms => state.records.get(at + 1),
+            other => other,
+        }
+        .map(|&(later, _)| later);
+        state.add_record(time_ms);
 
         // Existing windows around the record: starts in [t - d, t].
-        for (&start_ms, count) in state.windows.range_mut(time_ms - d..=time_ms) {
+        let from = first_from(&state.windows, time_ms - d);
+        for (start_ms, count) in state.windows.range_mut(from..) {
+            if *start_ms > time_ms {
+                break;
+            }
             *count += 1;
-            let end_ms = start_ms + d + 1;
+            let end_ms = *start_ms + d + 1;
             if watermark.has_reached(end_ms) {
-                fired.push(pane(key, start_ms, end_ms, *count, Timing::Late));
+                fired.push(pane(key, *start_ms, end_ms, *count, Timing::Late));
             }
         }
 
@@ -133,12 +163,15 @@ impl SlidingWindows {
         fired: &mut Vec<FiredPane>,
     ) {
         let end_ms = self.end_of(start_ms);
-        let state = &self.per_key[key as usize];
-        if state.windows.contains_key(&start_ms) || self.is_gone(end_ms, watermark) {
+        if self.is_gone(end_ms, watermark) {
             return;
         }
+        let state = &mut self.per_key[key as usize];
+        let Err(index) = find(&state.windows, start_ms) else {
+            return; // It exists already.
+        };
         let count = state.count_between(start_ms, end_ms - 1);
-        self.per_key[key as usize].windows.insert(start_ms, count);
+        state.windows.insert(index, (start_ms, count));
         self.ends.insert((end_ms, key));
         if watermark.has_reached(end_ms) {
             fired.push(pane(key, start_ms, end_ms, count, Timing::Late));
@@ -162,8 +195,15 @@ impl SlidingWindows {
         );
         for &(end_ms, key) in self.ends.range(passed) {
             let start_ms = end_ms - self.time_difference_ms - 1;
-            if let Some(&count) = self.per_key[key as usize].windows.get(&start_ms) {
-                fired.push(pane(key, start_ms, end_ms, count, Timing::OnTime));
+            let windows = &self.per_key[key as usize].windows;
+            if let Ok(index) = find(windows, start_ms) {
+                fired.push(pane(
+                    key,
+                    start_ms,
+                    end_ms,
+                    windows[index].1,
+                    Timing::OnTime,
+                ));
             }
         }
     }
@@ -177,7 +217,10 @@ impl SlidingWindows {
             }
             self.ends.pop_first();
             let start_ms = end_ms - self.time_difference_ms - 1;
-            self.per_key[key as usize].windows.remove(&start_ms);
+            let windows = &mut self.per_key[key as usize].windows;
+            if let Ok(index) = find(windows, start_ms) {
+                windows.remove(index);
+            }
             self.prune_records(key, watermark);
         }
     }
@@ -187,11 +230,11 @@ impl SlidingWindows {
     fn prune_records(&mut self, key: KeyId, watermark: Watermark) {
         let reach_ms = self.time_difference_ms + 2 + self.allowed_lateness_ms;
         let records = &mut self.per_key[key as usize].records;
-        while let Some((&time_ms, _)) = records.first_key_value() {
+        while let Some(&(time_ms, _)) = records.front() {
             if !watermark.has_reached(time_ms + reach_ms) {
                 break;
             }
-            records.pop_first();
+            records.pop_front();
         }
     }
 
@@ -202,7 +245,7 @@ impl SlidingWindows {
         mut visit: impl FnMut(KeyId, i64, i64, u64, WindowState),
     ) {
         for (key_index, state) in self.per_key.iter().enumerate() {
-            for (&start_ms, &count) in &state.windows {
+            for &(start_ms, count) in &state.windows {
                 let end_ms = self.end_of(start_ms);
                 let window_state = if watermark.has_reached(end_ms) {
                     WindowState::Fired
