@@ -254,7 +254,8 @@ impl Component for EventTimePlayground {
                     </div>
                     <LessonText<EventTimeScenario> explanation={lesson.explanation} guarantee={lesson.guarantee}
                         knowledge={lesson.knowledge} failure={lesson.failure} try_this={lesson.try_this}
-                        simplifications={lesson.simplifications} simpler_than="Flink" on_try={self.on_edit.clone()} />
+                        simplifications={lesson.simplifications} on_try={self.on_edit.clone()}
+                        simpler_than={if lesson.view == EventTimeView::Windows { "Flink and Kafka Streams" } else { "Flink" }} />
                 </main>
             </div>
         }
@@ -335,10 +336,10 @@ impl EventTimePlayground {
     }
 
     fn refresh(&mut self) {
-        let snapshot = self.world.snapshot();
         match self.lesson.view {
-            EventTimeView::Clocks => self.refresh_clocks(&snapshot),
-            EventTimeView::Watermarks => self.refresh_watermarks(&snapshot),
+            EventTimeView::Clocks => self.refresh_clocks(&self.world.snapshot()),
+            EventTimeView::Watermarks => self.refresh_watermarks(&self.world.snapshot()),
+            // It reads its own four runs, not this world's snapshot.
             EventTimeView::Windows => self.refresh_windows(),
         }
     }
