@@ -58,6 +58,10 @@ try {
   const storm = await page.evaluate(() => window.__streamlab.benchStorm());
   console.log(`browser storm_32_members_10min: ${JSON.stringify(storm)}`);
 
+  // The window operator on the native benchmark's workload: 1 M events, 10 k keys, tumbling.
+  const windowFigures = await page.evaluate(() => window.__streamlab.benchWindow());
+  console.log(`browser window_1m_events_10k_keys_tumbling: ${JSON.stringify(windowFigures)}`);
+
   for (const error of [...visit.pageErrors, ...visit.consoleErrors]) {
     console.error(`page error: ${error}`);
   }

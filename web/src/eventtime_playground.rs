@@ -2,7 +2,8 @@
 //! out an event-time lesson page (strip, chart, counters, narration, knobs, words). The lesson's
 //! `view` picks the pictures: "Which clock?" draws the arrivals strip and counts per window;
 //! the watermarks lesson draws records on event time × processing time with the watermark,
-//! the panes as they fire, and what became of late records.
+//! the panes as they fire, and what became of late records; the Windows lesson draws the
+//! four window types over the same records (`eventtime_windows_view`).
 //!
 //! Like the consumer-group playground, wall time becomes processing time through one speed
 //! factor, each animation frame advances the world, and a knob change rebuilds the world from
@@ -24,6 +25,8 @@ use crate::components::eventtime_watermark_counters::{WatermarkCounters, Waterma
 use crate::components::eventtime_watermark_knobs::WatermarkKnobs;
 use crate::components::eventtime_watermark_panes::{self, PaneEvent, WatermarkPanes};
 use crate::components::eventtime_watermark_presets::WatermarkPresets;
+use crate::components::eventtime_windows_chart::WindowsChart;
+use crate::components::eventtime_windows_knobs::WindowsKnobs;
 use crate::components::lesson_text::LessonText;
 use crate::components::lesson_tools::{LessonTools, ToolsFor};
 use crate::components::narration::{Narration, NarrationLine};
@@ -33,6 +36,7 @@ use crate::components::transport::{
     speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
 };
 use crate::eventtime_link::{replace_fragment, share_url, EventTimeLinkState};
+use crate::eventtime_windows_view::WindowsView;
 use crate::lessons::{EventTimeLesson, EventTimeView};
 use crate::page::page_of;
 use crate::shared::Shared;
@@ -89,6 +93,8 @@ pub struct EventTimePlayground {
     reduced_motion: bool,
     /// The watermarks view's data; `None` for lessons with the other view.
     watermarks: Option<WatermarkPanels>,
+    /// The Windows view's run and data; `None` for lessons with another view.
+    windows: Option<WindowsView>,
 }
 
 /// What the watermarks view draws, rebuilt from each snapshot.
@@ -140,6 +146,7 @@ impl Component for EventTimePlayground {
             panes_seen: usize::MAX,
             reduced_motion: prefers_reduced_motion(),
             watermarks: None,
+            windows: None,
         };
         playground.refresh();
         playground.schedule_frame(ctx);
@@ -187,6 +194,9 @@ impl Component for EventTimePlayground {
             &self.counts,
             self.watermarks.as_ref().map(|w| &w.figures),
         );
+        if let Some(windows) = &self.windows {
+            windows.publish();
+        }
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -213,7 +223,10 @@ impl Component for EventTimePlayground {
                                 on_step={link.callback(|_| Msg::Step)}
                                 on_reset={link.callback(|_| Msg::Reset)}
                                 on_speed={link.callback(Msg::Speed)} />
-                            if let Some(panels) = &self.watermarks {
+                            if let Some(view) = &self.windows {
+                                <WindowsChart data={view.chart.clone()} />
+                                <Narration lines={self.narration.clone()} />
+                            } else if let Some(panels) = &self.watermarks {
                                 <WatermarkCounters figures={panels.figures} />
                                 <div class="wm-stage">
                                     <WatermarkChart data={panels.chart.clone()} />
@@ -240,12 +253,17 @@ impl Component for EventTimePlayground {
                             if lesson.view == EventTimeView::Watermarks {
                                 <WatermarkKnobs scenario={self.scenario.clone()} on_change={self.on_edit.clone()} />
                             }
-                            <EventTimeKnobs scenario={self.scenario.clone()} on_change={self.on_edit.clone()} />
+                            if lesson.view == EventTimeView::Windows {
+                                <WindowsKnobs scenario={self.scenario.clone()} on_change={self.on_edit.clone()} />
+                            }
+                            <EventTimeKnobs scenario={self.scenario.clone()} on_change={self.on_edit.clone()}
+                                show_window={lesson.view != EventTimeView::Windows} />
                         </aside>
                     </div>
                     <LessonText<EventTimeScenario> explanation={lesson.explanation} guarantee={lesson.guarantee}
                         knowledge={lesson.knowledge} failure={lesson.failure} try_this={lesson.try_this}
-                        simplifications={lesson.simplifications} simpler_than="Flink" on_try={self.on_edit.clone()} />
+                        simplifications={lesson.simplifications} on_try={self.on_edit.clone()}
+                        simpler_than={if lesson.view == EventTimeView::Windows { "Flink and Kafka Streams" } else { "Flink" }} />
                 </main>
             </div>
         }
@@ -326,10 +344,28 @@ impl EventTimePlayground {
     }
 
     fn refresh(&mut self) {
-        let snapshot = self.world.snapshot();
         match self.lesson.view {
-            EventTimeView::Clocks => self.refresh_clocks(&snapshot),
-            EventTimeView::Watermarks => self.refresh_watermarks(&snapshot),
+            EventTimeView::Clocks => self.refresh_clocks(&self.world.snapshot()),
+            EventTimeView::Watermarks => self.refresh_watermarks(&self.world.snapshot()),
+            // It reads its own four runs, not this world's snapshot.
+            EventTimeView::Windows => self.refresh_windows(),
+        }
+    }
+
+    /// The Windows view follows the world's clock with its four runs.
+    fn refresh_windows(&mut self) {
+        let now_ms = self.world.now_ms();
+        match &mut self.windows {
+            Some(view) => view.sync(&self.scenario, now_ms),
+            None => {
+                self.windows = WindowsView::new(&self.scenario);
+                if let Some(view) = &mut self.windows {
+                    view.sync(&self.scenario, now_ms);
+                }
+            }
+        }
+        if let Some(view) = &self.windows {
+            self.narration = view.narration.clone();
         }
     }
 

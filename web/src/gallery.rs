@@ -59,6 +59,7 @@ pub fn cards() -> Vec<LessonCard> {
         thumbnail: match l.view {
             EventTimeView::Clocks => Thumbnail::Clocks,
             EventTimeView::Watermarks => Thumbnail::Watermark,
+            EventTimeView::Windows => Thumbnail::Windows,
         },
     });
     group.chain(event_time).collect()

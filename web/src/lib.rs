@@ -11,6 +11,7 @@ pub mod derive;
 pub mod embed;
 pub mod eventtime_link;
 pub mod eventtime_playground;
+pub mod eventtime_windows_view;
 pub mod export;
 pub mod gallery;
 pub mod lessons;

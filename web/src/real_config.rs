@@ -79,6 +79,11 @@ pub fn flink_settings(scenario: &EventTimeScenario) -> String {
         WindowSpec::Session { gap_ms } => {
             format!("EventTimeSessionWindows.withGap({})", seconds(gap_ms))
         }
+        // Flink has no window defined by the records themselves; Kafka Streams does.
+        WindowSpec::Sliding { time_difference_ms } => format!(
+            "/* no Flink equivalent; Kafka Streams: */ SlidingWindows.ofTimeDifferenceWithNoGrace({})",
+            seconds(time_difference_ms)
+        ),
     };
     let mut strategy = format!(
         "WatermarkStrategy.forBoundedOutOfOrderness({})",

@@ -1,7 +1,8 @@
 //! `window.__streamlab`: read-only numbers for browser tests and benchmarks.
 //!
 //! End-to-end tests compare `traceHash()` with the native CLI's, read frame-time statistics
-//! and knob-to-picture latencies, and call `bench()` to time the core inside the browser.
+//! and knob-to-picture latencies, and call `bench()` (and `benchStorm()`, `benchWindow()`) to
+//! time the core inside the browser.
 //! The playground publishes into a thread-local after each frame; the JS functions only read.
 
 use std::cell::RefCell;
@@ -116,6 +117,41 @@ fn bench_storm() -> JsValue {
     object.into()
 }
 
+/// Times the window operator in this browser on the native benchmark's workload (1 M events,
+/// 10 k keys, tumbling 60 s windows); generating the events is not timed. Keys are `u32`, the
+/// key type the lessons already compile the operator for: a `String` or `u64` operator here
+/// would add a second copy of its code to the site for the benchmark's sake alone.
+fn bench_window() -> JsValue {
+    use streamlab_sim::window::workload::{
+        reference_config, reference_events, REFERENCE_EVENTS, REFERENCE_KEYS,
+    };
+    use streamlab_sim::window::{WindowOperator, WindowSpec};
+    let events = reference_events(REFERENCE_EVENTS, REFERENCE_KEYS);
+    let config = reference_config(WindowSpec::Tumbling { size_ms: 60_000 });
+    let mut out = Vec::with_capacity(1024);
+    let started = now_ms();
+    let mut operator = WindowOperator::<u32>::new(config).expect("valid config");
+    for &(key, time_ms) in &events {
+        // Fewer than 2^32 keys by construction.
+        operator
+            .push(&(key as u32), time_ms, &mut out)
+            .expect("valid event");
+        out.clear();
+    }
+    operator.finish(&mut out);
+    let elapsed_ms = now_ms() - started;
+    let object = js_sys::Object::new();
+    let set = |k: &str, v: f64| {
+        let _ = js_sys::Reflect::set(&object, &k.into(), &v.into());
+    };
+    let count = events.len() as f64;
+    set("events", count);
+    set("panes", operator.summary().panes as f64);
+    set("u32_keys_ms", elapsed_ms);
+    set("u32_keys_events_per_s", count / (elapsed_ms / 1000.0));
+    object.into()
+}
+
 fn reset_stats() {
     PUBLISHED.with(|p| {
         let mut p = p.borrow_mut();
@@ -147,6 +183,7 @@ pub fn install() {
     });
     let bench_fn = Closure::<dyn Fn() -> JsValue>::new(bench);
     let storm_fn = Closure::<dyn Fn() -> JsValue>::new(bench_storm);
+    let window_fn = Closure::<dyn Fn() -> JsValue>::new(bench_window);
     let reset_fn = Closure::<dyn Fn()>::new(reset_stats);
     let panic_fn = Closure::<dyn Fn()>::new(|| panic!("debugPanic() was called from a test"));
     define("traceHash", trace_hash.as_ref());
@@ -155,6 +192,7 @@ pub fn install() {
     define("knobToPictureStats", knob_stats.as_ref());
     define("bench", bench_fn.as_ref());
     define("benchStorm", storm_fn.as_ref());
+    define("benchWindow", window_fn.as_ref());
     define("resetStats", reset_fn.as_ref());
     define("debugPanic", panic_fn.as_ref());
     // The hooks live as long as the page.
@@ -164,6 +202,7 @@ pub fn install() {
     knob_stats.forget();
     bench_fn.forget();
     storm_fn.forget();
+    window_fn.forget();
     reset_fn.forget();
     panic_fn.forget();
     let _ = js_sys::Reflect::set(&window, &"__streamlab".into(), &hooks);

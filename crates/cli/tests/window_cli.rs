@@ -183,11 +183,37 @@ fn a_negative_time_is_refused_with_its_line_number() {
 
 #[test]
 fn an_unknown_window_type_is_refused() {
+    let config = r#"{"window": {"type": "global", "size": 10},
+        "max_out_of_orderness": 0, "allowed_lateness": 0, "late": "drop"}"#;
+    assert_refused(
+        &run_window("global", config, ""),
+        "unknown variant `global`, expected one of `tumbling`, `hopping`, `session`, `sliding`",
+    );
+}
+
+#[test]
+fn sliding_windows_take_kafkas_time_difference_not_a_size() {
     let config = r#"{"window": {"type": "sliding", "size": 10},
         "max_out_of_orderness": 0, "allowed_lateness": 0, "late": "drop"}"#;
     assert_refused(
-        &run_window("sliding", config, ""),
-        "unknown variant `sliding`, expected one of `tumbling`, `hopping`, `session`",
+        &run_window("sliding-size", config, ""),
+        "missing field `time_difference`",
+    );
+}
+
+#[test]
+fn sliding_windows_print_panes_in_the_contracts_format() {
+    let config = r#"{"window": {"type": "sliding", "time_difference": 10},
+        "max_out_of_orderness": 100, "allowed_lateness": 0, "late": "drop"}"#;
+    let input = "{\"key\":\"a\",\"time\":0}\n{\"key\":\"a\",\"time\":10}\n";
+    let outcome = run_window("sliding", config, input);
+    assert_eq!(outcome.status, 0, "stderr: {}", outcome.stderr);
+    assert_eq!(
+        outcome.stdout,
+        "{\"key\":\"a\",\"start\":-10,\"end\":1,\"count\":1,\"timing\":\"on_time\"}\n\
+         {\"key\":\"a\",\"start\":0,\"end\":11,\"count\":2,\"timing\":\"on_time\"}\n\
+         {\"key\":\"a\",\"start\":1,\"end\":12,\"count\":1,\"timing\":\"on_time\"}\n\
+         {\"summary\":{\"events\":2,\"dropped\":0,\"panes\":3}}\n"
     );
 }
 

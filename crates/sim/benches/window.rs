@@ -6,54 +6,21 @@ use std::borrow::Borrow;
 use std::hash::Hash;
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use streamlab_sim::window::{LatePolicy, Output, WindowConfig, WindowOperator, WindowSpec};
+use streamlab_sim::window::workload::{
+    reference_config, reference_events, REFERENCE_EVENTS, REFERENCE_KEYS,
+};
+use streamlab_sim::window::{Output, WindowConfig, WindowOperator, WindowSpec};
 
-const EVENTS: usize = 1_000_000;
-const KEYS: u64 = 10_000;
-const MAX_OUT_OF_ORDERNESS_MS: i64 = 5_000;
+const EVENTS: usize = REFERENCE_EVENTS;
+const KEYS: u64 = REFERENCE_KEYS;
 
-/// A tiny fixed-seed generator (SplitMix64) so the workload is identical on every run.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
-}
-
-/// Key indexes and event times: one event per millisecond on average, each up to 4 s behind
-/// the clock (within the out-of-orderness, so almost nothing is late), with some 1 % arriving
-/// up to 20 s behind to exercise late panes and drops.
+/// The workload the browser benchmark runs too.
 fn workload() -> Vec<(usize, i64)> {
-    let mut random = SplitMix64(0x5eed);
-    (0..EVENTS)
-        .map(|index| {
-            let clock_ms = index as i64;
-            let delay_ms = if random.below(100) == 0 {
-                random.below(20_000) as i64
-            } else {
-                random.below(4_000) as i64
-            };
-            (random.below(KEYS) as usize, (clock_ms - delay_ms).max(0))
-        })
-        .collect()
+    reference_events(EVENTS, KEYS)
 }
 
 fn config(window: WindowSpec) -> WindowConfig {
-    WindowConfig {
-        window,
-        max_out_of_orderness_ms: MAX_OUT_OF_ORDERNESS_MS,
-        allowed_lateness_ms: 10_000,
-        late: LatePolicy::Drop,
-    }
+    reference_config(window)
 }
 
 /// Pushes every event and finishes; returns the pane count so nothing is optimized away.
@@ -94,6 +61,12 @@ fn bench_windows(c: &mut Criterion) {
             },
         ),
         ("session_gap_30s", WindowSpec::Session { gap_ms: 30_000 }),
+        (
+            "sliding_60s",
+            WindowSpec::Sliding {
+                time_difference_ms: 60_000,
+            },
+        ),
     ];
 
     let mut group = c.benchmark_group("window_operator_1m_events_10k_keys");

@@ -51,6 +51,8 @@ fn any_window() -> impl Strategy<Value = WindowSpec> {
             hop_ms
         }),
         (200i64..=3_000).prop_map(|gap_ms| WindowSpec::Session { gap_ms }),
+        // At most 40 records/s on one device: within 1 s that stays under the work bound.
+        (0i64..=1_000).prop_map(|time_difference_ms| WindowSpec::Sliding { time_difference_ms }),
     ]
 }
 

@@ -34,6 +34,10 @@ fn session(gap_ms: i64) -> WindowSpec {
     WindowSpec::Session { gap_ms }
 }
 
+fn sliding(time_difference_ms: i64) -> WindowSpec {
+    WindowSpec::Sliding { time_difference_ms }
+}
+
 fn render(output: &Output<String>) -> String {
     match output {
         Output::Pane(pane) => {
@@ -725,8 +729,9 @@ fn the_config_parses_from_the_contracts_json_and_nothing_else() {
             r#"{{"window": {window}, "max_out_of_orderness": 0, "allowed_lateness": 0, "late": "drop"{extra}}}"#
         )
     };
-    assert!(error_for(&base(r#"{"type":"sliding","size":1}"#, ""))
-        .contains("unknown variant `sliding`"));
+    assert!(
+        error_for(&base(r#"{"type":"global","size":1}"#, "")).contains("unknown variant `global`")
+    );
     assert!(
         error_for(&base(r#"{"type":"tumbling","size":1,"hop":1}"#, ""))
             .contains("unknown field `hop`")
@@ -773,4 +778,125 @@ fn the_config_parses_from_the_contracts_json_and_nothing_else() {
         serde_json::from_str::<WindowConfig>(&written).unwrap(),
         parsed
     );
+}
+
+// --- Sliding windows (Kafka Streams' SlidingWindows; an extension of the contract) ---
+
+#[test]
+fn sliding_windows_are_the_five_of_kafka_streams_own_example() {
+    // SlidingWindows' documentation: a time difference of 5000 and records at 8000, 9200 and
+    // 12400 make [3000;8000], [4200;9200], [7400;12400], [8001;13001] and [9201;14201],
+    // inclusive, which panes report half-open.
+    check(
+        config(sliding(5_000), 100_000, 0),
+        &["A@8000", "A@9200", "A@12400"],
+        &[
+            "end => A [3000,8001) 1 on_time",
+            "end => A [4200,9201) 2 on_time",
+            "end => A [7400,12401) 3 on_time",
+            "end => A [8001,13002) 2 on_time",
+            "end => A [9201,14202) 1 on_time",
+            "summary events=3 dropped=0 panes=5",
+        ],
+    );
+}
+
+#[test]
+fn records_exactly_the_time_difference_apart_share_a_window_one_more_apart_do_not() {
+    check(
+        config(sliding(10), 100, 0),
+        &["a@0", "a@10", "b@0", "b@11"],
+        &[
+            "end => a [-10,1) 1 on_time",
+            "end => b [-10,1) 1 on_time",
+            "end => a [0,11) 2 on_time",
+            "end => a [1,12) 1 on_time",
+            "end => b [1,12) 1 on_time",
+            "summary events=4 dropped=0 panes=5",
+        ],
+    );
+}
+
+#[test]
+fn a_sliding_window_fires_when_the_watermark_passes_its_inclusive_end() {
+    // [0;10] ends at 10 inclusive: W = 10 does not fire it yet, W = 11 does.
+    check(
+        config(sliding(10), 0, 0),
+        &["a@0", "a@10", "b@11", "b@12", "b@30"],
+        &[
+            "a@10 => a [-10,1) 1 on_time",
+            "b@11 => a [0,11) 2 on_time",
+            "b@12 => a [1,12) 1 on_time",
+            "b@12 => b [1,12) 1 on_time",
+            "b@30 => b [2,13) 2 on_time",
+            "b@30 => b [12,23) 1 on_time",
+            "end => b [20,31) 1 on_time",
+            "summary events=5 dropped=0 panes=7",
+        ],
+    );
+}
+
+#[test]
+fn a_late_sliding_record_creates_windows_behind_the_watermark_that_fire_at_once() {
+    // At a@5 the watermark is 20: the new left window [-5;5] holds the records at 0 and 5, and
+    // the right window of 0, [1;11], now holds 5; both fire late at once. A second record at
+    // 0 then updates the two windows that hold it.
+    check(
+        config(sliding(10), 0, 20),
+        &["a@0", "a@20", "a@5", "a@0"],
+        &[
+            "a@20 => a [-10,1) 1 on_time",
+            "a@5 => a [-5,6) 2 late",
+            "a@5 => a [1,12) 1 late",
+            "a@0 => a [-10,1) 2 late",
+            "a@0 => a [-5,6) 3 late",
+            "end => a [10,21) 1 on_time",
+            "summary events=4 dropped=0 panes=6",
+        ],
+    );
+}
+
+#[test]
+fn a_sliding_record_is_dropped_when_its_latest_possible_window_is_gone() {
+    // Lateness 5, W = 40 after a@40. a@35: its window [35;45] is alive, so it joins [30;40],
+    // makes [25;35] (behind W: late pane at once) and the right window [36;46] before 40.
+    // a@24: [24;34] ends at 35 and 35 + 5 <= 40, so every window it could be in is gone.
+    check(
+        config(sliding(10), 0, 5),
+        &["a@20", "a@40", "a@35", "a@24"],
+        &[
+            "a@40 => a [10,21) 1 on_time",
+            "a@35 => a [25,36) 1 late",
+            "a@24 => side a 24",
+            "end => a [30,41) 2 on_time",
+            "end => a [36,47) 1 on_time",
+            "summary events=4 dropped=1 panes=4",
+        ],
+    );
+}
+
+#[test]
+fn a_sliding_config_reads_kafkas_time_difference_and_nothing_else() {
+    let parsed: WindowConfig = serde_json::from_str(
+        r#"{"window":{"type":"sliding","time_difference":5000},
+            "max_out_of_orderness":0,"allowed_lateness":0,"late":"drop"}"#,
+    )
+    .unwrap();
+    assert_eq!(parsed.window, sliding(5_000));
+    for bad in [
+        r#"{"type":"sliding","size":5000}"#,
+        r#"{"type":"sliding","time_difference":5000,"gap":1}"#,
+        r#"{"type":"sliding"}"#,
+    ] {
+        let text = format!(
+            r#"{{"window":{bad},"max_out_of_orderness":0,"allowed_lateness":0,"late":"drop"}}"#
+        );
+        assert!(
+            serde_json::from_str::<WindowConfig>(&text).is_err(),
+            "{bad}"
+        );
+    }
+    let negative = config(sliding(-1), 0, 0);
+    assert!(WindowOperator::<String>::new(negative).is_err());
+    assert!(WindowOperator::<String>::new(config(sliding(0), 0, 0)).is_ok());
 }

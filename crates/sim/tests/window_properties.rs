@@ -23,6 +23,7 @@ fn window_spec() -> impl Strategy<Value = WindowSpec> {
             .prop_flat_map(|size_ms| (Just(size_ms), 1..=size_ms))
             .prop_map(|(size_ms, hop_ms)| WindowSpec::Hopping { size_ms, hop_ms }),
         (1i64..30).prop_map(|gap_ms| WindowSpec::Session { gap_ms }),
+        (0i64..30).prop_map(|time_difference_ms| WindowSpec::Sliding { time_difference_ms }),
     ]
 }
 
@@ -119,6 +120,8 @@ struct Naive {
     /// None is minus infinity.
     watermark_ms: Option<i64>,
     windows: Vec<NaiveWindow>,
+    /// Every accepted event, for sliding windows, whose existence depends on the others.
+    accepted: Vec<(String, i64)>,
     summary: Summary,
 }
 
@@ -128,6 +131,7 @@ impl Naive {
             config,
             watermark_ms: None,
             windows: Vec::new(),
+            accepted: Vec::new(),
             summary: Summary::default(),
         }
     }
@@ -166,6 +170,9 @@ impl Naive {
                 self.place_fixed(key, time_ms, size_ms, hop_ms, &mut out)
             }
             WindowSpec::Session { gap_ms } => self.place_session(key, time_ms, gap_ms, &mut out),
+            WindowSpec::Sliding { time_difference_ms } => {
+                self.place_sliding(key, time_ms, time_difference_ms, &mut out)
+            }
         }
         let candidate_ms = time_ms - self.config.max_out_of_orderness_ms;
         if !self.reached(candidate_ms) {
@@ -280,6 +287,60 @@ impl Naive {
         }
     }
 
+    /// Recomputes the key's sliding windows from scratch after the event: every window the
+    /// definition gives that is not gone, with its count from the accepted events; a window
+    /// that changed (or came into being) behind the watermark fires a late pane.
+    fn place_sliding(
+        &mut self,
+        key: &str,
+        time_ms: i64,
+        time_difference_ms: i64,
+        out: &mut Vec<Output<String>>,
+    ) {
+        let d = time_difference_ms;
+        if self.gone(time_ms + d + 1) {
+            return self.drop_event(key, time_ms, out);
+        }
+        self.accepted.push((key.to_string(), time_ms));
+        let times: Vec<i64> = self
+            .accepted
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|&(_, t)| t)
+            .collect();
+        for start_ms in true_sliding_starts(&times, d) {
+            let end_ms = start_ms + d + 1;
+            if self.gone(end_ms) {
+                continue;
+            }
+            let count = times
+                .iter()
+                .filter(|&&t| (start_ms..end_ms).contains(&t))
+                .count() as u64;
+            let found = self
+                .windows
+                .iter()
+                .position(|window| window.key == key && window.start_ms == start_ms);
+            let changed = found.is_none_or(|index| self.windows[index].count != count);
+            let index = found.unwrap_or_else(|| {
+                self.windows.push(NaiveWindow {
+                    key: key.to_string(),
+                    start_ms,
+                    end_ms,
+                    count,
+                    ever_fired: false,
+                    late_pane_due: false,
+                });
+                self.windows.len() - 1
+            });
+            self.windows[index].count = count;
+            if changed && self.reached(end_ms) {
+                let pane = self.pane(index, Timing::Late);
+                out.push(pane);
+            }
+        }
+    }
+
     fn fire_due(&mut self, out: &mut Vec<Output<String>>) {
         let mut due: Vec<usize> = (0..self.windows.len())
             .filter(|&index| {
@@ -348,11 +409,44 @@ fn true_session_counts(events: &[Event], gap_ms: i64) -> BTreeMap<WindowId, u64>
     counts
 }
 
+/// Kafka Streams' sliding windows of one key's event times, straight from the definition: the
+/// left window `[t - d, t]` of every event, and the right window `[t + 1, t + d + 1]` of every
+/// event that has another event in it. Returns their starts.
+fn true_sliding_starts(times: &[i64], d: i64) -> std::collections::BTreeSet<i64> {
+    let left = times.iter().map(|&t| t - d);
+    let right = times
+        .iter()
+        .filter(|&&t| times.iter().any(|&u| t < u && u <= t + d + 1))
+        .map(|&t| t + 1);
+    left.chain(right).collect()
+}
+
+fn true_sliding_counts(events: &[Event], d: i64) -> BTreeMap<WindowId, u64> {
+    let mut times_by_key: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+    for &(key, time_ms) in events {
+        times_by_key.entry(key).or_default().push(time_ms);
+    }
+    let mut counts = BTreeMap::new();
+    for (key, times) in times_by_key {
+        for start_ms in true_sliding_starts(&times, d) {
+            let count = times
+                .iter()
+                .filter(|&&t| start_ms <= t && t <= start_ms + d)
+                .count() as u64;
+            counts.insert((key.to_string(), start_ms, start_ms + d + 1), count);
+        }
+    }
+    counts
+}
+
 fn true_counts(config: &WindowConfig, events: &[Event]) -> BTreeMap<WindowId, u64> {
     match config.window {
         WindowSpec::Tumbling { size_ms } => true_fixed_counts(events, size_ms, size_ms),
         WindowSpec::Hopping { size_ms, hop_ms } => true_fixed_counts(events, size_ms, hop_ms),
         WindowSpec::Session { gap_ms } => true_session_counts(events, gap_ms),
+        WindowSpec::Sliding { time_difference_ms } => {
+            true_sliding_counts(events, time_difference_ms)
+        }
     }
 }
 

@@ -21,6 +21,9 @@ pub type EventTimeEdit = super::lesson_text::EditOf<EventTimeScenario>;
 pub struct EventTimeKnobsProps {
     pub scenario: EventTimeScenario,
     pub on_change: Callback<EventTimeEdit>,
+    /// Whether to offer the run's window size (the Windows lesson has knobs of its own).
+    #[prop_or(true)]
+    pub show_window: bool,
 }
 
 fn edit(
@@ -41,11 +44,13 @@ fn max_rate_per_s(duration_ms: i64) -> u32 {
     cap.clamp(1, 2_000) as u32
 }
 
-/// The window's length, whatever its kind (a session's gap).
+/// The window's length, whatever its kind (a session's gap, a sliding window's time
+/// difference).
 fn window_size_ms(window: WindowSpec) -> i64 {
     match window {
         WindowSpec::Tumbling { size_ms } | WindowSpec::Hopping { size_ms, .. } => size_ms,
         WindowSpec::Session { gap_ms } => gap_ms,
+        WindowSpec::Sliding { time_difference_ms } => time_difference_ms,
     }
 }
 
@@ -58,11 +63,13 @@ pub fn eventtime_knobs(props: &EventTimeKnobsProps) -> Html {
         <section class="knobs et-knobs" aria-label="Knobs">
             <fieldset>
                 <legend>{ "Windows and watermark" }</legend>
+                if props.show_window {
                 <NumberKnob label="Window size" scope="et-" config_name={Some(AttrValue::from("TumblingEventTimeWindows.of(size)"))}
                     unit="ms" hint="Length of each tumbling window; both clocks use the same windows."
                     value={window_size_ms(s.window) as f64} min={100.0} max={day} step={100.0}
                     slider_max={Some(120_000.0)}
                     on_change={edit(cb, |s, v| s.window = WindowSpec::Tumbling { size_ms: v as i64 })} />
+                }
                 <NumberKnob label="Max out of orderness" scope="et-" config_name={Some(AttrValue::from("forBoundedOutOfOrderness"))}
                     unit="ms" hint="How far the watermark trails the latest event time seen: the wait for stragglers."
                     value={s.max_out_of_orderness_ms as f64} min={0.0} max={day} step={100.0}

@@ -4,26 +4,21 @@
 //! vertical columns; each pane is a bar across its column at the processing time it fired.
 //! Late records and late panes differ by shape and line style as well as colour.
 //!
-//! [`WatermarkChartData::from_snapshot`] turns a snapshot into what is drawn; the component
-//! only lays it out as SVG.
+//! Clicking a dot selects its record: the chart marks where the skew correction would put it
+//! and lists its three timestamps below.
+//!
+//! [`WatermarkChartData::from_snapshot`] turns a snapshot into what is drawn, with the core's
+//! derivations (`eventtime::views`); the component only lays it out as SVG.
 
+use super::eventtime_record_timestamps::RecordTimestamps;
 use crate::eventtime_playground::clock;
 use crate::palette::key_colour;
 use crate::shared::Shared;
-use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, WatermarkStep};
-use streamlab_sim::window::{Timing, Watermark, WindowSpec};
+use streamlab_sim::eventtime::views::{lateness_of, watermark_before, watermark_path, Lateness};
+use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, Record, TimestampSource};
+use streamlab_sim::window::{Timing, WindowSpec};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-/// How a record stood when it was read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lateness {
-    /// Its window had not fired yet.
-    OnTime,
-    /// Its window had fired, but the allowed lateness had not run out: it re-fires it.
-    Late,
-    /// Past the allowed lateness too: dropped, or routed to the side output.
-    TooLate,
-}
 
 /// One processed record.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +27,8 @@ pub struct ChartDot {
     pub processed_ms: i64,
     pub key: u32,
     pub lateness: Lateness,
+    /// The record itself, for its three timestamps when it is selected.
+    pub record: Record,
 }
 
 /// One pane on the chart. On-time firings of a window are drawn once for all devices (they
@@ -67,6 +64,8 @@ pub struct WatermarkChartData {
     /// Right end of the event-time axis and top of the processing-time axis.
     pub x_end_ms: i64,
     pub y_end_ms: i64,
+    /// Which of a record's timestamps the run uses as its event time.
+    pub timestamp_source: TimestampSource,
 }
 
 /// The tumbling window size, if the scenario's windows are tumbling (the only kind drawn as
@@ -75,37 +74,6 @@ pub fn tumbling_size_ms(scenario: &EventTimeScenario) -> Option<i64> {
     match scenario.window {
         WindowSpec::Tumbling { size_ms } => Some(size_ms),
         _ => None,
-    }
-}
-
-/// The combined watermark just before processing time `at_ms`, from its recorded moves.
-pub fn watermark_before(steps: &[WatermarkStep], at_ms: i64) -> Watermark {
-    let moved = steps.partition_point(|step| step.at_ms < at_ms);
-    moved
-        .checked_sub(1)
-        .map_or(Watermark::MinusInfinity, |i| steps[i].watermark)
-}
-
-/// Whether a record with event time `event_ms`, read when the watermark stood at `watermark`,
-/// was on time, late or too late for its tumbling window (the operator's rules: a window
-/// fires when the watermark reaches its end and is gone at its end plus the allowed
-/// lateness).
-pub fn lateness_of(
-    event_ms: i64,
-    watermark: Watermark,
-    size_ms: Option<i64>,
-    allowed_lateness_ms: i64,
-) -> Lateness {
-    let Some(size_ms) = size_ms else {
-        return Lateness::OnTime;
-    };
-    let end_ms = event_ms.div_euclid(size_ms) * size_ms + size_ms;
-    if watermark.has_reached(end_ms + allowed_lateness_ms) {
-        Lateness::TooLate
-    } else if watermark.has_reached(end_ms) {
-        Lateness::Late
-    } else {
-        Lateness::OnTime
     }
 }
 
@@ -128,6 +96,7 @@ impl WatermarkChartData {
                         size_ms,
                         scenario.allowed_lateness_ms,
                     ),
+                    record: *r,
                 }
             })
             .collect();
@@ -158,6 +127,7 @@ impl WatermarkChartData {
             keys: scenario.keys.max(1),
             x_end_ms,
             y_end_ms: snapshot.input_end_ms.max(1),
+            timestamp_source: scenario.timestamp,
         }
     }
 }
@@ -199,30 +169,6 @@ fn chart_panes(snapshot: &EventTimeSnapshot) -> Vec<ChartPane> {
     panes
 }
 
-/// The staircase: at each move the watermark steps right at that processing time, then holds
-/// (a vertical run) until the next move; the last hold reaches up to now. Plus infinity (end
-/// of input) runs to the right edge.
-fn watermark_path(steps: &[WatermarkStep], now_ms: i64, x_end_ms: i64) -> Vec<(i64, i64)> {
-    let mut path = Vec::with_capacity(steps.len() * 2 + 1);
-    let mut current: Option<i64> = None;
-    for step in steps {
-        let x_ms = match step.watermark {
-            Watermark::MinusInfinity => continue,
-            Watermark::At(ms) => ms.clamp(0, x_end_ms),
-            Watermark::PlusInfinity => x_end_ms,
-        };
-        if let Some(previous) = current {
-            path.push((previous, step.at_ms));
-        }
-        path.push((x_ms, step.at_ms));
-        current = Some(x_ms);
-    }
-    if let Some(last) = current {
-        path.push((last, now_ms));
-    }
-    path
-}
-
 #[derive(Properties, PartialEq)]
 pub struct WatermarkChartProps {
     pub data: Shared<WatermarkChartData>,
@@ -259,6 +205,21 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
         .map(|&(e, p)| format!("{:.1},{:.1}", x(e), y(p)))
         .collect::<Vec<_>>()
         .join(" ");
+    let selected = use_state(|| None::<u32>);
+    let on_pick = {
+        let selected = selected.clone();
+        Callback::from(move |e: MouseEvent| {
+            let index = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|element| element.get_attribute("data-index"))
+                .and_then(|value| value.parse::<u32>().ok());
+            if index.is_some() {
+                selected.set(index);
+            }
+        })
+    };
+    let picked = (*selected).and_then(|index| d.dots.iter().find(|dot| dot.record.index == index));
     let late_dots = d
         .dots
         .iter()
@@ -304,9 +265,12 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
                     <line x1={LEFT.to_string()} y1={format!("{:.1}", y(d.now_ms))} x2={(LEFT + plot_w).to_string()} y2={format!("{:.1}", y(d.now_ms))} />
                     <text x={(LEFT + plot_w - 4.0).to_string()} y={format!("{:.1}", y(d.now_ms) - 4.0)} text-anchor="end">{ format!("now {}", clock(d.now_ms)) }</text>
                 </g>
-                <g class="wm-dots">
+                <g class="wm-dots" onclick={on_pick}>
                     { for d.dots.iter().map(|dot| dot_html(dot, x(dot.event_ms), y(dot.processed_ms))) }
                 </g>
+                if let Some(dot) = picked {
+                    { correction_html(dot, &x, &y) }
+                }
                 <polyline class="wm-line" points={path} />
                 <g class="wm-panes-marks">
                     { for d.panes.iter().map(|pane| {
@@ -329,7 +293,9 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
                 crosses were too late (dropped or sent to the side output). The blue staircase is the watermark; \
                 the dotted diagonal is where a record with no delay would sit. Columns are windows (paler while still open). \
                 A solid bar with a diamond is a window's on-time pane (all devices, total count); a dashed bar with a \
-                triangle is one device's late pane, with its retraction when the policy restates." }</figcaption>
+                triangle is one device's late pane, with its retraction when the policy restates. \
+                Click a dot: a ring marks it, a hollow diamond where the clock correction puts it." }</figcaption>
+            <RecordTimestamps record={picked.map(|dot| dot.record)} source={d.timestamp_source} />
         </figure>
     }
 }
@@ -337,12 +303,33 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
 fn dot_html(dot: &ChartDot, x: f64, y: f64) -> Html {
     let colour = key_colour(Some(dot.key));
     let (cx, cy) = (format!("{x:.1}"), format!("{y:.1}"));
+    let index = dot.record.index.to_string();
+    let key = dot.key.to_string();
     match dot.lateness {
-        Lateness::OnTime => html! { <circle class="wm-dot" {cx} {cy} r="2.5" fill={colour} /> },
-        Lateness::Late => html! { <circle class="wm-dot late" {cx} {cy} r="4.5" fill={colour} /> },
+        Lateness::OnTime => {
+            html! { <circle class="wm-dot" {cx} {cy} r="2.5" fill={colour} data-index={index} data-key={key} /> }
+        }
+        Lateness::Late => {
+            html! { <circle class="wm-dot late" {cx} {cy} r="4.5" fill={colour} data-index={index} data-key={key} /> }
+        }
         Lateness::TooLate => html! {
-            <path class="wm-dot too-late" d={format!("M{:.1} {:.1}l8 8m-8 0l8 -8", x - 4.0, y - 4.0)} />
+            <path class="wm-dot too-late" d={format!("M{:.1} {:.1}l8 8m-8 0l8 -8", x - 4.0, y - 4.0)} data-index={index} data-key={key} />
         },
+    }
+}
+
+/// The selected record: a ring where it is drawn, and a hollow diamond at its corrected event
+/// time (same processing time), joined by a dashed line, so the correction is a visible move.
+fn correction_html(dot: &ChartDot, x: &dyn Fn(i64) -> f64, y: &dyn Fn(i64) -> f64) -> Html {
+    let (from_x, at_y) = (x(dot.event_ms), y(dot.processed_ms));
+    let to_x = x(dot.record.corrected_ms());
+    html! {
+        <g class="wm-selected">
+            <line x1={format!("{from_x:.1}")} y1={format!("{at_y:.1}")} x2={format!("{to_x:.1}")} y2={format!("{at_y:.1}")} />
+            <circle cx={format!("{from_x:.1}")} cy={format!("{at_y:.1}")} r="7" />
+            <path class="wm-corrected" d={format!("M{to_x:.1} {:.1}l6 6l-6 6l-6 -6z", at_y - 6.0)} />
+            <text x={format!("{:.1}", to_x + 8.0)} y={format!("{:.1}", at_y - 8.0)}>{ "corrected" }</text>
+        </g>
     }
 }
 

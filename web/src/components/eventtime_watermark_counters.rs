@@ -2,10 +2,12 @@
 //! (dropped, side output, late panes, retractions), windows still open, how long the watermark
 //! has stood still, and accuracy against latency (first answers equal to the truth, and the
 //! mean wait from a window's end to its first pane). [`WatermarkFigures::from_snapshot`]
-//! computes them; the end-to-end tests read the same struct.
+//! gathers them, with the core's derivations (`eventtime::views`, tested natively); the
+//! end-to-end tests read the same struct.
 
-use super::eventtime_watermark_chart::{ChartDot, Lateness};
+use super::eventtime_watermark_chart::ChartDot;
 use crate::eventtime_playground::clock;
+use streamlab_sim::eventtime::views::{first_answers, longest_stall_ms, Lateness};
 use streamlab_sim::eventtime::EventTimeSnapshot;
 use streamlab_sim::window::{Timing, Watermark};
 use yew::prelude::*;
@@ -43,43 +45,13 @@ pub struct WatermarkFigures {
 
 impl WatermarkFigures {
     pub fn from_snapshot(snapshot: &EventTimeSnapshot, dots: &[ChartDot]) -> Self {
-        let answered: Vec<_> = snapshot
-            .windows
-            .iter()
-            .filter_map(|row| {
-                Some((
-                    row,
-                    row.event_time_first?,
-                    row.event_time_first_emitted_at_ms?,
-                ))
-            })
-            .collect();
-        let delays_ms: i64 = answered
-            .iter()
-            .map(|(row, _, at_ms)| at_ms - row.window.end_ms)
-            .sum();
-        // Moves of the watermark before the input ended; the jump to plus infinity at the
-        // end is not the watermark catching up.
-        let finite_moves: Vec<i64> = snapshot
-            .watermark_steps
-            .iter()
-            .filter(|step| step.watermark != Watermark::PlusInfinity)
-            .map(|step| step.at_ms)
-            .collect();
-        // A watermark still standing when the input ends stood still until then: the jump to
-        // plus infinity at the end is the input running out, not the watermark catching up.
-        let still_until_ms = if snapshot.input_ended {
-            snapshot.input_end_ms
-        } else {
-            snapshot.now_ms
-        };
-        let still_now_ms = finite_moves.last().map(|last| still_until_ms - last);
-        let longest_stall_ms = finite_moves
-            .windows(2)
-            .map(|pair| pair[1] - pair[0])
-            .chain(still_now_ms)
-            .max()
-            .unwrap_or(0);
+        let answers = first_answers(&snapshot.windows);
+        let longest_stall_ms = longest_stall_ms(
+            &snapshot.watermark_steps,
+            snapshot.input_ended,
+            snapshot.input_end_ms,
+            snapshot.now_ms,
+        );
         let late: Vec<_> = snapshot
             .event_time_panes
             .iter()
@@ -99,12 +71,9 @@ impl WatermarkFigures {
             late_panes: late.len() as u64,
             retractions: late.iter().filter(|p| p.retracted.is_some()).count() as u64,
             open_windows: snapshot.open_windows.len() as u64,
-            windows_answered: answered.len() as u64,
-            first_answers_right: answered
-                .iter()
-                .filter(|(row, first, _)| *first == row.truth)
-                .count() as u64,
-            mean_first_delay_ms: (!answered.is_empty()).then(|| delays_ms / answered.len() as i64),
+            windows_answered: answers.answered,
+            first_answers_right: answers.right,
+            mean_first_delay_ms: answers.mean_delay_ms,
             longest_stall_ms,
             idle_partitions: snapshot.partitions.iter().filter(|p| p.idle).count() as u32,
             first_idle_at_ms: snapshot

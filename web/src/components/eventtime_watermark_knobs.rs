@@ -1,13 +1,16 @@
 //! The knobs only the watermarks lesson needs, next to the shared event-time knobs: what a late
 //! record does (drop, restate or side output), when a silent partition stops holding the
-//! watermark (Flink `withIdleness`), and how many partitions the devices share. Like every
+//! watermark (Flink `withIdleness`), how many partitions the devices share, and which of a
+//! mobile record's timestamps is its event time (the device's, or the skew-corrected one). Like every
 //! knob they send edits, not whole scenarios.
 
 use super::eventtime_knobs::EventTimeEdit;
 use super::number_knob::NumberKnob;
 use super::select_knob::SelectKnob;
 use std::rc::Rc;
-use streamlab_sim::eventtime::{EventTimeScenario, LateRecordPolicy, MAX_KNOB_DURATION_MS};
+use streamlab_sim::eventtime::{
+    EventTimeScenario, LateRecordPolicy, TimestampSource, MAX_KNOB_DURATION_MS,
+};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -63,6 +66,29 @@ pub fn watermark_knobs(props: &WatermarkKnobsProps) -> Html {
             }));
         })
     };
+    let on_timestamp = {
+        let on_change = props.on_change.clone();
+        Callback::from(move |value: String| {
+            let source = match value.as_str() {
+                "corrected" => TimestampSource::Corrected,
+                _ => TimestampSource::Device,
+            };
+            on_change.emit(Rc::new(move |s: &mut EventTimeScenario| {
+                s.timestamp = source
+            }));
+        })
+    };
+    let timestamp_options = [
+        ("device", "device clock (occurred)"),
+        ("corrected", "corrected (occurred + received − sent)"),
+    ]
+    .into_iter()
+    .map(|(value, text)| (AttrValue::from(value), AttrValue::from(text)))
+    .collect::<Vec<_>>();
+    let timestamp_value = match s.timestamp {
+        TimestampSource::Device => "device",
+        TimestampSource::Corrected => "corrected",
+    };
     let options = [
         ("drop", "drop (late panes update; too-late records vanish)"),
         ("restate", "restate (late panes retract the old value)"),
@@ -78,6 +104,9 @@ pub fn watermark_knobs(props: &WatermarkKnobsProps) -> Html {
                 <SelectKnob label="Late policy" scope="et-" config_name={Some(AttrValue::from("sideOutputLateData"))}
                     hint="What a late record does once its window has answered."
                     {options} value={policy_value(s.late_policy)} on_change={on_policy} />
+                <SelectKnob label="Event timestamp" scope="et-" config_name={Some(AttrValue::from("TimestampAssigner"))}
+                    hint="Which time a record counts by; the correction cancels a device clock that is off."
+                    options={timestamp_options} value={timestamp_value} on_change={on_timestamp} />
                 <NumberKnob label="Idleness" scope="et-" config_name={Some(AttrValue::from("withIdleness"))}
                     unit="ms" hint="After this long without a record a partition stops holding the watermark; 0 never."
                     value={s.idleness_ms as f64} min={0.0} max={MAX_KNOB_DURATION_MS as f64} step={1000.0}

@@ -4,11 +4,12 @@
 //! from a snapshot once; the list shows their short form and the narration their sentence,
 //! so the two cannot disagree.
 
-use super::eventtime_watermark_chart::{ChartDot, Lateness};
+use super::eventtime_watermark_chart::ChartDot;
 use super::narration::NarrationLine;
 use crate::eventtime_playground::clock;
 use crate::shared::Shared;
 use std::collections::BTreeMap;
+use streamlab_sim::eventtime::views::Lateness;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, LateRecordPolicy};
 use streamlab_sim::window::Timing;
 use yew::prelude::*;

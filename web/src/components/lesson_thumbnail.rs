@@ -16,6 +16,8 @@ pub enum Thumbnail {
     Clocks,
     /// Records on event time × processing time with the watermark climbing as a staircase.
     Watermark,
+    /// One row of records above four bands of windows: tumbling, hopping, sliding, session.
+    Windows,
 }
 
 const WIDTH: f64 = 240.0;
@@ -38,6 +40,7 @@ pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
         Thumbnail::Rebalance { members } => rebalance(members),
         Thumbnail::Clocks => clocks(),
         Thumbnail::Watermark => watermark(),
+        Thumbnail::Windows => windows(),
     };
     html! {
         <svg class="thumbnail" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} aria-hidden="true" focusable="false">
@@ -153,6 +156,46 @@ fn watermark() -> Html {
                     fill={key_colour(Some(i % 4))} /> }
             }) }
             <path class="thumb-watermark" d={steps} />
+        </>
+    }
+}
+
+fn windows() -> Html {
+    // Record times along the top; each band below holds the windows of one type as
+    // (start, width) boxes, overlapping where a record belongs to several.
+    let records = [20.0, 34.0, 40.0, 92.0, 104.0, 150.0, 158.0, 168.0, 214.0];
+    let bands: [&[(f64, f64)]; 4] = [
+        &[(12.0, 54.0), (66.0, 54.0), (120.0, 54.0), (174.0, 54.0)],
+        &[
+            (12.0, 54.0),
+            (39.0, 54.0),
+            (66.0, 54.0),
+            (93.0, 54.0),
+            (120.0, 54.0),
+            (147.0, 54.0),
+            (174.0, 54.0),
+        ],
+        &[(14.0, 30.0), (86.0, 22.0), (144.0, 28.0), (208.0, 12.0)],
+        &[(16.0, 30.0), (88.0, 22.0), (146.0, 28.0), (210.0, 8.0)],
+    ];
+    html! {
+        <>
+            { for records.iter().enumerate().map(|(i, x)| html! {
+                <circle cx={x.to_string()} cy="12" r="3" fill={key_colour(Some(i as u32 % 3))} />
+            }) }
+            { for bands.iter().enumerate().map(|(b, boxes)| {
+                let y = 22.0 + b as f64 * 18.0;
+                let rows = boxes.len().min(2) as f64;
+                html! {
+                    <g>
+                        { for boxes.iter().enumerate().map(|(i, (x, w))| html! {
+                            <rect class={classes!("thumb-window", (i % 2 == 1).then_some("odd"))}
+                                x={x.to_string()} y={(y + (i % 2) as f64 * 2.0).to_string()}
+                                width={w.to_string()} height={(16.0 - rows).to_string()} />
+                        }) }
+                    </g>
+                }
+            }) }
         </>
     }
 }

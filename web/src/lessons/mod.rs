@@ -7,6 +7,7 @@ pub mod partitions;
 pub mod rebalances;
 pub mod watermarks;
 pub mod which_clock;
+pub mod windows;
 
 use streamlab_sim::eventtime::EventTimeScenario;
 use streamlab_sim::Scenario;
@@ -16,7 +17,8 @@ pub const LESSONS: &[&Lesson] = &[&partitions::LESSON, &rebalances::LESSON];
 
 /// The event-time lessons, which run on `EventTimeWorld` and mount their own playground; the
 /// site lists them after [`LESSONS`].
-pub const EVENT_TIME_LESSONS: &[&EventTimeLesson] = &[&which_clock::LESSON, &watermarks::LESSON];
+pub const EVENT_TIME_LESSONS: &[&EventTimeLesson] =
+    &[&which_clock::LESSON, &watermarks::LESSON, &windows::LESSON];
 
 /// Which playground a slug needs: the consumer-group one or the event-time one.
 #[derive(Clone, Copy)]
@@ -152,6 +154,8 @@ pub enum EventTimeView {
     /// Watermarks and late data: records on event time × processing time, the watermark
     /// line, the panes as they fire, drops and side outputs.
     Watermarks,
+    /// The four window types side by side on one device's records.
+    Windows,
 }
 
 /// A preset button: the core's preset name (as `?preset=` spells it) and its label.

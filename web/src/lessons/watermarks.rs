@@ -3,7 +3,7 @@
 //! arrives after its window has answered (drop it, restate the answer, or route it aside).
 
 use super::{EventTimeLesson, EventTimePreset, EventTimeTryThis, EventTimeView, Theme};
-use streamlab_sim::eventtime::{drop_vs_restate_vs_side, LateRecordPolicy};
+use streamlab_sim::eventtime::{drop_vs_restate_vs_side, LateRecordPolicy, TimestampSource};
 
 pub const LESSON: EventTimeLesson = EventTimeLesson {
     slug: "watermarks",
@@ -34,6 +34,13 @@ pub const LESSON: EventTimeLesson = EventTimeLesson {
          watermark, and so every window of every key, where it is. Declaring a partition \
          idle after a while without records (Flink's withIdleness) lets the watermark move \
          on, at the price of making that partition's records late when it wakes up.",
+        "Event time itself can be wrong: a phone stamps its events with its own clock, and \
+         that clock may be minutes off. A mobile event therefore carries three timestamps: \
+         when it occurred and when it was sent, both by the device's clock, and when the \
+         server received it, by the server's. The device's error is in both of its own \
+         readings, so it cancels in received − sent: occurred + (received − sent) places the \
+         event on the server's clock, wrong only by the network delay. Click a dot to see a \
+         record's three timestamps and where the correction moves it.",
     ],
     guarantee: "A window fires once the watermark passes its end, so its first answer \
                 includes every record that arrived before then. Records that arrive later \
@@ -73,6 +80,18 @@ pub const LESSON: EventTimeLesson = EventTimeLesson {
             apply: |s| s.allowed_lateness_ms = 0,
         },
         EventTimeTryThis {
+            prompt: "Load the mobile stragglers, click a dot of device 7 (its clock is 20 s \
+                     behind), then switch the event timestamp to corrected.",
+            expect: "Device 7's dots sit 20 s left of where they belong, behind the watermark, \
+                     so they are too late; corrected, they jump 20 s right onto the others and \
+                     count again. The panel shows the error left over: a few hundred ms of \
+                     network delay.",
+            apply: |s| {
+                *s = streamlab_sim::eventtime::mobile_stragglers();
+                s.timestamp = TimestampSource::Corrected;
+            },
+        },
+        EventTimeTryThis {
             prompt: "Let one device go offline for 40 s on a partition of its own, with no \
                      idleness detection.",
             expect: "The watermark staircase goes flat while the device is silent: no window \
@@ -106,8 +125,11 @@ pub const LESSON: EventTimeLesson = EventTimeLesson {
         "The chart classifies a record as late by the watermark just before the instant it \
          was processed; the core decides per record, so at one instant with several records \
          the two can differ.",
-        "The chart draws tumbling windows; hopping and session windows (reachable through a \
-         link) are counted but drawn without columns or late marks.",
+        "The chart draws tumbling windows; hopping, sliding and session windows (reachable \
+         through a link) are counted but drawn without columns or late marks.",
+        "A device's clock error is one constant offset; real clocks also drift, and the \
+         correction assumes the device's clock ran at the right speed between occurred and \
+         sent.",
     ],
     default_scenario: drop_vs_restate_vs_side,
     view: EventTimeView::Watermarks,

@@ -30,8 +30,8 @@
 //!   so every record is counted once in each column.
 //! * A watermark is recomputed after every record and at every idleness deadline, not on a
 //!   timer (Flink's `autoWatermarkInterval`), so a step of the animation never hides a move.
-//! * Sliding windows in the sense of "records within a distance of each other" are not
-//!   modelled; tumbling, hopping and session windows are, through [`WindowSpec`](crate::window::WindowSpec).
+//! * Every window type of [`WindowSpec`](crate::window::WindowSpec) runs here: tumbling,
+//!   hopping, session, and Kafka Streams' sliding windows (records within a time difference).
 //! * Determinism: integer ms everywhere except the exponential draws, which go through `libm`;
 //!   only `Vec`s and `BTreeMap`s are iterated.
 
@@ -40,18 +40,22 @@ mod records;
 mod scenario;
 mod snapshot;
 mod truth;
+pub mod views;
 mod watermarks;
+mod window_types;
 mod world;
 
 pub use presets::{
-    drop_vs_restate_vs_side, idle_partition_stalls, mobile_stragglers, outage_spike, preset,
-    PRESET_NAMES,
+    drop_vs_restate_vs_side, four_windows, idle_partition_stalls, late_record_many_panes,
+    mobile_stragglers, outage_spike, preset, PRESET_NAMES,
 };
 pub use records::{stream, Record};
 pub use scenario::{
-    DelaySpec, EventTimeScenario, LateRecordPolicy, OfflineSpec, OutageSpec, ScenarioError,
-    SkewSpec, TimeDomain, TimestampSource, MAX_DURATION_MS, MAX_KNOB_DURATION_MS, MAX_RECORDS,
+    ComparedWindows, DelaySpec, EventTimeScenario, LateRecordPolicy, OfflineSpec, OutageSpec,
+    ScenarioError, SkewSpec, TimeDomain, TimestampSource, MAX_DURATION_MS, MAX_KNOB_DURATION_MS,
+    MAX_RECORDS, MAX_RECORDS_PER_SLIDING_WINDOW,
 };
 pub use snapshot::{EmittedPane, EventTimeSnapshot, SideOutputRecord, WindowComparison, WindowId};
 pub use watermarks::{IdlenessChange, PartitionWatermark, WatermarkStep};
+pub use window_types::{LaneRecord, LaneWindow, WindowLane, WindowTypesPicture, WindowTypesRun};
 pub use world::EventTimeWorld;

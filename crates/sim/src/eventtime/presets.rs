@@ -10,6 +10,8 @@ pub const PRESET_NAMES: &[&str] = &[
     "mobile-stragglers",
     "idle-partition-stalls",
     "drop-vs-restate-vs-side",
+    "four-windows",
+    "late-record-many-panes",
 ];
 
 /// The preset a link names, if any.
@@ -19,6 +21,8 @@ pub fn preset(name: &str) -> Option<EventTimeScenario> {
         "mobile-stragglers" => Some(mobile_stragglers()),
         "idle-partition-stalls" => Some(idle_partition_stalls()),
         "drop-vs-restate-vs-side" => Some(drop_vs_restate_vs_side()),
+        "four-windows" => Some(four_windows()),
+        "late-record-many-panes" => Some(late_record_many_panes()),
         _ => None,
     }
 }
@@ -86,5 +90,32 @@ pub fn drop_vs_restate_vs_side() -> EventTimeScenario {
     scenario.max_out_of_orderness_ms = 1_000;
     scenario.allowed_lateness_ms = 5_000;
     scenario.late_policy = LateRecordPolicy::Restate;
+    scenario
+}
+
+/// "Which window does this record belong to?" One device on one partition, about one event a
+/// second for 40 s, no stragglers: the same records under tumbling (10 s), hopping (10 s every
+/// 5 s), sliding (3 s time difference) and session (2 s gap) windows, so each record lands
+/// in one tumbling window, two hopping ones, several sliding ones and one session.
+pub fn four_windows() -> EventTimeScenario {
+    let mut scenario = EventTimeScenario::default();
+    scenario.duration_ms = 40_000;
+    scenario.partitions = 1;
+    scenario.keys = 1;
+    scenario.events_per_second = 1;
+    scenario.delay.tail_probability = 0.0;
+    scenario.max_out_of_orderness_ms = 1_000;
+    scenario
+}
+
+/// The same stream with stragglers and 10 s of allowed lateness: one late record re-fires
+/// one tumbling window, two hopping windows, several sliding windows, and can merge two
+/// sessions into one.
+pub fn late_record_many_panes() -> EventTimeScenario {
+    let mut scenario = four_windows();
+    scenario.seed = 2;
+    scenario.delay.tail_probability = 0.15;
+    scenario.delay.tail_mean_ms = 4_000;
+    scenario.allowed_lateness_ms = 10_000;
     scenario
 }

@@ -12,6 +12,10 @@ use std::fmt;
 /// stays cheap enough to rebuild on every knob change in the browser.
 pub const MAX_RECORDS: u64 = 200_000;
 
+/// Most records of one device expected within one sliding window's time difference: each
+/// record touches about twice that many windows, so this bounds the work per record.
+pub const MAX_RECORDS_PER_SLIDING_WINDOW: u64 = 100;
+
 /// Longest run: one hour of simulated time.
 pub const MAX_DURATION_MS: i64 = 3_600_000;
 
@@ -45,9 +49,12 @@ pub struct EventTimeScenario {
     /// A stop of the stream processor and its catch-up afterwards.
     pub outage: OutageSpec,
     /// The windows counted per key: tumbling, hopping or session (Flink `WindowAssigner`,
-    /// Beam `Window.into`). Sliding windows in the sense of "records within a distance of each
-    /// other" are not modelled.
+    /// Beam `Window.into`), or sliding in Kafka Streams' sense (records within a time
+    /// difference of each other, `SlidingWindows`).
     pub window: WindowSpec,
+    /// The four window types the "Windows" lesson draws side by side over this run's records,
+    /// each with its own parameters; the run's own `window` is not affected.
+    pub compared: ComparedWindows,
     /// Which clock assigns records to the windows the lesson presents as "the result"; both are
     /// always computed so the UI can put them side by side.
     pub time_domain: TimeDomain,
@@ -81,6 +88,7 @@ impl Default for EventTimeScenario {
             skew: SkewSpec::default(),
             outage: OutageSpec::default(),
             window: WindowSpec::Tumbling { size_ms: 10_000 },
+            compared: ComparedWindows::default(),
             time_domain: TimeDomain::EventTime,
             timestamp: TimestampSource::Device,
             max_out_of_orderness_ms: 2_000,
@@ -88,6 +96,74 @@ impl Default for EventTimeScenario {
             late_policy: LateRecordPolicy::Drop,
             idleness_ms: 0,
         }
+    }
+}
+
+/// One of each window type, with the real systems' names for their parameters, for drawing
+/// them side by side on one stream of records.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ComparedWindows {
+    /// Flink `TumblingEventTimeWindows.of(size)`, Kafka Streams
+    /// `TimeWindows.ofSizeWithNoGrace(size)`; in ms, 100..=86_400_000.
+    pub tumbling_size_ms: i64,
+    /// Flink `SlidingEventTimeWindows.of(size, slide)`, Kafka Streams
+    /// `TimeWindows.ofSizeWithNoGrace(size).advanceBy(advance)`: windows of this length...
+    pub hopping_size_ms: i64,
+    /// ...starting every this many ms (Flink's `slide`, Kafka's `advance`); 100..=size, and
+    /// at most 100 windows per record.
+    pub hopping_hop_ms: i64,
+    /// Kafka Streams `SlidingWindows.ofTimeDifferenceAndGrace(timeDifference, grace)`: records
+    /// at most this far apart share a window; in ms, 0..=86_400_000. When a device expects
+    /// more than 100 records within it, the comparison runs with the longest time difference
+    /// that does not (see [`ComparedWindows::capped_for_work`]).
+    pub sliding_time_difference_ms: i64,
+    /// Flink `EventTimeSessionWindows.withGap(gap)`, Kafka Streams
+    /// `SessionWindows.ofInactivityGapWithNoGrace(gap)`; in ms, 1..=86_400_000.
+    pub session_gap_ms: i64,
+}
+
+impl Default for ComparedWindows {
+    fn default() -> Self {
+        Self {
+            tumbling_size_ms: 10_000,
+            hopping_size_ms: 10_000,
+            hopping_hop_ms: 5_000,
+            sliding_time_difference_ms: 3_000,
+            session_gap_ms: 2_000,
+        }
+    }
+}
+
+impl ComparedWindows {
+    /// These windows with the sliding time difference shortened, if need be, to the longest
+    /// the scenario's rate and device count allow
+    /// ([`EventTimeScenario::longest_sliding_time_difference_ms`]).
+    pub fn capped_for_work(&self, scenario: &EventTimeScenario) -> Self {
+        let longest_ms = scenario.longest_sliding_time_difference_ms();
+        Self {
+            sliding_time_difference_ms: self.sliding_time_difference_ms.min(longest_ms),
+            ..self.clone()
+        }
+    }
+
+    /// Tumbling, hopping, sliding and session, in the order the lesson draws them.
+    pub fn specs(&self) -> [WindowSpec; 4] {
+        [
+            WindowSpec::Tumbling {
+                size_ms: self.tumbling_size_ms,
+            },
+            WindowSpec::Hopping {
+                size_ms: self.hopping_size_ms,
+                hop_ms: self.hopping_hop_ms,
+            },
+            WindowSpec::Sliding {
+                time_difference_ms: self.sliding_time_difference_ms,
+            },
+            WindowSpec::Session {
+                gap_ms: self.session_gap_ms,
+            },
+        ]
     }
 }
 
@@ -197,10 +273,11 @@ pub enum TimeDomain {
 }
 
 /// Which of the record's timestamps is its event time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimestampSource {
     /// `occurred_ms` as the device stamped it, skew included.
+    #[default]
     Device,
     /// `occurred_ms + (received_ms - sent_ms)`: the device's clock error cancels out because
     /// two of the three timestamps come from that same clock; what is left over is the network
@@ -311,7 +388,16 @@ impl EventTimeScenario {
     }
 
     fn validate_windowing(&self) -> Result<(), ScenarioError> {
-        self.validate_window()?;
+        self.validate_window(self.window)?;
+        // The comparison's sliding windows are capped to the work bound when they run
+        // (`capped_for_work`), so a rate or device count that suits the other lessons never
+        // makes a scenario invalid because of windows it does not draw.
+        for spec in self.compared.capped_for_work(self).specs() {
+            self.validate_window(spec).map_err(|e| ScenarioError {
+                field: "compared",
+                message: format!("{}: {}", e.field, e.message),
+            })?;
+        }
         check_duration("max_out_of_orderness_ms", self.max_out_of_orderness_ms)?;
         check_duration("allowed_lateness_ms", self.allowed_lateness_ms)?;
         check_duration("idleness_ms", self.idleness_ms)
@@ -319,8 +405,8 @@ impl EventTimeScenario {
 
     /// Window sizes are bounded tighter than the window operator's own limits so a run never
     /// holds an absurd number of windows.
-    fn validate_window(&self) -> Result<(), ScenarioError> {
-        match self.window {
+    fn validate_window(&self, window: WindowSpec) -> Result<(), ScenarioError> {
+        match window {
             WindowSpec::Tumbling { size_ms } => {
                 check_range("window.size", size_ms, 100, MAX_KNOB_DURATION_MS)
             }
@@ -345,7 +431,45 @@ impl EventTimeScenario {
             WindowSpec::Session { gap_ms } => {
                 check_range("window.gap", gap_ms, 1, MAX_KNOB_DURATION_MS)
             }
+            WindowSpec::Sliding { time_difference_ms } => {
+                check_range(
+                    "window.time_difference",
+                    time_difference_ms,
+                    0,
+                    MAX_KNOB_DURATION_MS,
+                )?;
+                self.check_records_per_sliding_window(time_difference_ms)
+            }
         }
+    }
+
+    /// A record updates every sliding window around it, about two per record of its key
+    /// within the time difference; bound that as the hop bounds hopping windows per record.
+    fn check_records_per_sliding_window(
+        &self,
+        time_difference_ms: i64,
+    ) -> Result<(), ScenarioError> {
+        let longest_ms = self.longest_sliding_time_difference_ms();
+        if time_difference_ms > longest_ms {
+            return Err(ScenarioError {
+                field: "window.time_difference",
+                message: format!(
+                    "at {} events/s over {} devices, a time difference over {longest_ms} ms \
+                     holds more than {MAX_RECORDS_PER_SLIDING_WINDOW} records of a device \
+                     (shorten it, or lower the rate)",
+                    self.events_per_second, self.keys
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The longest sliding-window time difference within which a device expects at most
+    /// [`MAX_RECORDS_PER_SLIDING_WINDOW`] records at this rate and device count.
+    pub fn longest_sliding_time_difference_ms(&self) -> i64 {
+        let per_device_ms =
+            MAX_RECORDS_PER_SLIDING_WINDOW as i64 * 1000 * i64::from(self.keys.max(1));
+        per_device_ms / i64::from(self.events_per_second.max(1))
     }
 }
 

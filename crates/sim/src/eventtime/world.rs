@@ -13,7 +13,8 @@ use super::snapshot::{
 use super::truth::{ground_truth, in_order_operator};
 use super::watermarks::Watermarks;
 use crate::window::{
-    LatePolicy, Output, Pane, Timing, Watermark, WindowConfig, WindowOperator, WindowSpec,
+    LatePolicy, OpenWindow, Output, Pane, Timing, Watermark, WindowConfig, WindowOperator,
+    WindowSpec,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -118,6 +119,11 @@ impl EventTimeWorld {
 
     pub fn combined_watermark(&self) -> Watermark {
         self.watermarks.combined()
+    }
+
+    /// The event-time operator's windows that still hold state.
+    pub fn open_windows(&self) -> Vec<OpenWindow<u32>> {
+        self.event_time.open_windows()
     }
 
     pub fn event_time_panes(&self) -> &[EmittedPane] {
@@ -336,7 +342,7 @@ impl EventTimeWorld {
                 .filter(|_| !self.input_ended),
             watermark_steps: self.watermarks.steps.clone(),
             idleness_changes: self.watermarks.idleness_changes.clone(),
-            open_windows: self.event_time.open_windows(),
+            open_windows: self.open_windows(),
             event_time_panes: self.event_time_panes.clone(),
             processing_time_panes: self.processing_time_panes.clone(),
             side_outputs: self.side_outputs.clone(),
@@ -402,12 +408,12 @@ impl EventTimeWorld {
 }
 
 /// The tumbling or hopping windows `[n·hop, n·hop + size)` holding `time_ms`; none for
-/// sessions, whose windows depend on the other records.
+/// sessions and sliding windows, whose windows depend on the other records.
 fn fixed_windows_of(spec: WindowSpec, key: u32, time_ms: i64) -> Vec<WindowId> {
     let (size_ms, hop_ms) = match spec {
         WindowSpec::Tumbling { size_ms } => (size_ms, size_ms),
         WindowSpec::Hopping { size_ms, hop_ms } => (size_ms, hop_ms),
-        WindowSpec::Session { .. } => return Vec::new(),
+        WindowSpec::Session { .. } | WindowSpec::Sliding { .. } => return Vec::new(),
     };
     let last_start_ms = time_ms - time_ms.rem_euclid(hop_ms);
     let mut windows = Vec::new();

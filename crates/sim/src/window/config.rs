@@ -59,6 +59,15 @@ pub enum WindowSpec {
         #[serde(rename = "gap")]
         gap_ms: i64,
     },
+    /// Kafka Streams' `SlidingWindows.ofTimeDifferenceAndGrace(D, grace)`: windows defined by
+    /// the records, each covering `[s, s + D]` with both ends inclusive, one for every distinct
+    /// set of a key's records within D of each other. Panes report them half-open like every
+    /// other window, `[s, s + D + 1)`. An extension of the `window` contract, which names
+    /// only the other three types.
+    Sliding {
+        #[serde(rename = "time_difference")]
+        time_difference_ms: i64,
+    },
 }
 
 /// What happens to an event too late for every window it belongs to.
@@ -142,6 +151,10 @@ impl WindowSpec {
                 Ok(())
             }
             Self::Session { gap_ms } => check_positive_duration("window.gap", gap_ms),
+            // Kafka accepts a zero time difference: windows of records at the same instant.
+            Self::Sliding { time_difference_ms } => {
+                check_duration("window.time_difference", time_difference_ms)
+            }
         }
     }
 }

@@ -9,8 +9,8 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use std::fmt;
 
 const CONFIG_FIELDS: &[&str] = &["window", "max_out_of_orderness", "allowed_lateness", "late"];
-const WINDOW_TYPES: &[&str] = &["tumbling", "hopping", "session"];
-const WINDOW_FIELDS: &[&str] = &["type", "size", "hop", "gap"];
+const WINDOW_TYPES: &[&str] = &["tumbling", "hopping", "session", "sliding"];
+const WINDOW_FIELDS: &[&str] = &["type", "size", "hop", "gap", "time_difference"];
 const LATE_POLICIES: &[&str] = &["drop", "side"];
 
 impl<'de> Deserialize<'de> for WindowConfig {
@@ -97,6 +97,7 @@ impl<'de> Visitor<'de> for WindowSpecVisitor {
         let mut size_ms = None;
         let mut hop_ms = None;
         let mut gap_ms = None;
+        let mut time_difference_ms = None;
         // The type may come after the numbers, so collect everything first and check which
         // fields belong to the type at the end.
         while let Some(field) = map.next_key::<String>()? {
@@ -105,11 +106,21 @@ impl<'de> Visitor<'de> for WindowSpecVisitor {
                 "size" => set_once(&mut size_ms, "size", map.next_value()?)?,
                 "hop" => set_once(&mut hop_ms, "hop", map.next_value()?)?,
                 "gap" => set_once(&mut gap_ms, "gap", map.next_value()?)?,
+                "time_difference" => set_once(
+                    &mut time_difference_ms,
+                    "time_difference",
+                    map.next_value()?,
+                )?,
                 other => return Err(de::Error::unknown_field(other, WINDOW_FIELDS)),
             }
         }
         let kind = required(kind, "type")?;
-        let present = [("size", size_ms), ("hop", hop_ms), ("gap", gap_ms)];
+        let present = [
+            ("size", size_ms),
+            ("hop", hop_ms),
+            ("gap", gap_ms),
+            ("time_difference", time_difference_ms),
+        ];
         let (spec, allowed): (WindowSpec, &'static [&'static str]) = match kind.as_str() {
             "tumbling" => (
                 WindowSpec::Tumbling {
@@ -129,6 +140,12 @@ impl<'de> Visitor<'de> for WindowSpecVisitor {
                     gap_ms: required(gap_ms, "gap")?,
                 },
                 &["type", "gap"],
+            ),
+            "sliding" => (
+                WindowSpec::Sliding {
+                    time_difference_ms: required(time_difference_ms, "time_difference")?,
+                },
+                &["type", "time_difference"],
             ),
             other => return Err(de::Error::unknown_variant(other, WINDOW_TYPES)),
         };

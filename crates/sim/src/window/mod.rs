@@ -1,6 +1,7 @@
 //! Event-time windows with watermarks and allowed lateness, the way Apache Flink and Apache
-//! Beam count events per key: tumbling, hopping and session windows, on-time and late panes,
-//! and dropped (or side-output) late events. [`WindowOperator`] is a plain, incremental,
+//! Beam count events per key: tumbling, hopping and session windows (and, beyond the `window`
+//! contract, Kafka Streams' sliding windows), on-time and late panes, and dropped (or
+//! side-output) late events. [`WindowOperator`] is a plain, incremental,
 //! deterministic state machine: `streamlab window` feeds it a file, the browser lessons feed it
 //! one event at a time and draw what comes out.
 //!
@@ -29,6 +30,31 @@
 //!    it waiting.
 //! 6. [`WindowOperator::finish`] moves W to plus infinity: windows that never fired fire on
 //!    time, waiting sessions fire late, windows whose latest pane is out fire nothing more.
+//! 7. Sliding windows (an extension; the contract names only the three types above) follow
+//!    Kafka Streams' `SlidingWindows.ofTimeDifferenceAndGrace(D, grace)`: a key's windows are
+//!    the left window `[t - D, t]` of each of its records and the right window
+//!    `[t + 1, t + D + 1]` of each record that has another record in it, both ends inclusive;
+//!    a window counts every accepted record of its key inside it, including records that
+//!    arrived before the window existed. Panes report them half-open, `end = start + D + 1`,
+//!    so rules 1 to 6 apply unchanged: a window that comes into existence behind W (say the
+//!    left window of a late record) fires a late pane at once. An event is dropped when the
+//!    latest window that could hold it, `[t, t + D]`, is gone, i.e. `t + D + 1 + lateness <= W`.
+//!
+//! # Where sliding windows differ from Kafka Streams
+//!
+//! * **When results come out.** Kafka Streams forwards an updated result for every record
+//!   (or, with `suppress(untilWindowCloses)` / `EmitStrategy.onWindowClose()`, once at
+//!   `stream time > end + grace`). Here they fire like every other window: one on-time pane
+//!   when W passes the end, then a late pane per late record.
+//! * **Which clock closes them.** Kafka Streams closes windows by stream time (the largest
+//!   timestamp seen) minus the grace period; here by the watermark, so with
+//!   `max_out_of_orderness` 0 the two agree and `allowed_lateness` is the grace period.
+//! * **Early records.** Kafka Streams never starts a window before time 0: records at
+//!   `t < D` share one window `[0, D]`. Here their left windows start below 0, like hopping
+//!   windows' negative starts, so every record has its own left window.
+//! * **Dropped counts.** Kafka's dropped-records sensor also ticks for each expired window an
+//!   accepted record skips; here only events refused by rule 7's drop test count, so an
+//!   accepted event whose current windows are all gone is counted nowhere.
 //!
 //! # Decisions where the contract leaves room
 //!
@@ -82,7 +108,9 @@
 //! only ever looked up, and everything iterated lives in `Vec`s and `BTreeMap`s. Windows are
 //! indexed by end, so each watermark step touches only the windows that fire or expire;
 //! placing an event touches only its own key's windows. Keys are interned to dense `u32` ids
-//! inside the operator and turned back into `K` only in the outputs.
+//! inside the operator and turned back into `K` only in the outputs. A sliding-window event
+//! costs time proportional to its key's records within `2 · D` of it (each of them brings
+//! about two windows the event may update).
 
 mod assigner;
 mod config;
@@ -92,7 +120,9 @@ mod keys;
 mod operator;
 mod output;
 mod session;
+mod sliding;
 mod watermark;
+pub mod workload;
 
 pub use config::{
     ConfigError, LatePolicy, WindowConfig, WindowSpec, MAX_DURATION_MS, MAX_TIME_MS,

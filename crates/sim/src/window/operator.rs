@@ -8,6 +8,7 @@ use super::fixed::FixedWindows;
 use super::keys::{KeyId, KeyTable};
 use super::output::{FiredPane, OpenWindow, Output, Pane, Summary};
 use super::session::Sessions;
+use super::sliding::SlidingWindows;
 use super::watermark::Watermark;
 use std::borrow::Borrow;
 use std::cmp::Ordering;
@@ -35,6 +36,7 @@ pub struct WindowOperator<K> {
 enum Windows {
     Fixed(FixedWindows),
     Session(Sessions),
+    Sliding(SlidingWindows),
 }
 
 /// Why `push` refused an event; the operator's state is unchanged when it does.
@@ -88,6 +90,9 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
                 lateness_ms,
             )),
             WindowSpec::Session { gap_ms } => Windows::Session(Sessions::new(gap_ms, lateness_ms)),
+            WindowSpec::Sliding { time_difference_ms } => {
+                Windows::Sliding(SlidingWindows::new(time_difference_ms, lateness_ms))
+            }
         };
         Ok(Self {
             config,
@@ -189,6 +194,7 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         match &self.windows {
             Windows::Fixed(windows) => windows.visit_open(self.watermark, &mut visit),
             Windows::Session(sessions) => sessions.visit_open(&mut visit),
+            Windows::Sliding(windows) => windows.visit_open(self.watermark, &mut visit),
         }
         views.sort_unstable_by(|a, b| {
             (a.2, a.1)
@@ -223,6 +229,7 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         match &self.windows {
             Windows::Fixed(windows) => windows.is_too_late(time_ms, self.watermark),
             Windows::Session(sessions) => sessions.is_too_late(time_ms, self.watermark),
+            Windows::Sliding(windows) => windows.is_too_late(time_ms, self.watermark),
         }
     }
 
@@ -231,6 +238,9 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
             Windows::Fixed(windows) => windows.place(key, time_ms, self.watermark, &mut self.fired),
             Windows::Session(sessions) => {
                 sessions.place(key, time_ms, self.watermark, &mut self.fired)
+            }
+            Windows::Sliding(windows) => {
+                windows.place(key, time_ms, self.watermark, &mut self.fired)
             }
         }
     }
@@ -246,11 +256,13 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         match &mut self.windows {
             Windows::Fixed(windows) => windows.fire_passed(from, candidate, &mut self.fired),
             Windows::Session(sessions) => sessions.fire_passed(from, candidate, &mut self.fired),
+            Windows::Sliding(windows) => windows.fire_passed(from, candidate, &mut self.fired),
         }
         self.emit_fired(out);
         match &mut self.windows {
             Windows::Fixed(windows) => windows.expire(candidate),
             Windows::Session(sessions) => sessions.expire(candidate),
+            Windows::Sliding(windows) => windows.expire(candidate),
         }
         self.watermark = candidate;
     }
