@@ -57,6 +57,11 @@ try {
   const storm = await page.evaluate(() => window.__streamlab.benchStorm());
   console.log(`browser storm_32_members_10min: ${JSON.stringify(storm)}`);
 
+  // Seeking in a ten-minute run of the default lesson, worst case (a whole checkpoint
+  // spacing replayed), as the scrubber does it.
+  const seek = await page.evaluate(() => window.__streamlab.benchSeek());
+  console.log(`browser seek_default_lesson_10min: ${JSON.stringify(seek)}`);
+
   for (const error of [...visit.pageErrors, ...visit.consoleErrors]) {
     console.error(`page error: ${error}`);
   }

@@ -25,6 +25,7 @@ pub mod presets_bar;
 pub mod select_knob;
 pub mod share_bar;
 pub mod site_header;
+pub mod timeline_scrubber;
 pub mod timelines;
 pub mod toggle_knob;
 pub mod transport;

@@ -1,0 +1,45 @@
+//! Seeking: what moving the scrubber costs in a ten-minute run of the first lesson, and in the
+//! storm preset at its largest. The timeline has already been played to the end (its
+//! checkpoints exist); each seek goes back to just before a checkpoint boundary, the worst
+//! case, since it replays a whole spacing.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use streamlab_sim::timeline::Timeline;
+use streamlab_sim::{Scenario, World};
+
+fn played(scenario: &Scenario, until_ms: u64) -> Timeline<World> {
+    let mut timeline = Timeline::new(World::new(scenario).unwrap());
+    timeline.seek(until_ms);
+    timeline
+}
+
+fn benches(c: &mut Criterion) {
+    let ten_minutes_ms = 600_000;
+    let mut group = c.benchmark_group("seek");
+    group.sample_size(20);
+    let mut lesson = played(&Scenario::default(), ten_minutes_ms);
+    let (_, spacing_ms) = lesson.checkpoints();
+    let mut targets = [
+        spacing_ms - 1,
+        ten_minutes_ms / 2 + spacing_ms - 1,
+        ten_minutes_ms - 1,
+    ]
+    .into_iter()
+    .cycle();
+    group.bench_function("default_lesson_10min_worst_case", |b| {
+        b.iter(|| lesson.seek(targets.next().unwrap()))
+    });
+    let storm = streamlab_sim::presets::storm_32_members();
+    let mut storm_line = played(&storm, ten_minutes_ms);
+    let (_, storm_spacing_ms) = storm_line.checkpoints();
+    let mut storm_targets = [storm_spacing_ms - 1, ten_minutes_ms - 1]
+        .into_iter()
+        .cycle();
+    group.bench_function("storm_32_members_10min_worst_case", |b| {
+        b.iter(|| storm_line.seek(storm_targets.next().unwrap()))
+    });
+    group.finish();
+}
+
+criterion_group!(timeline, benches);
+criterion_main!(timeline);
