@@ -18,7 +18,8 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("seek");
     group.sample_size(20);
     let mut lesson = played(&Scenario::default(), ten_minutes_ms);
-    let (_, spacing_ms) = lesson.checkpoints();
+    let (count, spacing_ms) = lesson.checkpoints();
+    println!("default lesson, 10 min: {count} checkpoints, {spacing_ms} ms apart");
     let mut targets = [
         spacing_ms - 1,
         ten_minutes_ms / 2 + spacing_ms - 1,
@@ -31,7 +32,8 @@ fn benches(c: &mut Criterion) {
     });
     let storm = streamlab_sim::presets::storm_32_members();
     let mut storm_line = played(&storm, ten_minutes_ms);
-    let (_, storm_spacing_ms) = storm_line.checkpoints();
+    let (storm_count, storm_spacing_ms) = storm_line.checkpoints();
+    println!("storm, 32 members, 10 min: {storm_count} checkpoints, {storm_spacing_ms} ms apart");
     let mut storm_targets = [storm_spacing_ms - 1, ten_minutes_ms - 1]
         .into_iter()
         .cycle();

@@ -6,9 +6,11 @@
 //! checkpoint at or before `t` (or keeps the current world, if that is closer) and advances
 //! from there; because advancing in many steps or one gives the same run, the result is the
 //! run from zero to `t`, bit for bit (tested against the trace hash). At most
-//! [`MAX_CHECKPOINTS`] are kept: when they are all used, every other one is dropped and the
-//! spacing doubles, so memory stays bounded on long runs and a seek never replays more than
-//! one spacing.
+//! [`MAX_CHECKPOINTS`] are kept, holding at most [`CHECKPOINT_BUDGET_BYTES`] between them:
+//! past either bound every other one is dropped and the spacing doubles, so memory stays
+//! bounded on long or busy runs and a seek never replays more than one spacing. (A world's
+//! partition logs are copied whole into each checkpoint; sharing their sealed chunks between
+//! clones would make checkpoints nearly free and let the spacing stay short on busy runs.)
 //!
 //! Acting while in the past forks: the caller builds the new scenario with [`forked`], which
 //! drops the scheduled actions the learner had already seen happen after that time, and
@@ -22,6 +24,8 @@ use crate::{Scenario, World};
 pub const MAX_CHECKPOINTS: usize = 32;
 /// Simulated time between checkpoints before any thinning.
 pub const INITIAL_SPACING_MS: u64 = 5_000;
+/// Most memory the checkpoints of one run may hold, by their own estimate.
+pub const CHECKPOINT_BUDGET_BYTES: usize = 192 << 20;
 
 /// A run the timeline can checkpoint: cloned to save it, advanced to replay it.
 pub trait Replayable: Clone {
@@ -31,6 +35,8 @@ pub trait Replayable: Clone {
     fn replay_to(&mut self, target_ms: u64);
     /// A fingerprint of everything the run did so far: equal fingerprints, same run.
     fn fingerprint(&self) -> String;
+    /// Roughly how many bytes a clone holds (its records and events; the rest is small).
+    fn size_hint_bytes(&self) -> usize;
 }
 
 impl Replayable for World {
@@ -45,6 +51,12 @@ impl Replayable for World {
     fn fingerprint(&self) -> String {
         self.trace_hash().hex()
     }
+
+    fn size_hint_bytes(&self) -> usize {
+        let records = self.topic().total_records() as usize;
+        records * std::mem::size_of::<crate::topic::Record>()
+            + self.events().len() * std::mem::size_of::<crate::Event>()
+    }
 }
 
 impl Replayable for EventTimeWorld {
@@ -56,12 +68,49 @@ impl Replayable for EventTimeWorld {
         self.advance_to(i64::try_from(target_ms).unwrap_or(i64::MAX));
     }
 
-    /// The event-time world keeps no running trace; its snapshot holds everything it did so
-    /// far (records seen, watermarks, panes, drops), so its printed form is hashed instead.
+    /// The event-time world keeps no running trace, so this folds in what its snapshot says
+    /// it did so far: how far it read, the watermark, every pane (with its retraction), every
+    /// side output and drop, and each window's answers next to the truth.
     fn fingerprint(&self) -> String {
-        let mut hasher = TraceHasher::default();
-        hasher.write_bytes(format!("{:?}", self.snapshot()).as_bytes());
-        hasher.hex()
+        let snapshot = self.snapshot();
+        let mut h = TraceHasher::default();
+        let signed = |v: i64| v as u64;
+        let optional = |v: Option<u64>| v.map_or(u64::MAX, |v| v);
+        h.write_u64(signed(snapshot.now_ms));
+        h.write_u64(snapshot.records_seen.len() as u64);
+        h.write_u64(snapshot.backlog);
+        h.write_u64(optional(snapshot.combined_watermark.as_ms().map(signed)));
+        h.write_u64(snapshot.watermark_steps.len() as u64);
+        h.write_u64(snapshot.idleness_changes.len() as u64);
+        h.write_u64(snapshot.dropped);
+        for pane in snapshot
+            .event_time_panes
+            .iter()
+            .chain(&snapshot.processing_time_panes)
+        {
+            for v in [pane.emitted_at_ms, pane.window.start_ms, pane.window.end_ms] {
+                h.write_u64(signed(v));
+            }
+            h.write_u64(u64::from(pane.window.key));
+            h.write_u64(pane.count);
+            h.write_u64(optional(pane.retracted));
+        }
+        for side in &snapshot.side_outputs {
+            h.write_u64(signed(side.emitted_at_ms));
+            h.write_u64(u64::from(side.record_index));
+        }
+        for w in &snapshot.windows {
+            h.write_u64(w.truth);
+            h.write_u64(optional(w.event_time));
+            h.write_u64(optional(w.processing_time));
+            h.write_u64(optional(w.result));
+        }
+        h.hex()
+    }
+
+    fn size_hint_bytes(&self) -> usize {
+        // Every record is generated up front and cloned with the world.
+        self.records().len() * std::mem::size_of::<crate::eventtime::Record>()
     }
 }
 
@@ -137,11 +186,16 @@ impl<W: Replayable> Timeline<W> {
             }
             self.current.replay_to(next_ms);
             self.checkpoints.push(self.current.clone());
-            if self.checkpoints.len() > MAX_CHECKPOINTS {
+            while self.checkpoints.len() > 2 && self.over_bounds() {
                 self.thin();
             }
         }
         self.current.replay_to(target_ms);
+    }
+
+    fn over_bounds(&self) -> bool {
+        let bytes: usize = self.checkpoints.iter().map(W::size_hint_bytes).sum();
+        self.checkpoints.len() > MAX_CHECKPOINTS || bytes > CHECKPOINT_BUDGET_BYTES
     }
 
     /// Keeps every other checkpoint (the first always) and doubles the spacing.
@@ -217,6 +271,23 @@ mod tests {
             .collect();
         assert_eq!(kept, [5_000, 90_000]);
         assert_eq!(forked(&scenario, 60_000, 60_000), scenario);
+    }
+
+    #[test]
+    fn busy_runs_keep_their_checkpoints_within_the_memory_budget() {
+        let storm = crate::presets::storm_32_members();
+        let mut timeline = Timeline::new(World::new(&storm).unwrap());
+        timeline.seek(600_000);
+        let bytes: usize = timeline
+            .checkpoints
+            .iter()
+            .map(World::size_hint_bytes)
+            .sum();
+        assert!(bytes <= CHECKPOINT_BUDGET_BYTES, "{bytes}");
+        timeline.seek(123_456);
+        let mut fresh = World::new(&storm).unwrap();
+        fresh.advance_to(123_456);
+        assert_eq!(timeline.world().fingerprint(), fresh.fingerprint());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! every lesson's default and preset, with and without a time) with characters replaced,
 //! inserted and cut; and arbitrary JSON packed as a format 2 patch, which reaches past the
 //! compression into the patch and the scenario checks. `PROPTEST_CASES` sets how many cases
-//! each property runs (2 000 by default; BENCHMARKS.md records a run of a million each).
+//! each property runs (1 000 by default; BENCHMARKS.md records a run of a million each).
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -104,7 +104,7 @@ fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2_000)
+        .unwrap_or(1_000)
 }
 
 /// A JSON value of bounded size and depth, with the scenarios' own field names among its keys

@@ -67,10 +67,7 @@ pub fn encode_against<T>(base: &T, value: &T) -> String
 where
     T: Serialize + DeserializeOwned + PartialEq,
 {
-    let (Ok(base_json), Ok(value_json)) = (serde_json::to_value(base), serde_json::to_value(value))
-    else {
-        return encode_value(value);
-    };
+    let (base_json, value_json) = (as_json(base), as_json(value));
     let changes = patch::diff(&base_json, &value_json).unwrap_or(Value::Object(Default::default()));
     let link = pack_changes(&changes);
     match decode_against(base, &link) {
@@ -101,9 +98,10 @@ where
             if !changes.is_object() {
                 return Err(unreadable("its changes are not a list of fields"));
             }
-            let mut value = serde_json::to_value(base).expect("plain data serializes");
+            let mut value = as_json(base);
             patch::apply(&mut value, &changes).map_err(|why| unreadable(&why))?;
-            serde_json::from_value(value).map_err(malformed)?
+            let bytes = serde_json::to_vec(&value).expect("a JSON value serializes");
+            serde_json::from_slice(&bytes).map_err(malformed)?
         }
     };
     Ok(value)
@@ -124,6 +122,14 @@ pub fn decode_value<T: DeserializeOwned>(link: &str) -> Result<T, ShareError> {
         (1, json) => serde_json::from_slice(&json).map_err(malformed),
         _ => Err(unreadable("it needs its lesson to be read")),
     }
+}
+
+/// `value` as a JSON tree. Through text rather than `serde_json::to_value`/`from_value`, so
+/// the scenarios' serde code is compiled once (for text), not a second time for trees: the
+/// web build pays for every copy.
+fn as_json<T: Serialize>(value: &T) -> Value {
+    let bytes = serde_json::to_vec(value).expect("plain data always serializes");
+    serde_json::from_slice(&bytes).expect("serde_json reads what it writes")
 }
 
 fn pack(version: u32, json: &[u8]) -> String {
