@@ -54,8 +54,7 @@ impl Replayable for World {
 
     fn size_hint_bytes(&self) -> usize {
         let records = self.topic().total_records() as usize;
-        records * std::mem::size_of::<crate::topic::Record>()
-            + self.events().len() * std::mem::size_of::<crate::Event>()
+        records * std::mem::size_of::<crate::topic::Record>() + std::mem::size_of_val(self.events())
     }
 }
 
@@ -110,7 +109,7 @@ impl Replayable for EventTimeWorld {
 
     fn size_hint_bytes(&self) -> usize {
         // Every record is generated up front and cloned with the world.
-        self.records().len() * std::mem::size_of::<crate::eventtime::Record>()
+        std::mem::size_of_val(self.records())
     }
 }
 
