@@ -2,10 +2,11 @@
 //!
 //! Each animation frame moves the [`SimClock`] on, seeks every run's [`Timeline`] to the new
 //! time and builds one Snapshot per run for the components to draw. The scrubber seeks the
-//! same way, backwards too (a checkpoint and at most one spacing of replay). A knob change, a
-//! preset or a member action builds a new Scenario, and the runs are rebuilt from it and
-//! re-simulated up to the current time, so the picture always shows "this scenario, run to
-//! now" and the link reproduces it. Acting after a seek back forks: the scheduled actions the
+//! same way, backwards too (a checkpoint and at most one spacing of replay). A knob change or
+//! a preset builds a new Scenario, and the runs are rebuilt from it and re-simulated up to the
+//! current time, so the picture always shows "this scenario, run to now" and the link
+//! reproduces it; a member action only adds to the future, so the runs continue from now
+//! (`Timeline::fork`), which gives the same run without the replay. Acting after a seek back forks: the scheduled actions the
 //! learner had already seen after that time are dropped. Every change is a history entry
 //! ([`AddressBar`]).
 
@@ -113,6 +114,20 @@ impl Run {
         }
         self.snapshot = Shared::new(world.snapshot(CELLS as usize));
         self.counters = group_counters(world, &self.snapshot);
+    }
+
+    /// Continues under `scenario` from now if it changes only the future; the future already
+    /// seen (and its rebalances) is forgotten.
+    fn fork(&mut self, scenario: &Scenario) -> bool {
+        if !self.timeline.fork(scenario) {
+            return false;
+        }
+        let world = self.timeline.world();
+        self.furthest_ms = world.now_ms();
+        self.rebalances_ms
+            .retain(|&at_ms| at_ms <= self.furthest_ms);
+        self.events_marked = world.events().len();
+        true
     }
 
     /// What the scrubber marks: every scheduled action, and every rebalance met so far.
@@ -272,7 +287,7 @@ impl Component for Playground {
                     member_id,
                     action,
                 });
-                self.set_scenario(next);
+                self.act(next);
             }
             Msg::ToggleCompare => {
                 self.comparison = match self.comparison {
@@ -472,12 +487,34 @@ impl Playground {
     }
 
     fn set_scenario(&mut self, scenario: Scenario) {
+        self.record_scenario(scenario);
+        self.rebuild();
+    }
+
+    /// A member action: it changes only the future, so the runs continue from now (their
+    /// checkpoints up to now kept) instead of being re-simulated from zero.
+    fn act(&mut self, scenario: Scenario) {
+        let main = self.run.fork(&scenario);
+        let comparison = main
+            && match &mut self.comparison {
+                Some(other) => other.fork(&compared(&scenario)),
+                None => true,
+            };
+        if comparison {
+            self.record_scenario(scenario);
+            self.refresh(true);
+        } else {
+            self.set_scenario(scenario);
+        }
+    }
+
+    /// The scenario changed: remember it, and write it into the address bar as a history step.
+    fn record_scenario(&mut self, scenario: Scenario) {
         self.knob_started_at = Some(now_ms());
         self.scenario = scenario;
         let fragment = self.fragment();
         self.address.write(&fragment, Write::Change);
         self.share_url = url_with(&fragment).into();
-        self.rebuild();
     }
 
     fn advance(&mut self) {

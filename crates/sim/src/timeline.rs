@@ -13,8 +13,10 @@
 //! clones would make checkpoints nearly free and let the spacing stay short on busy runs.)
 //!
 //! Acting while in the past forks: the caller builds the new scenario with [`forked`], which
-//! drops the scheduled actions the learner had already seen happen after that time, and
-//! starts a new timeline from it.
+//! drops the scheduled actions the learner had already seen happen after that time. When the
+//! new scenario differs only in actions after the current time (a crash button, a restart),
+//! [`Timeline::fork`] keeps the run and its earlier checkpoints; any other change (a knob,
+//! which applies from time zero) needs a new timeline.
 
 use crate::eventtime::EventTimeWorld;
 use crate::trace::TraceHasher;
@@ -208,6 +210,23 @@ impl<W: Replayable> Timeline<W> {
     }
 }
 
+impl Timeline<World> {
+    /// Continues the run from its current position under `scenario` (see
+    /// [`World::reschedule`]); checkpoints after the position are dropped, earlier ones kept.
+    /// Returns false, changing nothing, if `scenario` differs in more than its future actions.
+    pub fn fork(&mut self, scenario: &Scenario) -> bool {
+        if !self.current.reschedule(scenario) {
+            return false;
+        }
+        let now_ms = self.position_ms();
+        self.checkpoints.retain(|c| c.now_ms() <= now_ms);
+        // Every action up to `now_ms` is unchanged, so each earlier checkpoint takes the new
+        // schedule too; one that somehow could not is dropped rather than kept stale.
+        self.checkpoints.retain_mut(|c| c.reschedule(scenario));
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +306,39 @@ mod tests {
         let mut fresh = World::new(&storm).unwrap();
         fresh.advance_to(123_456);
         assert_eq!(timeline.world().fingerprint(), fresh.fingerprint());
+    }
+
+    #[test]
+    fn a_fork_equals_running_the_new_scenario_from_zero() {
+        use crate::scenario::{MemberAction, ScheduledAction};
+        let scenario = crate::presets::find("one-restart-stops-everyone").unwrap();
+        let scenario = (scenario.build)();
+        let mut timeline = Timeline::new(World::new(&scenario).unwrap());
+        timeline.seek(60_000);
+        timeline.seek(25_000);
+        let mut next = forked(&scenario, 25_000, 60_000);
+        next.schedule.push(ScheduledAction {
+            at_ms: 25_001,
+            group_id: "search".into(),
+            member_id: "c4".into(),
+            action: MemberAction::Crash,
+        });
+        assert!(timeline.fork(&next));
+        for t_ms in [40_000, 26_000, 3_000, 70_000] {
+            timeline.seek(t_ms);
+            assert_eq!(
+                timeline.world().fingerprint(),
+                from_zero(&next, t_ms),
+                "{t_ms}"
+            );
+        }
+        let mut knob = next.clone();
+        knob.groups[0].max_poll_records = 7;
+        assert!(!timeline.fork(&knob), "a knob applies from time zero");
+        timeline.seek(30_000);
+        let mut early = next.clone();
+        early.schedule[0].at_ms = 100;
+        assert!(!timeline.fork(&early), "the past cannot change");
     }
 
     #[test]
