@@ -1,9 +1,12 @@
 //! Seeking: what moving the scrubber costs in a ten-minute run of the first lesson, and in the
 //! storm preset at its largest. The timeline has already been played to the end (its
 //! checkpoints exist); each seek goes back to just before a checkpoint boundary, the worst
-//! case, since it replays a whole spacing.
+//! case, since it replays a whole spacing. `member_action_at_9min` compares what a crash
+//! button costs nine minutes into the default lesson: re-simulating the new scenario from
+//! zero, or forking the run where it stands.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use streamlab_sim::scenario::{MemberAction, ScheduledAction};
 use streamlab_sim::timeline::Timeline;
 use streamlab_sim::{Scenario, World};
 
@@ -41,6 +44,33 @@ fn benches(c: &mut Criterion) {
         b.iter(|| storm_line.seek(storm_targets.next().unwrap()))
     });
     group.finish();
+
+    let nine_minutes_ms = 540_000;
+    let before = played(&Scenario::default(), nine_minutes_ms);
+    let mut crashed = Scenario::default();
+    crashed.schedule.push(ScheduledAction {
+        at_ms: nine_minutes_ms + 1,
+        group_id: "search".into(),
+        member_id: "c2".into(),
+        action: MemberAction::Crash,
+    });
+    let mut action = c.benchmark_group("member_action_at_9min");
+    action.sample_size(20);
+    action.bench_function("replay_from_zero", |b| {
+        b.iter(|| played(&crashed, nine_minutes_ms))
+    });
+    action.bench_function("fork", |b| {
+        b.iter_batched(
+            || before.clone(),
+            |mut timeline| {
+                assert!(timeline.fork(&crashed));
+                // Returned, so that dropping the clone is not timed.
+                timeline
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    action.finish();
 }
 
 criterion_group!(timeline, benches);
