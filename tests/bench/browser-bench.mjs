@@ -62,6 +62,11 @@ try {
   const windowFigures = await page.evaluate(() => window.__streamlab.benchWindow());
   console.log(`browser window_1m_events_10k_keys_tumbling: ${JSON.stringify(windowFigures)}`);
 
+  // Seeking in a ten-minute run of the default lesson, worst case (a whole checkpoint
+  // spacing replayed), as the scrubber does it.
+  const seek = await page.evaluate(() => window.__streamlab.benchSeek());
+  console.log(`browser seek_default_lesson_10min: ${JSON.stringify(seek)}`);
+
   for (const error of [...visit.pageErrors, ...visit.consoleErrors]) {
     console.error(`page error: ${error}`);
   }

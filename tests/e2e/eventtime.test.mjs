@@ -50,7 +50,7 @@ test('a knob change lands in the link and the link reproduces the run', { timeou
   const before = await playToEnd(page);
   await page.fill('#knob-et-outage-duration', '80000');
   await page.dispatchEvent('#knob-et-outage-duration', 'change');
-  await page.waitForFunction(() => location.hash.includes('?s=1.'));
+  await page.waitForFunction(() => location.hash.includes('?s=2.'));
   const link = await page.evaluate(() => location.href);
   assert.equal(await page.locator('.share-url').inputValue(), link, 'the share box shows the link');
   // Played again from the start of the link: a change made at the end of a run is simulated in
@@ -76,7 +76,7 @@ test('a knob change lands in the link and the link reproduces the run', { timeou
 });
 
 test('a garbage link shows a message and the default scenario', { timeout: 90_000 }, async () => {
-  const visit = await openPage(env.browser, `${env.site.url}#/which-clock?s=1.not-a-real-link!!`);
+  const visit = await openPage(env.browser, `${env.site.url}#/which-clock?s=2.not-a-real-link!!`);
   const { page } = visit;
   await waitForApp(page);
   const banner = page.locator('.error-banner');

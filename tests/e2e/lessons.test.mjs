@@ -53,7 +53,7 @@ test('a knob changes the picture and the link reproduces the exact run', { timeo
   await pauseAt(page, 1500);
   const hash = await hooks(page, 'traceHash');
   const link = page.url();
-  assert.match(link, /#\/partitions\?s=1\./, 'the address bar holds the scenario');
+  assert.match(link, /#\/partitions\?s=2\./, 'the address bar holds the scenario');
 
   const again = await openPage(env.browser, link);
   await waitForApp(again.page);
@@ -67,7 +67,7 @@ test('a knob changes the picture and the link reproduces the exact run', { timeo
 });
 
 test('a garbage link shows a clear message and the default scenario', { timeout: 90_000 }, async () => {
-  const visit = await openPage(env.browser, `${env.site.url}#/partitions?s=1.not-a-real-link`);
+  const visit = await openPage(env.browser, `${env.site.url}#/partitions?s=2.not-a-real-link`);
   const { page } = visit;
   await waitForApp(page);
   const banner = page.locator('.error-banner');

@@ -18,7 +18,7 @@ const env = useSiteAndBrowser();
  * one jump, and the figures would be read before the page had drawn them).
  */
 async function reopenFromLink(page) {
-  await page.waitForFunction(() => location.hash.includes('?s=1.'));
+  await page.waitForFunction(() => location.hash.includes('?s=2.'));
   await page.reload();
   await waitForApp(page);
 }
@@ -130,7 +130,7 @@ test('drop vs restate vs side output: the policy decides retractions, drops and 
   assert.equal(dropped.dropped, restate.dropped);
   assert.equal(await page.locator('.wm-dropped').innerText(), String(dropped.dropped));
   const link = await page.evaluate(() => location.href);
-  assert.match(link, /#\/watermarks\?s=1\./);
+  assert.match(link, /#\/watermarks\?s=2\./);
   assert.equal(await page.locator('.share-url').inputValue(), link, 'the share box shows the link');
   assertQuiet(visit);
   await page.close();

@@ -2,13 +2,18 @@
 //! link clicked, back and forward), then hands over to the page it names: the gallery for a
 //! bare address, or the playground the lesson needs (the consumer-group one or the event-time
 //! one), inside the page shell (embed mode, theme, shortcut sheet).
+//!
+//! The playgrounds write their own changes into the address bar with the History API, which
+//! fires no `hashchange`, so what they write never remounts them. Every `hashchange` (Back,
+//! Forward, a link) remounts, even when it leads back to the fragment the page opened with.
 
+use crate::address_bar::current_fragment;
 use crate::embed::EmbedOptions;
 use crate::eventtime_link::{self, EventTimeLinkState};
 use crate::eventtime_playground::EventTimePlayground;
 use crate::gallery::Gallery;
 use crate::lessons::{kind_of, LessonKind};
-use crate::link::{current_fragment, parse_fragment, LinkState};
+use crate::link::{parse_fragment, LinkState};
 use crate::page::PageShell;
 use crate::playground::Playground;
 use wasm_bindgen::prelude::*;
@@ -17,11 +22,17 @@ use yew::prelude::*;
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let fragment = use_state(current_fragment);
+    // The fragment, and how many times it changed from outside: the playground's key, so
+    // Back to the address the page opened with still remounts it.
+    let fragment = use_state(|| (current_fragment(), 0u32));
+    let navigations = use_mut_ref(|| 0u32);
     {
         let fragment = fragment.clone();
         use_effect_with((), move |_| {
-            let listener = Closure::<dyn FnMut()>::new(move || fragment.set(current_fragment()));
+            let listener = Closure::<dyn FnMut()>::new(move || {
+                *navigations.borrow_mut() += 1;
+                fragment.set((current_fragment(), *navigations.borrow()));
+            });
             let window = web_sys::window();
             if let Some(window) = &window {
                 let _ = window.add_event_listener_with_callback(
@@ -39,15 +50,16 @@ pub fn app() -> Html {
             }
         });
     }
-    let route = use_memo((*fragment).clone(), |fragment| route(fragment));
+    let (fragment, generation) = (*fragment).clone();
+    let route = use_memo(fragment.clone(), |fragment| route(fragment));
     // A new fragment from outside means a new run: the key remounts the playground.
     let page = match &*route {
         Route::Gallery => html! { <Gallery /> },
         Route::Group(link) => {
-            html! { <Playground key={(*fragment).clone()} initial={link.clone()} /> }
+            html! { <Playground key={generation} initial={link.clone()} /> }
         }
         Route::EventTime(link) => {
-            html! { <EventTimePlayground key={(*fragment).clone()} initial={link.clone()} /> }
+            html! { <EventTimePlayground key={generation} initial={link.clone()} /> }
         }
     };
     html! { <PageShell embed={EmbedOptions::from_fragment(&fragment)}>{ page }</PageShell> }

@@ -5,15 +5,15 @@
 //! the panes as they fire, and what became of late records; the Windows lesson draws the
 //! four window types over the same records (`eventtime_windows_view`).
 //!
-//! Like the consumer-group playground, wall time becomes processing time through one speed
-//! factor, each animation frame advances the world, and a knob change rebuilds the world from
-//! the new scenario and re-simulates it up to the current time, so the link reproduces the
-//! picture. The world decides everything; this module only reads it and turns it into the
+//! Like the consumer-group playground, the [`SimClock`] turns wall time into processing time,
+//! each animation frame (or the scrubber) seeks the world's [`Timeline`], and a knob change
+//! rebuilds the world from the new scenario and re-simulates it up to the current time, so
+//! the link reproduces the picture. The world decides everything; this module only reads it and turns it into the
 //! components' data. At the end of the input the clock stops by itself.
 
-use crate::browser::{
-    frame_gap_ms, prefers_reduced_motion, shortcut, FrameLoop, KeyListener, Shortcut,
-};
+use crate::address_bar::{url_with, AddressBar, Write};
+use crate::browser::{prefers_reduced_motion, shortcut, KeyListener, Shortcut};
+use crate::clock::SimClock;
 use crate::components::embed_challenge::EmbedChallenge;
 use crate::components::error_banner::ErrorBanner;
 use crate::components::eventtime_chart::{EventTimeChart, WindowCount, WindowCounts};
@@ -32,21 +32,20 @@ use crate::components::lesson_tools::{LessonTools, ToolsFor};
 use crate::components::narration::{Narration, NarrationLine};
 use crate::components::share_bar::ShareBar;
 use crate::components::site_header::SiteHeader;
-use crate::components::transport::{
-    speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
-};
-use crate::eventtime_link::{replace_fragment, share_url, EventTimeLinkState};
+use crate::components::timeline_scrubber::{TimelineMark, TimelineScrubber};
+use crate::components::transport::Transport;
+use crate::eventtime_link::{fragment_for, EventTimeLinkState};
 use crate::eventtime_windows_view::WindowsView;
 use crate::lessons::{EventTimeLesson, EventTimeView};
 use crate::page::page_of;
 use crate::shared::Shared;
+use crate::test_hooks::publish_frame;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, EventTimeWorld};
+use streamlab_sim::timeline::{Replayable, Timeline};
 use wasm_bindgen::prelude::*;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-/// Simulated time one press of "Step" advances, as the transport's button says.
-const STEP_MS: f64 = 100.0;
 /// Processing time a read record takes to drop into the lower lane of the strip.
 const LAND_MS: f64 = 1_500.0;
 /// A three-minute run at 1× would take three minutes; 8× shows it in about 20 s.
@@ -58,6 +57,7 @@ pub enum Msg {
     Step,
     Reset,
     Speed(i32),
+    Seek(u64),
     Edit(EventTimeEdit),
     DismissError,
     Key(KeyboardEvent),
@@ -70,17 +70,15 @@ pub struct EventTimePlaygroundProps {
 
 pub struct EventTimePlayground {
     lesson: &'static EventTimeLesson,
-    /// The link that reproduces the current scenario, rebuilt only when it changes.
+    /// The link that reproduces the current scenario (and, while paused, the time), rebuilt
+    /// only when one of them changes.
     share_url: AttrValue,
+    address: AddressBar,
     /// Made once, so the knobs are not re-rendered on every frame while the learner types.
     on_edit: Callback<EventTimeEdit>,
     scenario: EventTimeScenario,
-    world: EventTimeWorld,
-    playing: bool,
-    speed_exponent: i32,
-    view_ms: f64,
-    last_frame_ts: Option<f64>,
-    frames: FrameLoop,
+    timeline: Timeline<EventTimeWorld>,
+    clock: SimClock,
     /// Held for its Drop, which removes the listener.
     _keys: Option<KeyListener>,
     error: Option<String>,
@@ -123,17 +121,17 @@ impl Component for EventTimePlayground {
                 (fallback, world)
             }
         };
+        let mut clock = SimClock::new(INITIAL_SPEED_EXPONENT, initial.at_ms);
+        // An embedded lesson waits for the learner unless its host asked it to play.
+        clock.playing &= page_of(ctx).embed.autoplay;
         let mut playground = Self {
             lesson: initial.lesson,
-            share_url: share_url(initial.lesson, &scenario).into(),
+            share_url: AttrValue::default(),
+            address: AddressBar::default(),
             on_edit: ctx.link().callback(Msg::Edit),
             scenario,
-            world,
-            playing: page_of(ctx).embed.autoplay,
-            speed_exponent: INITIAL_SPEED_EXPONENT,
-            view_ms: 0.0,
-            last_frame_ts: None,
-            frames: FrameLoop::default(),
+            timeline: Timeline::new(world),
+            clock,
             _keys: KeyListener::new({
                 let link = ctx.link().clone();
                 move |e| link.send_message(Msg::Key(e))
@@ -148,7 +146,8 @@ impl Component for EventTimePlayground {
             watermarks: None,
             windows: None,
         };
-        playground.refresh();
+        playground.share_url = url_with(&playground.fragment()).into();
+        playground.advance();
         playground.schedule_frame(ctx);
         playground
     }
@@ -157,25 +156,30 @@ impl Component for EventTimePlayground {
         match msg {
             Msg::Frame(timestamp) => return self.on_frame(ctx, timestamp),
             Msg::TogglePlay => {
-                if !self.playing && self.at_end() {
+                if !self.clock.playing && self.at_end() {
                     // Play at the end starts the run again rather than doing nothing.
-                    self.view_ms = 0.0;
-                    self.rebuild();
+                    self.clock.view_ms = 0.0;
+                    self.advance();
                 }
-                self.playing = !self.playing;
-                self.last_frame_ts = None;
+                self.clock.toggle();
+                self.write_position();
                 self.schedule_frame(ctx);
             }
             Msg::Step => {
-                self.view_ms = self.view_ms.floor() + STEP_MS;
+                self.clock.step();
                 self.advance();
+                self.write_position();
             }
             Msg::Reset => {
-                self.view_ms = 0.0;
-                self.rebuild();
+                self.clock.view_ms = 0.0;
+                self.advance();
+                self.write_position();
             }
-            Msg::Speed(exponent) => {
-                self.speed_exponent = exponent.clamp(SPEED_EXPONENT_MIN, SPEED_EXPONENT_MAX);
+            Msg::Speed(exponent) => self.clock.set_speed(exponent),
+            Msg::Seek(at_ms) => {
+                self.clock.seek(at_ms);
+                self.advance();
+                self.write_position();
             }
             Msg::Edit(edit) => {
                 let mut next = self.scenario.clone();
@@ -189,8 +193,17 @@ impl Component for EventTimePlayground {
     }
 
     fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
+        let world = self.world();
+        // The fingerprint prints the whole snapshot, too much for every frame: it is what a
+        // paused picture (the state a link reproduces) is compared by, and empty while playing.
+        let fingerprint = if self.clock.playing {
+            String::new()
+        } else {
+            world.fingerprint()
+        };
+        publish_frame(fingerprint, world.position_ms(), None);
         publish_for_tests(
-            &self.world,
+            self.world(),
             &self.counts,
             self.watermarks.as_ref().map(|w| &w.figures),
         );
@@ -202,8 +215,8 @@ impl Component for EventTimePlayground {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let lesson = self.lesson;
-        let now_ms = self.world.now_ms();
-        let watermark = self.world.combined_watermark();
+        let now_ms = self.world().now_ms();
+        let watermark = self.world().combined_watermark();
         let locked = page_of(ctx).embed.locked;
         let chart_selector = (lesson.view == EventTimeView::Clocks).then_some(".et-chart canvas");
         html! {
@@ -216,13 +229,17 @@ impl Component for EventTimePlayground {
                     <h1 class="question">{ lesson.question }</h1>
                     <div class="workbench">
                         <div class="stage">
-                            <EmbedChallenge playing={self.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
-                            <Transport playing={self.playing} speed_exponent={self.speed_exponent}
+                            <EmbedChallenge playing={self.clock.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
+                            <Transport playing={self.clock.playing} speed_exponent={self.clock.speed_exponent}
                                 sim_ms={now_ms.max(0) as u64}
                                 on_toggle={link.callback(|_| Msg::TogglePlay)}
                                 on_step={link.callback(|_| Msg::Step)}
                                 on_reset={link.callback(|_| Msg::Reset)}
                                 on_speed={link.callback(Msg::Speed)} />
+                            <TimelineScrubber position_ms={now_ms.max(0) as u64}
+                                end_ms={self.world().input_end_ms().max(0) as u64}
+                                marks={self.marks()} in_the_past={false}
+                                on_seek={link.callback(Msg::Seek)} />
                             if let Some(view) = &self.windows {
                                 <WindowsChart data={view.chart.clone()} />
                                 <Narration lines={self.narration.clone()} />
@@ -236,7 +253,7 @@ impl Component for EventTimePlayground {
                             } else {
                             <EventTimeCounters {now_ms} watermark_ms={watermark.as_ms()}
                                 input_ended={self.at_end()} backlog={self.backlog}
-                                processed={self.world.records_seen().len() as u64}
+                                processed={self.world().records_seen().len() as u64}
                                 overcount={self.counts.largest_overcount().map(|(_, _, over)| over)} />
                             <EventTimeStrip data={self.strip.clone()} />
                             <EventTimeChart data={self.counts.clone()} />
@@ -272,30 +289,58 @@ impl Component for EventTimePlayground {
 
 impl EventTimePlayground {
     fn schedule_frame(&mut self, ctx: &Context<Self>) {
-        if self.playing {
-            let link = ctx.link().clone();
-            self.frames
-                .request(move |timestamp| link.send_message(Msg::Frame(timestamp)));
-        }
+        let link = ctx.link().clone();
+        self.clock
+            .request_frame(move |timestamp| link.send_message(Msg::Frame(timestamp)));
+    }
+
+    fn world(&self) -> &EventTimeWorld {
+        self.timeline.world()
+    }
+
+    /// The address of what is on screen: the scenario, and the time while paused.
+    fn fragment(&self) -> String {
+        fragment_for(self.lesson, &self.scenario, self.clock.link_time_ms())
+    }
+
+    /// The clock moved without the scenario changing: update the link, not the history.
+    fn write_position(&mut self) {
+        let fragment = self.fragment();
+        self.address.write(&fragment, Write::Position);
+        self.share_url = url_with(&fragment).into();
+    }
+
+    /// What the scrubber marks: the processor's outage (the event the scenario injects).
+    fn marks(&self) -> Vec<TimelineMark> {
+        outage_span_ms(&self.scenario)
+            .map(|(from_ms, to_ms)| {
+                let mark = |at_ms: i64, label: &str| TimelineMark {
+                    at_ms: at_ms.max(0) as u64,
+                    kind: "action",
+                    label: label.into(),
+                };
+                vec![
+                    mark(from_ms, "the processor stops"),
+                    mark(to_ms, "the processor is back"),
+                ]
+            })
+            .unwrap_or_default()
     }
 
     fn at_end(&self) -> bool {
-        self.world.now_ms() >= self.world.input_end_ms()
+        self.world().now_ms() >= self.world().input_end_ms()
     }
 
     fn on_frame(&mut self, ctx: &Context<Self>, timestamp: f64) -> bool {
-        self.frames.arrived();
-        if !self.playing {
+        let end_ms = self.world().input_end_ms() as f64;
+        if !self.clock.on_frame(timestamp, Some(end_ms)) {
             return false;
         }
-        let gap_ms = frame_gap_ms(self.last_frame_ts, timestamp);
-        self.last_frame_ts = Some(timestamp);
-        let end_ms = self.world.input_end_ms() as f64;
-        self.view_ms = (self.view_ms + gap_ms * speed_factor(self.speed_exponent)).min(end_ms);
         self.advance();
         if self.at_end() {
             // Nothing more happens after the input ends; stop the clock rather than spin.
-            self.playing = false;
+            self.clock.playing = false;
+            self.write_position();
         }
         self.schedule_frame(ctx);
         true
@@ -308,8 +353,8 @@ impl EventTimePlayground {
         let msg = match shortcut {
             Shortcut::TogglePlay => Msg::TogglePlay,
             Shortcut::Step => Msg::Step,
-            Shortcut::Faster => Msg::Speed(self.speed_exponent + 1),
-            Shortcut::Slower => Msg::Speed(self.speed_exponent - 1),
+            Shortcut::Faster => Msg::Speed(self.clock.speed_exponent + 1),
+            Shortcut::Slower => Msg::Speed(self.clock.speed_exponent - 1),
             Shortcut::Reset => Msg::Reset,
         };
         <Self as Component>::update(self, ctx, msg)
@@ -319,9 +364,10 @@ impl EventTimePlayground {
         match EventTimeWorld::new(scenario.clone()) {
             Ok(world) => {
                 self.scenario = scenario;
-                self.world = world;
-                replace_fragment(self.lesson, &self.scenario);
-                self.share_url = share_url(self.lesson, &self.scenario).into();
+                self.timeline = Timeline::new(world);
+                let fragment = self.fragment();
+                self.address.write(&fragment, Write::Change);
+                self.share_url = url_with(&fragment).into();
                 self.error = None;
                 self.advance();
             }
@@ -331,22 +377,15 @@ impl EventTimePlayground {
         }
     }
 
-    fn rebuild(&mut self) {
-        if let Ok(world) = EventTimeWorld::new(self.scenario.clone()) {
-            self.world = world;
-            self.advance();
-        }
-    }
-
     fn advance(&mut self) {
-        self.world.advance_to(self.view_ms.floor() as i64);
+        self.timeline.seek(self.clock.now_ms());
         self.refresh();
     }
 
     fn refresh(&mut self) {
         match self.lesson.view {
-            EventTimeView::Clocks => self.refresh_clocks(&self.world.snapshot()),
-            EventTimeView::Watermarks => self.refresh_watermarks(&self.world.snapshot()),
+            EventTimeView::Clocks => self.refresh_clocks(&self.world().snapshot()),
+            EventTimeView::Watermarks => self.refresh_watermarks(&self.world().snapshot()),
             // It reads its own four runs, not this world's snapshot.
             EventTimeView::Windows => self.refresh_windows(),
         }
@@ -354,7 +393,7 @@ impl EventTimePlayground {
 
     /// The Windows view follows the world's clock with its four runs.
     fn refresh_windows(&mut self) {
-        let now_ms = self.world.now_ms();
+        let now_ms = self.world().now_ms();
         match &mut self.windows {
             Some(view) => view.sync(&self.scenario, now_ms),
             None => {
@@ -404,11 +443,11 @@ impl EventTimePlayground {
     fn refresh_clocks(&mut self, snapshot: &EventTimeSnapshot) {
         self.backlog = snapshot.backlog;
         let outage = outage_span_ms(&self.scenario);
-        let axis_end_ms = self.world.input_end_ms().max(self.scenario.duration_ms);
-        let now_ms = self.world.now_ms();
+        let axis_end_ms = self.world().input_end_ms().max(self.scenario.duration_ms);
+        let now_ms = self.world().now_ms();
         let timestamp = self.scenario.timestamp;
         let dots = self
-            .world
+            .world()
             .records()
             .iter()
             .filter(|r| r.received_ms <= now_ms)
@@ -452,7 +491,7 @@ impl EventTimePlayground {
                 self.scenario.duration_ms,
                 outage,
             );
-            self.narration = Shared::new(narrate(&self.world, &counts, outage));
+            self.narration = Shared::new(narrate(self.world(), &counts, outage));
             self.counts = Shared::new(counts);
         }
     }

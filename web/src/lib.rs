@@ -4,8 +4,10 @@
 //! snapshots into pictures, its events into narration, and user input into new scenarios.
 //! [`start`] installs the panic overlay and the test hooks, then mounts [`app::App`].
 
+pub mod address_bar;
 pub mod app;
 pub mod browser;
+pub mod clock;
 pub mod components;
 pub mod derive;
 pub mod embed;

@@ -1,19 +1,27 @@
-//! The page URL as a share link: which lesson, and the exact scenario, in the fragment.
+//! The page URL as a share link for the consumer-group lessons: which lesson, the exact
+//! scenario and where its clock stood, in the fragment.
 //!
-//! The fragment has the form `#/<lesson>?s=<link>` or `#/<lesson>?preset=<name>`, where
-//! `<link>` is the core's versioned encoding (`streamlab_sim::share`) and `<name>` one of the
-//! core's presets (short links for course pages). A missing scenario means the lesson's
-//! default; a malformed one also gives the default, plus a message to show. Fragments work on
-//! any static host, under any path, with no server help.
+//! The fragment has the form `#/<lesson>?s=<link>&t=<ms>` or `#/<lesson>?preset=<name>`, where
+//! `<link>` is the core's versioned encoding (`streamlab_sim::share`; format 2 carries the
+//! changes from the lesson's default scenario), `t` the simulated time the sender had paused
+//! at, and `<name>` one of the core's presets (short links for course pages). A missing part
+//! means the lesson's default (or the start); a malformed one also gives the default, plus a
+//! message to show. The core's `share::query::open` does the reading, for every lesson.
 
 use crate::lessons::{self, Lesson};
-use streamlab_sim::{presets, share, Scenario};
+use streamlab_sim::share::query::{open, query_for, LinkRules};
+use streamlab_sim::{presets, Scenario};
+
+/// Latest time a link may ask for: the longest run a scenario may describe.
+const MAX_AT_MS: u64 = 3_600_000;
 
 /// What the URL asked for.
 #[derive(Clone)]
 pub struct LinkState {
     pub lesson: &'static Lesson,
     pub scenario: Scenario,
+    /// The sender's time position: the run opens paused there.
+    pub at_ms: Option<u64>,
     /// Why (part of) the link was not used, if it was not.
     pub error: Option<String>,
 }
@@ -22,6 +30,7 @@ impl PartialEq for LinkState {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.lesson, other.lesson)
             && self.scenario == other.scenario
+            && self.at_ms == other.at_ms
             && self.error == other.error
     }
 }
@@ -30,11 +39,6 @@ impl PartialEq for LinkState {
 pub fn parse_fragment(fragment: &str) -> LinkState {
     let fragment = fragment.trim_start_matches('#').trim_start_matches('/');
     let (path, query) = fragment.split_once('?').unwrap_or((fragment, ""));
-    let param = |name: &str| {
-        query
-            .split('&')
-            .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
-    };
     let (lesson, lesson_error) = match path {
         "" => (lessons::first(), None),
         slug => match lessons::find(slug) {
@@ -47,62 +51,27 @@ pub fn parse_fragment(fragment: &str) -> LinkState {
             ),
         },
     };
-    let default = (lesson.default_scenario)();
-    let (scenario, scenario_error) = match (param("s"), param("preset")) {
-        (Some(encoded), _) if !encoded.is_empty() => match share::decode(encoded) {
-            Ok(scenario) => (scenario, None),
-            Err(e) => (
-                default,
-                Some(format!("{e} Showing the lesson's default scenario instead.")),
-            ),
+    let preset = |name: &str| presets::find(name).map(|p| (p.build)());
+    let validate = |s: &Scenario| s.validate().map_err(|e| e.0);
+    let opened = open(
+        query,
+        LinkRules {
+            default: (lesson.default_scenario)(),
+            preset: &preset,
+            validate: &validate,
+            max_at_ms: MAX_AT_MS,
         },
-        (_, Some(name)) if !name.is_empty() => match presets::find(name) {
-            Some(preset) => ((preset.build)(), None),
-            None => (
-                default,
-                Some(format!(
-                    "There is no preset called {name:?}. Showing the lesson's default scenario instead."
-                )),
-            ),
-        },
-        _ => (default, None),
-    };
+    );
     LinkState {
         lesson,
-        scenario,
-        error: lesson_error.or(scenario_error),
+        scenario: opened.scenario,
+        at_ms: opened.at_ms,
+        error: lesson_error.or(opened.error),
     }
 }
 
-/// The fragment that reproduces `scenario` in `lesson`.
-pub fn fragment_for(lesson: &Lesson, scenario: &Scenario) -> String {
-    format!("#/{}?s={}", lesson.slug, share::encode(scenario))
-}
-
-/// The current page's fragment.
-pub fn current_fragment() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
-}
-
-/// Puts `scenario` into the address bar without adding a history entry.
-pub fn replace_fragment(lesson: &Lesson, scenario: &Scenario) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    if let Ok(history) = window.history() {
-        let url = fragment_for(lesson, scenario);
-        // Failing to update the address bar loses nothing but the link; keep running.
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
-}
-
-/// The full URL of the page with `scenario` in it, for the "Copy link" button.
-pub fn share_url(lesson: &Lesson, scenario: &Scenario) -> String {
-    let base = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
-    let without_fragment = base.split('#').next().unwrap_or_default();
-    format!("{without_fragment}{}", fragment_for(lesson, scenario))
+/// The fragment that reproduces `scenario` in `lesson`, paused at `at_ms` if given.
+pub fn fragment_for(lesson: &Lesson, scenario: &Scenario, at_ms: Option<u64>) -> String {
+    let query = query_for(&(lesson.default_scenario)(), scenario, at_ms);
+    format!("#/{}?{query}", lesson.slug)
 }

@@ -1,15 +1,18 @@
 //! The playground: owns the runs, the clock and the scenario, and lays out a lesson page.
 //!
-//! Wall time becomes simulated time through one speed factor; each animation frame advances
-//! every run to the new time and builds one Snapshot per run for the components to draw. A
-//! frame gap longer than [`crate::browser::MAX_FRAME_GAP_MS`] (a background tab) is ignored rather than
-//! simulated. A knob change, a preset or a member action builds a new Scenario, and the runs
-//! are rebuilt from it and re-simulated up to the current time, so the picture always shows
-//! "this scenario, run to now" and the link reproduces it.
+//! Each animation frame moves the [`SimClock`] on, seeks every run's [`Timeline`] to the new
+//! time and builds one Snapshot per run for the components to draw. The scrubber seeks the
+//! same way, backwards too (a checkpoint and at most one spacing of replay). A knob change or
+//! a preset builds a new Scenario, and the runs are rebuilt from it and re-simulated up to the
+//! current time, so the picture always shows "this scenario, run to now" and the link
+//! reproduces it; a member action only adds to the future, so the runs continue from now
+//! (`Timeline::fork`), which gives the same run without the replay. Acting after a seek back forks: the scheduled actions the
+//! learner had already seen after that time are dropped. Every change is a history entry
+//! ([`AddressBar`]).
 
-use crate::browser::{
-    frame_gap_ms, prefers_reduced_motion, shortcut, FrameLoop, KeyListener, Shortcut,
-};
+use crate::address_bar::{url_with, AddressBar, Write};
+use crate::browser::{prefers_reduced_motion, shortcut, KeyListener, Shortcut};
+use crate::clock::SimClock;
 use crate::components::counters::{Counters, GroupCounters};
 use crate::components::diagram::{Diagram, CELLS};
 use crate::components::embed_challenge::EmbedChallenge;
@@ -23,25 +26,23 @@ use crate::components::narration::{Narration, NarrationLine};
 use crate::components::presets_bar::PresetsBar;
 use crate::components::share_bar::ShareBar;
 use crate::components::site_header::SiteHeader;
+use crate::components::timeline_scrubber::{TimelineMark, TimelineScrubber};
 use crate::components::timelines::{TimelineData, Timelines};
-use crate::components::transport::{
-    speed_factor, Transport, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN,
-};
+use crate::components::transport::{speed_factor, Transport};
 use crate::derive::{chart_data, group_counters, narration_lines, timeline_data};
 use crate::lessons::Lesson;
-use crate::link::{replace_fragment, share_url, LinkState};
+use crate::link::{fragment_for, LinkState};
 use crate::page::page_of;
 use crate::shared::Shared;
 use crate::test_hooks::{now_ms, publish_frame, publish_knob_latency};
 use streamlab_sim::assignor::Strategy;
 use streamlab_sim::scenario::{MemberAction, ScenarioError, ScheduledAction};
 use streamlab_sim::snapshot::Snapshot;
-use streamlab_sim::{presets, Scenario, World};
+use streamlab_sim::timeline::{forked, Timeline};
+use streamlab_sim::{presets, EventKind, Scenario, World};
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-/// Simulated time one press of "Step" advances.
-const STEP_MS: f64 = 100.0;
 /// Least wall time between two chart redraws.
 const CHART_REDRAW_WALL_MS: f64 = 200.0;
 /// Narration lines kept on screen.
@@ -53,6 +54,7 @@ pub enum Msg {
     Step,
     Reset,
     Speed(i32),
+    Seek(u64),
     Edit(Edit),
     Preset(&'static str),
     Act(String, MemberAction),
@@ -68,37 +70,102 @@ pub struct PlaygroundProps {
     pub initial: LinkState,
 }
 
-/// One simulated run and what is drawn from it.
+/// One simulated run, seekable, and what is drawn from it.
 struct Run {
-    world: World,
+    timeline: Timeline<World>,
     snapshot: Shared<Snapshot>,
     counters: Vec<GroupCounters>,
+    /// The furthest time the run has been to, and the rebalances it met on the way (they stay
+    /// on the scrubber after a seek back).
+    furthest_ms: u64,
+    rebalances_ms: Vec<u64>,
+    events_marked: usize,
 }
 
 impl Run {
-    fn new(scenario: &Scenario, view_ms: f64) -> Result<Self, ScenarioError> {
-        let mut world = World::new(scenario)?;
-        world.advance_to(view_ms.floor() as u64);
-        let snapshot = Shared::new(world.snapshot(CELLS as usize));
-        let counters = group_counters(&world, &snapshot);
-        Ok(Self {
-            world,
-            snapshot,
-            counters,
-        })
+    fn new(scenario: &Scenario, at_ms: u64) -> Result<Self, ScenarioError> {
+        let timeline = Timeline::new(World::new(scenario)?);
+        let mut run = Self {
+            snapshot: Shared::new(timeline.world().snapshot(CELLS as usize)),
+            timeline,
+            counters: Vec::new(),
+            furthest_ms: 0,
+            rebalances_ms: Vec::new(),
+            events_marked: 0,
+        };
+        run.seek(at_ms);
+        Ok(run)
     }
 
-    fn advance(&mut self, view_ms: f64) {
-        self.world.advance_to(view_ms.floor() as u64);
-        self.snapshot = Shared::new(self.world.snapshot(CELLS as usize));
-        self.counters = group_counters(&self.world, &self.snapshot);
+    fn world(&self) -> &World {
+        self.timeline.world()
+    }
+
+    fn seek(&mut self, at_ms: u64) {
+        self.timeline.seek(at_ms);
+        let world = self.timeline.world();
+        if world.now_ms() >= self.furthest_ms {
+            let new_events = &world.events()[self.events_marked.min(world.events().len())..];
+            self.rebalances_ms.extend(
+                new_events
+                    .iter()
+                    .filter(|e| matches!(e.kind, EventKind::RebalanceStarted { .. }))
+                    .map(|e| e.at_ms),
+            );
+            self.events_marked = world.events().len();
+            self.furthest_ms = world.now_ms();
+        }
+        self.snapshot = Shared::new(world.snapshot(CELLS as usize));
+        self.counters = group_counters(world, &self.snapshot);
+    }
+
+    /// Continues under `scenario` from now if it changes only the future; the future already
+    /// seen (and its rebalances) is forgotten.
+    fn fork(&mut self, scenario: &Scenario) -> bool {
+        if !self.timeline.fork(scenario) {
+            return false;
+        }
+        let world = self.timeline.world();
+        self.furthest_ms = world.now_ms();
+        self.rebalances_ms
+            .retain(|&at_ms| at_ms <= self.furthest_ms);
+        self.events_marked = world.events().len();
+        true
+    }
+
+    /// What the scrubber marks: every scheduled action, and every rebalance met so far.
+    fn marks(&self) -> Vec<TimelineMark> {
+        let actions = self.world().schedule().iter().map(|a| TimelineMark {
+            at_ms: a.at_ms,
+            kind: "action",
+            label: format!("{} {}", a.member_id, action_name(a.action)),
+        });
+        let rebalances = self.rebalances_ms.iter().map(|&at_ms| TimelineMark {
+            at_ms,
+            kind: "rebalance",
+            label: "rebalance".into(),
+        });
+        actions.chain(rebalances).collect()
+    }
+}
+
+fn action_name(action: MemberAction) -> &'static str {
+    match action {
+        MemberAction::Start => "starts",
+        MemberAction::Leave => "leaves",
+        MemberAction::Crash => "crashes",
+        MemberAction::Restart { .. } => "restarts",
+        MemberAction::Pause { .. } => "pauses",
+        MemberAction::SlowDown { .. } => "slows down",
     }
 }
 
 pub struct Playground {
     lesson: &'static Lesson,
-    /// The link that reproduces the current scenario, rebuilt only when it changes.
+    /// The link that reproduces the current scenario (and, while paused, the time), rebuilt
+    /// only when one of them changes.
     share_url: AttrValue,
+    address: AddressBar,
     /// Made once: a new callback on every frame would re-render the knobs on every frame,
     /// resetting a number box while the learner types in it.
     on_edit: Callback<Edit>,
@@ -106,11 +173,7 @@ pub struct Playground {
     run: Run,
     /// The same scenario with the other rebalance protocol, when comparing side by side.
     comparison: Option<Run>,
-    playing: bool,
-    speed_exponent: i32,
-    view_ms: f64,
-    last_frame_ts: Option<f64>,
-    frames: FrameLoop,
+    clock: SimClock,
     /// Held for its Drop, which removes the listener.
     _keys: Option<KeyListener>,
     error: Option<String>,
@@ -135,26 +198,26 @@ impl Component for Playground {
 
     fn create(ctx: &Context<Self>) -> Self {
         let initial = &ctx.props().initial;
-        let (scenario, run) = match Run::new(&initial.scenario, 0.0) {
+        let mut clock = SimClock::new(0, initial.at_ms);
+        // An embedded lesson waits for the learner unless its host asked it to play.
+        clock.playing &= page_of(ctx).embed.autoplay;
+        let (scenario, run) = match Run::new(&initial.scenario, clock.now_ms()) {
             Ok(run) => (initial.scenario.clone(), run),
             Err(_) => {
                 let fallback = (initial.lesson.default_scenario)();
-                let run = Run::new(&fallback, 0.0).expect("a lesson's default is valid");
+                let run = Run::new(&fallback, clock.now_ms()).expect("a lesson's default is valid");
                 (fallback, run)
             }
         };
         let mut playground = Self {
             lesson: initial.lesson,
-            share_url: share_url(initial.lesson, &scenario).into(),
+            share_url: AttrValue::default(),
+            address: AddressBar::default(),
             on_edit: ctx.link().callback(Msg::Edit),
             scenario,
             run,
             comparison: None,
-            playing: page_of(ctx).embed.autoplay,
-            speed_exponent: 0,
-            view_ms: 0.0,
-            last_frame_ts: None,
-            frames: FrameLoop::default(),
+            clock,
             _keys: KeyListener::new({
                 let link = ctx.link().clone();
                 move |e| link.send_message(Msg::Key(e))
@@ -171,6 +234,7 @@ impl Component for Playground {
             reduced_motion: prefers_reduced_motion(),
             charts_stale: false,
         };
+        playground.share_url = url_with(&playground.fragment()).into();
         playground.refresh(true);
         playground.schedule_frame(ctx);
         playground
@@ -180,46 +244,60 @@ impl Component for Playground {
         match msg {
             Msg::Frame(timestamp) => return self.on_frame(ctx, timestamp),
             Msg::TogglePlay => {
-                self.playing = !self.playing;
-                self.last_frame_ts = None;
+                self.clock.toggle();
+                if !self.clock.playing {
+                    // The paused picture is the one a link reopens: bring the charts and
+                    // timelines, redrawn only a few times a second while playing, up to now.
+                    self.advance();
+                    self.refresh(true);
+                }
+                self.write_position();
                 self.schedule_frame(ctx);
             }
             Msg::Step => {
-                self.view_ms = self.view_ms.floor() + STEP_MS;
+                self.clock.step();
                 self.advance();
+                self.refresh(true);
+                self.write_position();
             }
             Msg::Reset => {
-                self.view_ms = 0.0;
-                self.rebuild();
+                self.clock.view_ms = 0.0;
+                self.advance();
+                self.refresh(true);
+                self.write_position();
             }
-            Msg::Speed(exponent) => {
-                self.speed_exponent = exponent.clamp(SPEED_EXPONENT_MIN, SPEED_EXPONENT_MAX);
+            Msg::Speed(exponent) => self.clock.set_speed(exponent),
+            Msg::Seek(at_ms) => {
+                self.clock.seek(at_ms);
+                self.advance();
+                self.refresh(true);
+                self.write_position();
             }
             Msg::Edit(edit) => {
-                let mut next = self.scenario.clone();
+                let mut next = self.forked();
                 edit(&mut next);
                 self.set_scenario(next);
             }
             Msg::Preset(slug) => {
                 if let Some(preset) = presets::find(slug) {
-                    self.view_ms = 0.0;
+                    self.clock.view_ms = 0.0;
                     self.set_scenario((preset.build)());
                 }
             }
             Msg::Act(member_id, action) => {
-                let mut next = self.scenario.clone();
+                let mut next = self.forked();
                 next.schedule.push(ScheduledAction {
-                    at_ms: self.run.world.now_ms() + 1,
+                    at_ms: self.run.world().now_ms() + 1,
                     group_id: next.groups[0].group_id.clone(),
                     member_id,
                     action,
                 });
-                self.set_scenario(next);
+                self.act(next);
             }
             Msg::ToggleCompare => {
                 self.comparison = match self.comparison {
                     Some(_) => None,
-                    None => Run::new(&compared(&self.scenario), self.view_ms).ok(),
+                    None => Run::new(&compared(&self.scenario), self.clock.now_ms()).ok(),
                 };
             }
             Msg::RefreshCharts => self.refresh(true),
@@ -234,7 +312,7 @@ impl Component for Playground {
             ctx.link().send_message(Msg::RefreshCharts);
         }
         let work_ms = self.frame_started_at.take().map(|t| now_ms() - t);
-        let world = &self.run.world;
+        let world = self.run.world();
         publish_frame(world.trace_hash().hex(), world.now_ms(), work_ms);
         if let Some(started) = self.knob_started_at.take() {
             publish_knob_latency(now_ms() - started);
@@ -256,19 +334,23 @@ impl Component for Playground {
                     <h1 class="question">{ lesson.question }</h1>
                     <div class="workbench">
                         <div class="stage">
-                            <EmbedChallenge playing={self.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
-                            <Transport playing={self.playing} speed_exponent={self.speed_exponent}
-                                sim_ms={self.run.world.now_ms()}
+                            <EmbedChallenge playing={self.clock.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
+                            <Transport playing={self.clock.playing} speed_exponent={self.clock.speed_exponent}
+                                sim_ms={self.run.world().now_ms()}
                                 on_toggle={link.callback(|_| Msg::TogglePlay)}
                                 on_step={link.callback(|_| Msg::Step)}
                                 on_reset={link.callback(|_| Msg::Reset)}
                                 on_speed={link.callback(Msg::Speed)} />
+                            <TimelineScrubber position_ms={self.run.world().now_ms()}
+                                end_ms={self.run.furthest_ms.max(self.scenario.duration_ms)}
+                                marks={self.run.marks()} in_the_past={self.in_the_past()}
+                                on_seek={link.callback(Msg::Seek)} />
                             { self.view_runs(ctx) }
                             { legend() }
                             if lesson.shows_membership {
                                 <Timelines data={self.timelines.clone()} />
                                 <Membership group={self.run.snapshot.groups[0].clone()}
-                                    now_ms={self.run.world.now_ms()}
+                                    now_ms={self.run.world().now_ms()}
                                     on_act={link.callback(|(member, action)| Msg::Act(member, action))} />
                             }
                             <LagChart data={self.chart.clone()} />
@@ -277,7 +359,7 @@ impl Component for Playground {
                         <aside class="side" inert={locked}>
                             <ShareBar url={self.share_url.clone()} />
                             <LessonTools url={self.share_url.clone()} slug={lesson.slug} title={lesson.title}
-                                of={ToolsFor::Group { scenario: self.scenario.clone(), now_ms: self.run.world.now_ms() }} />
+                                of={ToolsFor::Group { scenario: self.scenario.clone(), now_ms: self.run.world().now_ms() }} />
                             if !lesson.presets.is_empty() {
                                 <PresetsBar slugs={lesson.presets} on_pick={link.callback(Msg::Preset)} />
                             }
@@ -319,21 +401,46 @@ fn compared(scenario: &Scenario) -> Scenario {
 
 impl Playground {
     fn schedule_frame(&mut self, ctx: &Context<Self>) {
-        if self.playing {
-            let link = ctx.link().clone();
-            self.frames
-                .request(move |timestamp| link.send_message(Msg::Frame(timestamp)));
-        }
+        let link = ctx.link().clone();
+        self.clock
+            .request_frame(move |timestamp| link.send_message(Msg::Frame(timestamp)));
+    }
+
+    /// The address of what is on screen: the scenario, and the time while paused.
+    fn fragment(&self) -> String {
+        fragment_for(self.lesson, &self.scenario, self.clock.link_time_ms())
+    }
+
+    /// The clock moved without the scenario changing: update the link, not the history.
+    fn write_position(&mut self) {
+        let fragment = self.fragment();
+        self.address.write(&fragment, Write::Position);
+        self.share_url = url_with(&fragment).into();
+    }
+
+    /// The run is showing an earlier time than it has been to.
+    fn in_the_past(&self) -> bool {
+        self.run.world().now_ms() < self.run.furthest_ms
+    }
+
+    /// The scenario to change: the current one, without the future already seen if the
+    /// learner is acting in the past.
+    fn forked(&self) -> Scenario {
+        forked(
+            &self.scenario,
+            self.run.world().now_ms(),
+            self.run.furthest_ms,
+        )
     }
 
     fn view_runs(&self, ctx: &Context<Self>) -> Html {
-        let speed = speed_factor(self.speed_exponent);
+        let speed = speed_factor(self.clock.speed_exponent);
         let membership = self.lesson.shows_membership;
         let toggle = ctx.link().callback(|_: MouseEvent| Msg::ToggleCompare);
         let panel = |run: &Run| {
             html! {
                 <div class="run">
-                    <Diagram snapshot={run.snapshot.clone()} view_ms={self.view_ms} {speed}
+                    <Diagram snapshot={run.snapshot.clone()} view_ms={self.clock.view_ms} {speed}
                         reduced_motion={self.reduced_motion} />
                     <Counters produced={run.snapshot.producer.sent_total} groups={run.counters.clone()} {membership} />
                 </div>
@@ -365,14 +472,10 @@ impl Playground {
     }
 
     fn on_frame(&mut self, ctx: &Context<Self>, timestamp: f64) -> bool {
-        self.frames.arrived();
-        if !self.playing {
+        if !self.clock.on_frame(timestamp, None) {
             return false;
         }
-        let gap_ms = frame_gap_ms(self.last_frame_ts, timestamp);
-        self.last_frame_ts = Some(timestamp);
         self.frame_started_at = Some(now_ms());
-        self.view_ms += gap_ms * speed_factor(self.speed_exponent);
         self.advance();
         self.schedule_frame(ctx);
         true
@@ -385,35 +488,60 @@ impl Playground {
         let msg = match shortcut {
             Shortcut::TogglePlay => Msg::TogglePlay,
             Shortcut::Step => Msg::Step,
-            Shortcut::Faster => Msg::Speed(self.speed_exponent + 1),
-            Shortcut::Slower => Msg::Speed(self.speed_exponent - 1),
+            Shortcut::Faster => Msg::Speed(self.clock.speed_exponent + 1),
+            Shortcut::Slower => Msg::Speed(self.clock.speed_exponent - 1),
             Shortcut::Reset => Msg::Reset,
         };
         <Self as Component>::update(self, ctx, msg)
     }
 
     fn set_scenario(&mut self, scenario: Scenario) {
-        self.knob_started_at = Some(now_ms());
-        self.scenario = scenario;
-        replace_fragment(self.lesson, &self.scenario);
-        self.share_url = share_url(self.lesson, &self.scenario).into();
+        self.record_scenario(scenario);
         self.rebuild();
     }
 
+    /// A member action: it changes only the future, so the runs continue from now (their
+    /// checkpoints up to now kept) instead of being re-simulated from zero.
+    fn act(&mut self, scenario: Scenario) {
+        let main = self.run.fork(&scenario);
+        let comparison = main
+            && match &mut self.comparison {
+                Some(other) => other.fork(&compared(&scenario)),
+                None => true,
+            };
+        if comparison {
+            self.record_scenario(scenario);
+            self.refresh(true);
+        } else {
+            self.set_scenario(scenario);
+        }
+    }
+
+    /// The scenario changed: remember it, and write it into the address bar as a history step.
+    fn record_scenario(&mut self, scenario: Scenario) {
+        self.knob_started_at = Some(now_ms());
+        self.scenario = scenario;
+        let fragment = self.fragment();
+        self.address.write(&fragment, Write::Change);
+        self.share_url = url_with(&fragment).into();
+    }
+
     fn advance(&mut self) {
-        self.run.advance(self.view_ms);
+        let at_ms = self.clock.now_ms();
+        self.run.seek(at_ms);
         if let Some(other) = &mut self.comparison {
-            other.advance(self.view_ms);
+            other.seek(at_ms);
         }
         self.refresh(false);
     }
 
     fn rebuild(&mut self) {
-        match Run::new(&self.scenario, self.view_ms) {
+        let at_ms = self.clock.now_ms();
+        match Run::new(&self.scenario, at_ms) {
             Ok(run) => {
                 self.run = run;
                 if self.comparison.is_some() {
-                    self.comparison = Run::new(&compared(&self.scenario), self.view_ms).ok();
+                    self.comparison = Run::new(&compared(&self.scenario), at_ms).ok();
                 }
                 self.narrated_events = 0;
                 self.narration = Shared::new(Vec::new());
@@ -427,7 +555,7 @@ impl Playground {
     /// Rebuilds the slower-changing view data; `force` redraws the charts now.
     fn refresh(&mut self, force: bool) {
         self.refresh_narration();
-        let world = &self.run.world;
+        let world = self.run.world();
         let samples = world.metrics().samples.len();
         let wall = now_ms();
         let due =
@@ -443,7 +571,12 @@ impl Playground {
     }
 
     fn refresh_narration(&mut self) {
-        let events = self.run.world.events();
+        let events = self.run.world().events();
+        if events.len() < self.narrated_events {
+            // A seek back: narrate again from the restored run.
+            self.narrated_events = 0;
+            self.narration = Shared::new(Vec::new());
+        }
         if events.len() == self.narrated_events {
             return;
         }

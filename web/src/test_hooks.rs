@@ -1,11 +1,13 @@
 //! `window.__streamlab`: read-only numbers for browser tests and benchmarks.
 //!
 //! End-to-end tests compare `traceHash()` with the native CLI's, read frame-time statistics
-//! and knob-to-picture latencies, and call `bench()` (and `benchStorm()`, `benchWindow()`) to
-//! time the core inside the browser.
+//! and knob-to-picture latencies, and call `bench()` (and `benchStorm()`, `benchWindow()`,
+//! and `benchSeek()`, the scrubber's worst case) to time the core inside the browser. The
+//! event-time playground publishes its run's fingerprint as `traceHash()` while paused.
 //! The playground publishes into a thread-local after each frame; the JS functions only read.
 
 use std::cell::RefCell;
+use streamlab_sim::timeline::Timeline;
 use streamlab_sim::{Scenario, World};
 use wasm_bindgen::prelude::*;
 
@@ -152,6 +154,35 @@ fn bench_window() -> JsValue {
     object.into()
 }
 
+/// Times seeking in a ten-minute run of the default lesson, as the scrubber does it: the run is
+/// played to the end once (its checkpoints made), then each seek lands just before a
+/// checkpoint boundary somewhere in the run, the worst case.
+fn bench_seek() -> JsValue {
+    let ten_minutes_ms = 600_000;
+    let mut timeline = Timeline::new(World::new(&Scenario::default()).expect("valid"));
+    let started = now_ms();
+    timeline.seek(ten_minutes_ms);
+    let first_play_ms = now_ms() - started;
+    let (checkpoints, spacing_ms) = timeline.checkpoints();
+    let mut seeks_ms = Vec::new();
+    for i in 0..40u64 {
+        // Back and forth across the run: 1, 20, 2, 19, ... spacings in, minus 1 ms.
+        let boundary = if i % 2 == 0 { 1 + i / 2 } else { 20 - i / 2 };
+        let target_ms = (boundary * spacing_ms).min(ten_minutes_ms) - 1;
+        let started = now_ms();
+        timeline.seek(target_ms);
+        seeks_ms.push(now_ms() - started);
+    }
+    let object = stats(&seeks_ms);
+    let set = |k: &str, v: f64| {
+        let _ = js_sys::Reflect::set(&object, &k.into(), &v.into());
+    };
+    set("first_play_10min_ms", first_play_ms);
+    set("checkpoints", checkpoints as f64);
+    set("spacing_ms", spacing_ms as f64);
+    object
+}
+
 fn reset_stats() {
     PUBLISHED.with(|p| {
         let mut p = p.borrow_mut();
@@ -184,6 +215,7 @@ pub fn install() {
     let bench_fn = Closure::<dyn Fn() -> JsValue>::new(bench);
     let storm_fn = Closure::<dyn Fn() -> JsValue>::new(bench_storm);
     let window_fn = Closure::<dyn Fn() -> JsValue>::new(bench_window);
+    let seek_fn = Closure::<dyn Fn() -> JsValue>::new(bench_seek);
     let reset_fn = Closure::<dyn Fn()>::new(reset_stats);
     let panic_fn = Closure::<dyn Fn()>::new(|| panic!("debugPanic() was called from a test"));
     define("traceHash", trace_hash.as_ref());
@@ -193,6 +225,7 @@ pub fn install() {
     define("bench", bench_fn.as_ref());
     define("benchStorm", storm_fn.as_ref());
     define("benchWindow", window_fn.as_ref());
+    define("benchSeek", seek_fn.as_ref());
     define("resetStats", reset_fn.as_ref());
     define("debugPanic", panic_fn.as_ref());
     // The hooks live as long as the page.
@@ -203,6 +236,7 @@ pub fn install() {
     bench_fn.forget();
     storm_fn.forget();
     window_fn.forget();
+    seek_fn.forget();
     reset_fn.forget();
     panic_fn.forget();
     let _ = js_sys::Reflect::set(&window, &"__streamlab".into(), &hooks);

@@ -20,6 +20,7 @@ pub mod rng;
 pub mod scenario;
 pub mod share;
 pub mod snapshot;
+pub mod timeline;
 pub mod topic;
 pub mod trace;
 pub mod window;

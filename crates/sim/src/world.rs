@@ -152,6 +152,29 @@ impl World {
         self.events_hashed = self.events.len();
     }
 
+    /// Continues this run under `scenario`, which may differ from the run's own only in
+    /// scheduled actions after now (what a learner acting now can change): the result is the
+    /// run of `scenario` from zero, without replaying it. Returns false, changing nothing, for
+    /// any other difference.
+    pub fn reschedule(&mut self, scenario: &Scenario) -> bool {
+        let mut same_settings = scenario.clone();
+        same_settings.schedule.clone_from(&self.scenario.schedule);
+        if same_settings != self.scenario || scenario.validate().is_err() {
+            return false;
+        }
+        let expanded = expand_schedule(&scenario.schedule);
+        let applied = &self.schedule[..self.next_action];
+        let keeps_the_past = expanded.get(..self.next_action) == Some(applied)
+            && expanded[self.next_action..]
+                .iter()
+                .all(|a| a.at_ms > self.now_ms);
+        if keeps_the_past {
+            self.scenario = scenario.clone();
+            self.schedule = expanded;
+        }
+        keeps_the_past
+    }
+
     /// The scheduled actions (restarts expanded into a leave and a start), in time order.
     pub fn schedule(&self) -> &[ScheduledAction] {
         &self.schedule

@@ -1,24 +1,76 @@
 //! Links people have already shared must keep working: every link format version that has
-//! been released has a fixture file here, one link per line, and each must still decode to a
-//! valid scenario, whatever the Scenario struct has become since.
+//! been released has a fixture file here, and each link must still open without a message,
+//! whatever the scenario structs have become since.
+//!
+//! `links-v1.txt` holds one format 1 link per line (the whole scenario). `links-v2.txt` holds
+//! `<base> <query>` per line: format 2 carries changes to the lesson's default, so each line
+//! names that default (`default` for the core's default scenario, `preset:<slug>` for a
+//! consumer-group preset, `eventtime:<name>` for an event-time preset) and the query the
+//! address bar held (`s=2.…`, with `&t=<ms>` when the link was paused).
 
-use streamlab_sim::share;
+use streamlab_sim::eventtime::{self, EventTimeScenario};
+use streamlab_sim::scenario::Scenario;
+use streamlab_sim::share::query::{open, LinkRules};
+use streamlab_sim::{presets, share};
 
-fn check_fixture(text: &str) -> usize {
-    let links: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+fn lines(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| !l.trim().is_empty()).collect()
+}
+
+#[test]
+fn format_1_links_still_decode() {
+    let links = lines(include_str!("fixtures/links-v1.txt"));
     for (line, link) in links.iter().enumerate() {
         if let Err(error) = share::decode(link) {
             panic!("line {}: {error}", line + 1);
         }
     }
-    links.len()
+    assert!(
+        links.len() >= 10,
+        "the fixture holds the default and every preset: {}",
+        links.len()
+    );
+}
+
+fn open_group(base: Scenario, query: &str) -> Option<String> {
+    let preset = |name: &str| presets::find(name).map(|p| (p.build)());
+    let validate = |s: &Scenario| s.validate().map_err(|e| e.0);
+    let rules = LinkRules {
+        default: base,
+        preset: &preset,
+        validate: &validate,
+        max_at_ms: 3_600_000,
+    };
+    open(query, rules).error
+}
+
+fn open_eventtime(base: EventTimeScenario, query: &str) -> Option<String> {
+    let validate = |s: &EventTimeScenario| s.validate().map_err(|e| e.to_string());
+    let rules = LinkRules {
+        default: base,
+        preset: &eventtime::preset,
+        validate: &validate,
+        max_at_ms: 3_600_000,
+    };
+    open(query, rules).error
 }
 
 #[test]
-fn format_1_links_still_decode() {
-    let count = check_fixture(include_str!("fixtures/links-v1.txt"));
-    assert!(
-        count >= 10,
-        "the fixture holds the default and every preset: {count}"
-    );
+fn format_2_links_still_decode() {
+    let links = lines(include_str!("fixtures/links-v2.txt"));
+    for (line, entry) in links.iter().enumerate() {
+        let (base, query) = entry.split_once(' ').expect("<base> <query>");
+        assert!(query.starts_with("s=2."), "line {}", line + 1);
+        let error = if base == "default" {
+            open_group(Scenario::default(), query)
+        } else if let Some(slug) = base.strip_prefix("preset:") {
+            open_group((presets::find(slug).expect("a preset").build)(), query)
+        } else if let Some(name) = base.strip_prefix("eventtime:") {
+            open_eventtime(eventtime::preset(name).expect("a preset"), query)
+        } else {
+            panic!("line {}: unknown base {base:?}", line + 1)
+        };
+        assert_eq!(error, None, "line {}", line + 1);
+    }
+    assert!(links.len() >= 30, "{}", links.len());
 }

@@ -35,6 +35,7 @@ pub mod share_bar;
 pub mod shortcut_sheet;
 pub mod site_header;
 pub mod theme_switcher;
+pub mod timeline_scrubber;
 pub mod timelines;
 pub mod toggle_knob;
 pub mod transport;

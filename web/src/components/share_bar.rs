@@ -4,7 +4,8 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ShareBarProps {
-    /// The full link; the playground rebuilds it only when the scenario changes.
+    /// The full link; the playground rebuilds it only when the scenario or the paused time
+    /// changes (while playing it carries no time and plays from the start).
     pub url: AttrValue,
 }
 

@@ -1,0 +1,243 @@
+//! Share links: a scenario packed into a short, versioned, URL-safe string and back.
+//!
+//! Format: `<version>.<payload>`, the payload raw-DEFLATEd and written in unpadded base64url.
+//!
+//! * Version 1 (the first release) carries the whole scenario as JSON.
+//! * Version 2 (written now) carries only what differs from a base scenario, the lesson's
+//!   default, as a JSON merge patch ([`patch`]), DEFLATEd with a frozen preset dictionary of
+//!   the scenarios' field names and values (`dictionary`): a lesson link with a few knobs
+//!   turned and a crash stays well under 200 characters. JSON rather than postcard because a
+//!   patch must say which fields it holds, which a self-describing format does and postcard
+//!   cannot; the dictionary takes the field names' cost back, and a field added later does
+//!   not disturb old links (a patch that does not name it leaves the default).
+//!
+//! Every released version keeps decoding (`tests/fixtures/links-v<N>.txt`). Decoding never
+//! panics: every malformed link (unknown version, bad base64, bad compression, bad JSON,
+//! out-of-range values) becomes a [`ShareError`] with a sentence a learner can read, and the
+//! caller falls back to the lesson's default. [`query`] reads a whole `?s=…&t=…` query.
+
+mod dictionary;
+pub mod patch;
+pub mod query;
+
+use crate::scenario::Scenario;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+
+/// The link format this build writes.
+pub const LINK_FORMAT_VERSION: u32 = 2;
+
+/// Longest link payload accepted, and most bytes a payload may inflate to: a guard against
+/// links crafted to exhaust memory.
+const MAX_LINK_CHARS: usize = 16 * 1024;
+const MAX_INFLATED_BYTES: usize = 64 * 1024;
+
+/// Why a link could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShareError(pub String);
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ShareError {}
+
+/// Packs a consumer-group scenario into a link, as a change to the core's default scenario.
+pub fn encode(scenario: &Scenario) -> String {
+    encode_against(&Scenario::default(), scenario)
+}
+
+/// Reads a link made by [`encode`] (or any version 1 link) back into a valid scenario.
+pub fn decode(link: &str) -> Result<Scenario, ShareError> {
+    let scenario: Scenario = decode_against(&Scenario::default(), link)?;
+    scenario.validate().map_err(|e| unreadable(&e.0))?;
+    Ok(scenario)
+}
+
+/// Packs `value` as what changed from `base` (format 2). Should the patch not reproduce
+/// `value` exactly (a `null` merge patch cannot express), the whole value travels instead, in
+/// format 1, so a link never shows something other than what its sender saw.
+pub fn encode_against<T>(base: &T, value: &T) -> String
+where
+    T: Serialize + DeserializeOwned + PartialEq,
+{
+    let (base_json, value_json) = (as_json(base), as_json(value));
+    let changes = patch::diff(&base_json, &value_json).unwrap_or(Value::Object(Default::default()));
+    let link = pack_changes(&changes);
+    match decode_against(base, &link) {
+        Ok(decoded) if decoded == *value => link,
+        _ => encode_value(value),
+    }
+}
+
+/// Packs a merge patch as a format 2 link, as it is (the fuzz tests feed it damaged ones).
+pub fn pack_changes(changes: &Value) -> String {
+    pack(
+        2,
+        &serde_json::to_vec(changes).expect("a JSON value serializes"),
+    )
+}
+
+/// Reads a link of any released version: format 2 applies its changes to `base`, format 1
+/// ignores `base`. The caller validates what the value means.
+pub fn decode_against<T>(base: &T, link: &str) -> Result<T, ShareError>
+where
+    T: Serialize + DeserializeOwned,
+{
+    let (version, json) = unpack(link)?;
+    let value = match version {
+        1 => serde_json::from_slice(&json).map_err(malformed)?,
+        _ => {
+            let changes: Value = serde_json::from_slice(&json).map_err(malformed)?;
+            if !changes.is_object() {
+                return Err(unreadable("its changes are not a list of fields"));
+            }
+            let mut value = as_json(base);
+            patch::apply(&mut value, &changes).map_err(|why| unreadable(&why))?;
+            let bytes = serde_json::to_vec(&value).expect("a JSON value serializes");
+            serde_json::from_slice(&bytes).map_err(malformed)?
+        }
+    };
+    Ok(value)
+}
+
+/// Packs any serializable value whole, in format 1 (the event-time lessons wrote theirs this
+/// way too; kept as the fallback of [`encode_against`] and to write the released fixture).
+pub fn encode_value<T: Serialize>(value: &T) -> String {
+    pack(
+        1,
+        &serde_json::to_vec(value).expect("plain data always serializes"),
+    )
+}
+
+/// Reads a value packed whole by [`encode_value`]; the caller validates what it means.
+pub fn decode_value<T: DeserializeOwned>(link: &str) -> Result<T, ShareError> {
+    match unpack(link)? {
+        (1, json) => serde_json::from_slice(&json).map_err(malformed),
+        _ => Err(unreadable("it needs its lesson to be read")),
+    }
+}
+
+/// `value` as a JSON tree. Through text rather than `serde_json::to_value`/`from_value`, so
+/// the scenarios' serde code is compiled once (for text), not a second time for trees: the
+/// web build pays for every copy.
+fn as_json<T: Serialize>(value: &T) -> Value {
+    let bytes = serde_json::to_vec(value).expect("plain data always serializes");
+    serde_json::from_slice(&bytes).expect("serde_json reads what it writes")
+}
+
+fn pack(version: u32, json: &[u8]) -> String {
+    let compressed = match version {
+        1 => miniz_oxide::deflate::compress_to_vec(json, 9),
+        _ => dictionary::deflate(dictionary::DICTIONARY_V2, json),
+    };
+    format!("{version}.{}", URL_SAFE_NO_PAD.encode(compressed))
+}
+
+/// The version and the inflated JSON of a link.
+fn unpack(link: &str) -> Result<(u32, Vec<u8>), ShareError> {
+    if link.len() > MAX_LINK_CHARS {
+        return Err(unreadable("it is too long"));
+    }
+    let Some((version, payload)) = link.split_once('.') else {
+        return Err(unreadable("it has no version prefix"));
+    };
+    let version = match version.parse::<u32>() {
+        Ok(v @ 1..=LINK_FORMAT_VERSION) => v,
+        Ok(v) if v > LINK_FORMAT_VERSION => {
+            return Err(unreadable(&format!(
+                "it was made by a newer Streamlab (format {v})"
+            )))
+        }
+        _ => {
+            return Err(unreadable(&format!(
+                "{version:?} is not a link format this Streamlab knows"
+            )))
+        }
+    };
+    let compressed = URL_SAFE_NO_PAD
+        .decode(payload)
+        .map_err(|_| unreadable("it is not valid base64url"))?;
+    let json = match version {
+        1 => {
+            miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_INFLATED_BYTES).ok()
+        }
+        _ => dictionary::inflate(dictionary::DICTIONARY_V2, &compressed, MAX_INFLATED_BYTES),
+    }
+    .ok_or_else(|| unreadable("its compressed data is damaged"))?;
+    Ok((version, json))
+}
+
+fn malformed(e: serde_json::Error) -> ShareError {
+    unreadable(&format!("its scenario is malformed ({e})"))
+}
+
+/// The one sentence every unreadable link gets, with the reason.
+pub fn unreadable(why: &str) -> ShareError {
+    ShareError(format!("This link could not be read: {why}."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_round_trips() {
+        let mut scenario = Scenario::default();
+        scenario.seed = 12345;
+        scenario.producer.key_skew = 1.37;
+        let link = encode(&scenario);
+        assert!(link.starts_with("2."));
+        assert_eq!(decode(&link).unwrap(), scenario);
+        assert!(
+            link.len() < 80,
+            "two changed fields make a short link: {link}"
+        );
+    }
+
+    #[test]
+    fn version_1_links_ignore_the_base() {
+        let mut scenario = Scenario::default();
+        scenario.seed = 7;
+        let link = encode_value(&scenario);
+        let mut other_base = Scenario::default();
+        other_base.seed = 99;
+        assert_eq!(decode_against(&other_base, &link).unwrap(), scenario);
+    }
+
+    #[test]
+    fn a_patch_that_is_not_an_object_is_refused() {
+        let link = pack(2, b"[1,2]");
+        assert!(decode(&link)
+            .unwrap_err()
+            .0
+            .contains("not a list of fields"));
+    }
+
+    #[test]
+    fn garbage_gets_a_message_not_a_panic() {
+        for bad in [
+            "", "1.", "1.!!!", "x.abc", "99.abc", "1.AAAA", "no-dot", "2.", "0.AAAA",
+        ] {
+            let error = decode(bad).unwrap_err();
+            assert!(
+                error.0.starts_with("This link could not be read"),
+                "{bad}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn out_of_range_values_in_a_link_are_refused() {
+        let mut scenario = Scenario::default();
+        scenario.topic.partitions = 1000;
+        let link = encode(&scenario);
+        assert!(decode(&link).unwrap_err().0.contains("topic.partitions"));
+    }
+}

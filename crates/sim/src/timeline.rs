@@ -1,0 +1,359 @@
+//! The timeline: one run that can be moved to any time, backwards as well as forwards, in
+//! about one frame's work.
+//!
+//! A run only moves forwards, so the timeline keeps checkpoints (clones of the world) at
+//! regular simulated times as the run first passes them. Seeking to `t` restores the latest
+//! checkpoint at or before `t` (or keeps the current world, if that is closer) and advances
+//! from there; because advancing in many steps or one gives the same run, the result is the
+//! run from zero to `t`, bit for bit (tested against the trace hash). At most
+//! [`MAX_CHECKPOINTS`] are kept, holding at most [`CHECKPOINT_BUDGET_BYTES`] between them:
+//! past either bound every other one is dropped and the spacing doubles, so memory stays
+//! bounded on long or busy runs and a seek never replays more than one spacing. (A world's
+//! partition logs are copied whole into each checkpoint; sharing their sealed chunks between
+//! clones would make checkpoints nearly free and let the spacing stay short on busy runs.)
+//!
+//! Acting while in the past forks: the caller builds the new scenario with [`forked`], which
+//! drops the scheduled actions the learner had already seen happen after that time. When the
+//! new scenario differs only in actions after the current time (a crash button, a restart),
+//! [`Timeline::fork`] keeps the run and its earlier checkpoints; any other change (a knob,
+//! which applies from time zero) needs a new timeline.
+
+use crate::eventtime::EventTimeWorld;
+use crate::trace::TraceHasher;
+use crate::{Scenario, World};
+
+/// Most checkpoints kept per run.
+pub const MAX_CHECKPOINTS: usize = 32;
+/// Simulated time between checkpoints before any thinning.
+pub const INITIAL_SPACING_MS: u64 = 5_000;
+/// Most memory the checkpoints of one run may hold, by their own estimate.
+pub const CHECKPOINT_BUDGET_BYTES: usize = 192 << 20;
+
+/// A run the timeline can checkpoint: cloned to save it, advanced to replay it.
+pub trait Replayable: Clone {
+    /// The time up to which the run has been advanced.
+    fn position_ms(&self) -> u64;
+    /// Advances the run to `target_ms` (never back).
+    fn replay_to(&mut self, target_ms: u64);
+    /// A fingerprint of everything the run did so far: equal fingerprints, same run.
+    fn fingerprint(&self) -> String;
+    /// Roughly how many bytes a clone holds (its records and events; the rest is small).
+    fn size_hint_bytes(&self) -> usize;
+}
+
+impl Replayable for World {
+    fn position_ms(&self) -> u64 {
+        self.now_ms()
+    }
+
+    fn replay_to(&mut self, target_ms: u64) {
+        self.advance_to(target_ms);
+    }
+
+    fn fingerprint(&self) -> String {
+        self.trace_hash().hex()
+    }
+
+    fn size_hint_bytes(&self) -> usize {
+        let records = self.topic().total_records() as usize;
+        records * std::mem::size_of::<crate::topic::Record>() + std::mem::size_of_val(self.events())
+    }
+}
+
+impl Replayable for EventTimeWorld {
+    fn position_ms(&self) -> u64 {
+        self.now_ms().max(0) as u64
+    }
+
+    fn replay_to(&mut self, target_ms: u64) {
+        self.advance_to(i64::try_from(target_ms).unwrap_or(i64::MAX));
+    }
+
+    /// The event-time world keeps no running trace, so this folds in what its snapshot says
+    /// it did so far: how far it read, the watermark, every pane (with its retraction), every
+    /// side output and drop, and each window's answers next to the truth.
+    fn fingerprint(&self) -> String {
+        let snapshot = self.snapshot();
+        let mut h = TraceHasher::default();
+        let signed = |v: i64| v as u64;
+        let optional = |v: Option<u64>| v.map_or(u64::MAX, |v| v);
+        h.write_u64(signed(snapshot.now_ms));
+        h.write_u64(snapshot.records_seen.len() as u64);
+        h.write_u64(snapshot.backlog);
+        h.write_u64(optional(snapshot.combined_watermark.as_ms().map(signed)));
+        h.write_u64(snapshot.watermark_steps.len() as u64);
+        h.write_u64(snapshot.idleness_changes.len() as u64);
+        h.write_u64(snapshot.dropped);
+        for pane in snapshot
+            .event_time_panes
+            .iter()
+            .chain(&snapshot.processing_time_panes)
+        {
+            for v in [pane.emitted_at_ms, pane.window.start_ms, pane.window.end_ms] {
+                h.write_u64(signed(v));
+            }
+            h.write_u64(u64::from(pane.window.key));
+            h.write_u64(pane.count);
+            h.write_u64(optional(pane.retracted));
+        }
+        for side in &snapshot.side_outputs {
+            h.write_u64(signed(side.emitted_at_ms));
+            h.write_u64(u64::from(side.record_index));
+        }
+        for w in &snapshot.windows {
+            h.write_u64(w.truth);
+            h.write_u64(optional(w.event_time));
+            h.write_u64(optional(w.processing_time));
+            h.write_u64(optional(w.result));
+        }
+        h.hex()
+    }
+
+    fn size_hint_bytes(&self) -> usize {
+        // Every record is generated up front and cloned with the world.
+        std::mem::size_of_val(self.records())
+    }
+}
+
+/// `scenario` with the scheduled actions in `(now_ms, seen_until_ms]` dropped: when the learner
+/// acts at `now_ms` after going back from `seen_until_ms`, the future they had seen is
+/// discarded. Actions after what they have seen (a preset's restart still to come) stay, and so
+/// does the second half of a restart that began before `now_ms`.
+pub fn forked(scenario: &Scenario, now_ms: u64, seen_until_ms: u64) -> Scenario {
+    let mut next = scenario.clone();
+    next.schedule
+        .retain(|a| a.at_ms <= now_ms || a.at_ms > seen_until_ms);
+    next
+}
+
+/// One run with checkpoints.
+#[derive(Clone, Debug)]
+pub struct Timeline<W> {
+    current: W,
+    /// In time order; the first is the world as built (time 0).
+    checkpoints: Vec<W>,
+    spacing_ms: u64,
+}
+
+impl<W: Replayable> Timeline<W> {
+    /// A timeline starting from a freshly built world.
+    pub fn new(world: W) -> Self {
+        Self {
+            checkpoints: vec![world.clone()],
+            current: world,
+            spacing_ms: INITIAL_SPACING_MS,
+        }
+    }
+
+    /// The run at the current position.
+    pub fn world(&self) -> &W {
+        &self.current
+    }
+
+    pub fn position_ms(&self) -> u64 {
+        self.current.position_ms()
+    }
+
+    /// How many checkpoints are held, and how far apart (for tests and benchmarks).
+    pub fn checkpoints(&self) -> (usize, u64) {
+        (self.checkpoints.len(), self.spacing_ms)
+    }
+
+    /// Moves the run to `target_ms`, backwards or forwards.
+    pub fn seek(&mut self, target_ms: u64) {
+        let restore = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|c| c.position_ms() <= target_ms)
+            .filter(|c| {
+                let now = self.current.position_ms();
+                now > target_ms || c.position_ms() > now
+            });
+        if let Some(checkpoint) = restore {
+            self.current = checkpoint.clone();
+        }
+        self.advance_recording(target_ms);
+    }
+
+    /// Advances from the current world to `target_ms`, saving a checkpoint at every spacing
+    /// boundary past the last one saved.
+    fn advance_recording(&mut self, target_ms: u64) {
+        loop {
+            let last_ms = self.checkpoints.last().map_or(0, W::position_ms);
+            let next_ms = last_ms.saturating_add(self.spacing_ms);
+            if next_ms > target_ms || self.current.position_ms() > next_ms {
+                break;
+            }
+            self.current.replay_to(next_ms);
+            self.checkpoints.push(self.current.clone());
+            while self.checkpoints.len() > 2 && self.over_bounds() {
+                self.thin();
+            }
+        }
+        self.current.replay_to(target_ms);
+    }
+
+    fn over_bounds(&self) -> bool {
+        let bytes: usize = self.checkpoints.iter().map(W::size_hint_bytes).sum();
+        self.checkpoints.len() > MAX_CHECKPOINTS || bytes > CHECKPOINT_BUDGET_BYTES
+    }
+
+    /// Keeps every other checkpoint (the first always) and doubles the spacing.
+    fn thin(&mut self) {
+        let mut index = 0;
+        self.checkpoints.retain(|_| {
+            index += 1;
+            index % 2 == 1
+        });
+        self.spacing_ms *= 2;
+    }
+}
+
+impl Timeline<World> {
+    /// Continues the run from its current position under `scenario` (see
+    /// [`World::reschedule`]); checkpoints after the position are dropped, earlier ones kept.
+    /// Returns false, changing nothing, if `scenario` differs in more than its future actions.
+    pub fn fork(&mut self, scenario: &Scenario) -> bool {
+        if !self.current.reschedule(scenario) {
+            return false;
+        }
+        let now_ms = self.position_ms();
+        self.checkpoints.retain(|c| c.now_ms() <= now_ms);
+        // Every action up to `now_ms` is unchanged, so each earlier checkpoint takes the new
+        // schedule too; one that somehow could not is dropped rather than kept stale.
+        self.checkpoints.retain_mut(|c| c.reschedule(scenario));
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scenario;
+
+    fn from_zero(scenario: &Scenario, t_ms: u64) -> String {
+        let mut world = World::new(scenario).unwrap();
+        world.advance_to(t_ms);
+        world.fingerprint()
+    }
+
+    #[test]
+    fn seeking_anywhere_equals_running_from_zero() {
+        let scenario = Scenario::default();
+        let mut timeline = Timeline::new(World::new(&scenario).unwrap());
+        for t_ms in [40_000, 12_345, 0, 39_999, 5_000, 90_001, 60_000, 1] {
+            timeline.seek(t_ms);
+            assert_eq!(timeline.position_ms(), t_ms);
+            assert_eq!(
+                timeline.world().fingerprint(),
+                from_zero(&scenario, t_ms),
+                "{t_ms}"
+            );
+        }
+    }
+
+    #[test]
+    fn checkpoints_stay_bounded_on_long_runs() {
+        let mut timeline = Timeline::new(World::new(&Scenario::default()).unwrap());
+        timeline.seek(600_000);
+        let (count, spacing_ms) = timeline.checkpoints();
+        assert!(count <= MAX_CHECKPOINTS, "{count}");
+        assert!(
+            600_000 / spacing_ms <= MAX_CHECKPOINTS as u64,
+            "{spacing_ms}"
+        );
+        timeline.seek(299_999);
+        assert_eq!(
+            timeline.world().fingerprint(),
+            from_zero(&Scenario::default(), 299_999)
+        );
+    }
+
+    #[test]
+    fn acting_in_the_past_drops_only_the_future_already_seen() {
+        use crate::scenario::{MemberAction, ScheduledAction};
+        let mut scenario = Scenario::default();
+        for at_ms in [5_000, 20_000, 90_000] {
+            scenario.schedule.push(ScheduledAction {
+                at_ms,
+                group_id: "search".into(),
+                member_id: "c1".into(),
+                action: MemberAction::Restart { down_ms: 1_000 },
+            });
+        }
+        let kept: Vec<u64> = forked(&scenario, 10_000, 60_000)
+            .schedule
+            .iter()
+            .map(|a| a.at_ms)
+            .collect();
+        assert_eq!(kept, [5_000, 90_000]);
+        assert_eq!(forked(&scenario, 60_000, 60_000), scenario);
+    }
+
+    #[test]
+    fn busy_runs_keep_their_checkpoints_within_the_memory_budget() {
+        let storm = crate::presets::storm_32_members();
+        let mut timeline = Timeline::new(World::new(&storm).unwrap());
+        timeline.seek(600_000);
+        let bytes: usize = timeline
+            .checkpoints
+            .iter()
+            .map(World::size_hint_bytes)
+            .sum();
+        assert!(bytes <= CHECKPOINT_BUDGET_BYTES, "{bytes}");
+        timeline.seek(123_456);
+        let mut fresh = World::new(&storm).unwrap();
+        fresh.advance_to(123_456);
+        assert_eq!(timeline.world().fingerprint(), fresh.fingerprint());
+    }
+
+    #[test]
+    fn a_fork_equals_running_the_new_scenario_from_zero() {
+        use crate::scenario::{MemberAction, ScheduledAction};
+        let scenario = crate::presets::find("one-restart-stops-everyone").unwrap();
+        let scenario = (scenario.build)();
+        let mut timeline = Timeline::new(World::new(&scenario).unwrap());
+        timeline.seek(60_000);
+        timeline.seek(25_000);
+        let mut next = forked(&scenario, 25_000, 60_000);
+        next.schedule.push(ScheduledAction {
+            at_ms: 25_001,
+            group_id: "search".into(),
+            member_id: "c4".into(),
+            action: MemberAction::Crash,
+        });
+        assert!(timeline.fork(&next));
+        for t_ms in [40_000, 26_000, 3_000, 70_000] {
+            timeline.seek(t_ms);
+            assert_eq!(
+                timeline.world().fingerprint(),
+                from_zero(&next, t_ms),
+                "{t_ms}"
+            );
+        }
+        let mut knob = next.clone();
+        knob.groups[0].max_poll_records = 7;
+        assert!(!timeline.fork(&knob), "a knob applies from time zero");
+        timeline.seek(30_000);
+        let mut early = next.clone();
+        early.schedule[0].at_ms = 100;
+        assert!(!timeline.fork(&early), "the past cannot change");
+    }
+
+    #[test]
+    fn event_time_runs_seek_too() {
+        let scenario = crate::eventtime::outage_spike();
+        let mut timeline = Timeline::new(EventTimeWorld::new(scenario.clone()).unwrap());
+        for t_ms in [120_000, 61_000, 3_000, 150_000] {
+            timeline.seek(t_ms);
+            let mut fresh = EventTimeWorld::new(scenario.clone()).unwrap();
+            fresh.replay_to(t_ms);
+            assert_eq!(
+                timeline.world().fingerprint(),
+                fresh.fingerprint(),
+                "{t_ms}"
+            );
+        }
+    }
+}

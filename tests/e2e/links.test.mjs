@@ -1,0 +1,181 @@
+// Share links and the timeline, as a learner meets them: every lesson reopens from its link
+// with the same picture; the copied link opens the same run at the same time in a new page;
+// Back and Forward walk through the learner's changes; the scrubber lands where it is asked
+// and acting after a seek back forks the run; a garbage link explains itself.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, screenshot, waitForApp } from './harness.mjs';
+import { assertQuiet, useSiteAndBrowser } from './lesson-helpers.mjs';
+
+const env = useSiteAndBrowser();
+
+const traceHash = (page) => page.evaluate(() => window.__streamlab.traceHash());
+const simMs = (page) => page.evaluate(() => window.__streamlab.simMs());
+const playing = async (page) =>
+  (await page.locator('.transport button.primary').innerText()).includes('Pause');
+
+/** Lets the run play past `ms` of simulated time (`faster` times twice as fast), then pauses. */
+async function playPastThenPause(page, ms, faster = 3) {
+  await page.locator('.question').click();
+  for (let i = 0; i < faster; i += 1) await page.keyboard.press('ArrowUp');
+  if (!(await playing(page))) await page.keyboard.press('Space');
+  await page.waitForFunction((t) => window.__streamlab.simMs() > t, ms, { timeout: 60_000 });
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => window.__streamlab.traceHash() !== '');
+}
+
+/** Moves the scrubber to `ms` as a learner dragging it would. */
+async function seek(page, ms) {
+  await page.locator('.scrubber-input').fill(String(ms));
+  await page.waitForFunction((t) => window.__streamlab.simMs() === t, ms);
+}
+
+/**
+ * The picture a paused lesson shows: the stage's markup without the transport (the speed is
+ * the viewer's choice, not part of the run) and without canvases, reduced to a short digest.
+ */
+const picture = (page) =>
+  page.evaluate(async () => {
+    const stage = document.querySelector('.stage').cloneNode(true);
+    stage.querySelectorAll('canvas, .transport').forEach((c) => c.remove());
+    const bytes = new TextEncoder().encode(stage.innerHTML);
+    const digest = await crypto.subtle.digest('SHA-256', bytes);
+    return `${bytes.length} bytes, ${[...new Uint8Array(digest)].map((b) => b.toString(16)).join('')}`;
+  });
+
+test('every lesson reopens from its link with the same run and picture', { timeout: 240_000 }, async () => {
+  const first = await openPage(env.browser, env.site.url);
+  await waitForApp(first.page);
+  const slugs = await first.page.evaluate(() =>
+    [...document.querySelectorAll('.site-header a[href^="#/"]')].map((a) => a.getAttribute('href').slice(2)),
+  );
+  await first.page.close();
+  assert.ok(slugs.length >= 4, `the site lists its lessons: ${slugs}`);
+  for (const slug of slugs) {
+    const visit = await openPage(env.browser, `${env.site.url}#/${slug}`);
+    const { page } = visit;
+    await waitForApp(page);
+    // At the lesson's own speed: a batch in flight is drawn where it is after a fixed wall
+    // time, so the speed (the viewer's, not part of the link) moves it.
+    await playPastThenPause(page, 2500, 0);
+    const at = await simMs(page);
+    const hash = await traceHash(page);
+    const drawn = await picture(page);
+    assert.match(page.url(), new RegExp(`#/${slug}\\?s=2\\.[A-Za-z0-9_-]+&t=${at}$`), `${slug}: ${page.url()} at ${at}`);
+    await page.reload();
+    await waitForApp(page);
+    await page.waitForFunction((t) => window.__streamlab.simMs() === t, at);
+    assert.equal(await playing(page), false, `${slug}: a link with a time opens paused`);
+    assert.equal(await traceHash(page), hash, `${slug}: same run after reload`);
+    assert.equal(await picture(page), drawn, `${slug}: same picture after reload`);
+    assertQuiet(visit);
+    await page.close();
+  }
+});
+
+test('the copied link opens the same run at the same time in a new page', { timeout: 120_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/rebalances`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.fill('#knob-g0-members', '4');
+  await page.dispatchEvent('#knob-g0-members', 'change');
+  await playPastThenPause(page, 6000);
+  await page.locator('.member-actions button', { hasText: 'crash' }).first().click();
+  await page.locator('.question').click();
+  for (let i = 0; i < 30; i += 1) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => location.hash.endsWith(`&t=${window.__streamlab.simMs()}`));
+  const at = await simMs(page);
+  const copied = await page.locator('.share-url').inputValue();
+  assert.ok(copied.endsWith(`&t=${at}`), `${copied} at ${at}`);
+  assert.ok(copied.split('#')[1].length < 200, `a short link: ${copied}`);
+  const other = await openPage(env.browser, copied);
+  await waitForApp(other.page);
+  await other.page.waitForFunction((t) => window.__streamlab.simMs() === t, at);
+  assert.equal(await traceHash(other.page), await traceHash(page), 'same run, bit for bit');
+  assert.equal(await other.page.locator('svg.diagram g.member').count(), 4);
+  assertQuiet(visit);
+  assertQuiet(other);
+  await page.close();
+  await other.page.close();
+});
+
+test('Back and Forward walk through the learner\'s changes', { timeout: 120_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/partitions`);
+  const { page } = visit;
+  await waitForApp(page);
+  const partitions = () => page.locator('svg.diagram g.partition').count();
+  await page.locator('.question').click();
+  await page.keyboard.press('ArrowUp');
+  const speed = await page.locator('.transport').innerText();
+  await page.fill('#knob-partitions', '3');
+  await page.dispatchEvent('#knob-partitions', 'change');
+  await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 3);
+  // Writing the address is not navigating: the playground keeps its state (the speed).
+  assert.equal(await page.locator('.transport').innerText().then((t) => t.includes('2×')), speed.includes('2×'));
+  await page.waitForTimeout(1200);
+  await page.fill('#knob-partitions', '9');
+  await page.dispatchEvent('#knob-partitions', 'change');
+  await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 9);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 3);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 6);
+  assert.equal(new URL(page.url()).hash, '#/partitions', 'back to the address the page opened with');
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 3);
+  assert.equal(await partitions(), 3);
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('the scrubber lands where it is asked, and acting in the past forks', { timeout: 120_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/rebalances`);
+  const { page } = visit;
+  await waitForApp(page);
+  await playPastThenPause(page, 40_000);
+  // The preset restarts c2 at 20 s: a leave and a start, and rebalances around them.
+  assert.equal(await page.locator('.scrubber-mark.action').count(), 2);
+  assert.ok((await page.locator('.scrubber-mark.rebalance').count()) >= 2);
+  const end = await simMs(page);
+  await seek(page, 12_000);
+  const pastHash = await traceHash(page);
+  await seek(page, 30_000);
+  await seek(page, 12_000);
+  assert.equal(await traceHash(page), pastHash, 'the same moment, whichever way it was reached');
+  await screenshot(page, 'timeline-scrubber-in-the-past');
+  assert.match(await page.locator('.scrubber-legend').innerText(), /In the past/);
+
+  const fresh = await openPage(env.browser, page.url());
+  await waitForApp(fresh.page);
+  await fresh.page.waitForFunction(() => window.__streamlab.simMs() === 12_000);
+  assert.equal(await traceHash(fresh.page), pastHash, 'a seek equals a run from zero to there');
+  await fresh.page.close();
+
+  await page.locator('.member-actions button', { hasText: 'crash' }).first().click();
+  await page.waitForFunction(() => !location.hash.includes('t=40'));
+  // The restart seen after 12 s is gone; the crash at 12 s is the only injected event.
+  assert.equal(await page.locator('.scrubber-mark.action').count(), 1);
+  assert.ok(end > 12_000);
+  await screenshot(page, 'timeline-scrubber-forked');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('a garbage link or time shows a message and the lesson\'s default', { timeout: 90_000 }, async () => {
+  for (const [query, pattern] of [
+    ['s=2.garbage!!&t=5000', /could not be read.*default scenario/s],
+    ['s=2.AAAA', /could not be read.*default scenario/s],
+    ['t=soon', /time t="soon".*opening at the start/s],
+  ]) {
+    const visit = await openPage(env.browser, `${env.site.url}#/rebalances?${query}`);
+    const { page } = visit;
+    await waitForApp(page);
+    const banner = page.locator('.error-banner');
+    await banner.waitFor();
+    assert.match(await banner.innerText(), pattern, query);
+    assert.equal(await page.locator('svg.diagram g.member').count(), 6, 'the lesson\'s default group');
+    assertQuiet(visit);
+    await page.close();
+  }
+});
