@@ -64,7 +64,7 @@ test('the knobs change the picture and the link: a 1 s hop puts each record into
   const before = await page.locator('.wt-band[data-kind="hopping"] .wt-window').count();
   await page.fill('#knob-wt-hop', '1000');
   await page.dispatchEvent('#knob-wt-hop', 'change');
-  await page.waitForFunction(() => location.hash.includes('?s=1.'));
+  await page.waitForFunction(() => location.hash.includes('?s=2.'));
   await page.waitForFunction(() => window.__streamlab_eventtime.mostWindowsPerRecord?.[1] === 10);
   const after = await page.locator('.wt-band[data-kind="hopping"] .wt-window').count();
   assert.ok(after > 3 * before, `hopping windows ${before} → ${after}`);

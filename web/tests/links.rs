@@ -80,6 +80,7 @@ fn released_lessons_keep_the_defaults_their_links_were_written_against() {
     let event_time = [
         ("which-clock", "outage-spike"),
         ("watermarks", "drop-vs-restate-vs-side"),
+        ("windows", "four-windows"),
     ];
     for (slug, name) in event_time {
         let lesson = lessons::EVENT_TIME_LESSONS

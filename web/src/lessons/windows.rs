@@ -38,11 +38,11 @@ pub const LESSON: EventTimeLesson = EventTimeLesson {
          dashed while open and solid once it has fired. The four rows run the same window \
          operator as the streamlab window command, on the same records.",
     ],
-    guarantee: "Each kind assigns a record by its event time alone: tumbling to exactly one \
-                window, hopping to every window whose span covers it, sliding to every \
-                window built from records within the time difference of it, session to the \
-                one run of records without a pause longer than the gap. Every window fires \
-                once the watermark passes its end, with the count of the records it holds.",
+    guarantee: "Each kind assigns a record by its event time alone. Tumbling puts it in exactly \
+                one window, hopping in every window whose span covers it, sliding in every \
+                window built from records within the time difference of it, session in the one \
+                run of records without a pause longer than the gap. Every window fires once the \
+                watermark passes its end, with the count of the records it holds.",
     knowledge: "Tumbling and hopping windows are known in advance: their edges are fixed by \
                 the clock, so a job can tell where a record goes the moment it sees it. \
                 Sliding windows and sessions depend on the other records: a job only knows \
