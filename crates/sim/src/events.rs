@@ -6,7 +6,7 @@
 //! instead. [`narrate`] turns an event into a sentence that says what happened and why.
 
 use crate::assignor::Strategy;
-use crate::scenario::MemberAction;
+use crate::scenario::{MemberAction, OffsetTarget};
 use serde::Serialize;
 
 /// Something that happened at a simulated time.
@@ -102,6 +102,13 @@ pub enum EventKind {
     },
     /// A partition whose lag had risen past the first threshold is caught up again.
     CaughtUp { group_id: String, partition: u32 },
+    /// Retention deleted records `[from, to)` of a partition before the group read them.
+    LostToRetention {
+        group_id: String,
+        partition: u32,
+        from: u64,
+        to: u64,
+    },
 }
 
 impl EventKind {
@@ -117,7 +124,9 @@ impl EventKind {
             EventKind::MemberRemoved { .. }
             | EventKind::PartitionsRevoked { .. }
             | EventKind::MemberAction { .. } => "member",
-            EventKind::PartitionsLost { .. } | EventKind::Reprocessing { .. } => "loss",
+            EventKind::PartitionsLost { .. }
+            | EventKind::Reprocessing { .. }
+            | EventKind::LostToRetention { .. } => "loss",
         }
     }
 }
@@ -234,6 +243,16 @@ pub fn narrate(event: &Event) -> String {
             group_id,
             partition,
         } => format!("{group_id}: p{partition} caught up; its lag is back near zero."),
+        EventKind::LostToRetention {
+            group_id,
+            partition,
+            from,
+            to,
+        } => format!(
+            "Retention deleted p{partition} offsets {from}..{} before {group_id} read them: {} records it will never see.",
+            to - 1,
+            to - from
+        ),
     }
 }
 
@@ -276,6 +295,14 @@ fn narrate_action(
         ),
         MemberAction::SlowDown { duration_ms, factor } => format!(
             "{group_id}/{member_id} gets {factor}× slower for {duration_ms} ms (a slow downstream); its heartbeats continue."
+        ),
+        MemberAction::ResetOffsets { to } => format!(
+            "{group_id}'s offsets are reset to {}: every partition is read again from there.",
+            match to {
+                OffsetTarget::Earliest => "the earliest retained record".to_string(),
+                OffsetTarget::Latest => "the log end (skipping everything waiting)".to_string(),
+                OffsetTarget::Timestamp { at_ms } => format!("the first record appended at or after {at_ms} ms"),
+            }
         ),
     }
 }

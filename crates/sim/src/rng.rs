@@ -18,6 +18,8 @@ pub mod stream {
     pub const PRODUCER: u64 = 1;
     /// Group `i` uses `GROUP_BASE + i`.
     pub const GROUP_BASE: u64 = 100;
+    /// Group `i`'s random crashes use `CRASH_BASE + i`.
+    pub const CRASH_BASE: u64 = 200;
 }
 
 impl SimRng {

@@ -7,6 +7,8 @@
 use crate::assignor::Strategy;
 use crate::group::{Activity, Group, GroupState, MemberPhase};
 use crate::topic::{Record, NULL_KEY};
+use crate::scenario::ManualCommit;
+use crate::sink::{Effect, SinkMode, Tallies};
 use crate::world::World;
 use serde::Serialize;
 
@@ -79,6 +81,18 @@ pub struct GroupView {
     pub members: Vec<MemberView>,
     /// The group's progress in each partition, indexed by partition.
     pub partitions: Vec<GroupPartitionView>,
+    /// Lost, duplicated and exactly-once records, read off the group's output store.
+    pub tallies: Tallies,
+    pub sink_mode: SinkMode,
+    pub manual_commit: ManualCommit,
+    pub enable_auto_commit: bool,
+    /// Records retention deleted before the group read them.
+    pub lost_to_retention: u64,
+    /// Writes a fenced member's aborted transactions never made.
+    pub aborted_total: u64,
+    /// The newest effects in the output store, oldest first (at most the snapshot's tail
+    /// length).
+    pub recent_effects: Vec<Effect>,
 }
 
 /// A group's progress in one partition.
@@ -94,6 +108,13 @@ pub struct GroupPartitionView {
     pub committed: u64,
     /// Log end offset minus processed offset.
     pub lag: u64,
+    /// One past the highest offset anyone in the group has processed: with `processed`
+    /// below it, a crash means re-reading; with `committed` above it, records skipped.
+    pub high_water: u64,
+    /// Records retention deleted before the group read them.
+    pub lost_to_retention: u64,
+    /// The position fell below the log start with `auto.offset.reset` = none.
+    pub out_of_range: bool,
 }
 
 /// One member.
@@ -183,7 +204,7 @@ impl Snapshot {
                     .collect(),
             },
             partitions,
-            groups: world.groups.iter().map(|g| group_view(g, world)).collect(),
+            groups: world.groups.iter().map(|g| group_view(g, world, tail_len)).collect(),
         }
     }
 }
@@ -197,7 +218,7 @@ fn record_view(offset: u64, record: &Record) -> RecordView {
     }
 }
 
-fn group_view(group: &Group, world: &World) -> GroupView {
+fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
     let members = group
         .members
         .iter()
@@ -249,6 +270,9 @@ fn group_view(group: &Group, world: &World) -> GroupView {
             processed: progress.processed,
             committed: progress.committed,
             lag: log.log_end_offset() - progress.processed,
+            high_water: progress.high_water,
+            lost_to_retention: progress.lost_to_retention,
+            out_of_range: progress.out_of_range,
         })
         .collect();
     GroupView {
@@ -265,5 +289,19 @@ fn group_view(group: &Group, world: &World) -> GroupView {
         processed_total: group.processed_total,
         members,
         partitions,
+        tallies: group.tallies(),
+        sink_mode: group.config.sink,
+        manual_commit: group.config.manual_commit,
+        enable_auto_commit: group.config.enable_auto_commit,
+        lost_to_retention: group.lost_to_retention(),
+        aborted_total: group.aborted_total,
+        recent_effects: {
+            let recent = &group.sink.recent;
+            recent
+                .iter()
+                .skip(recent.len().saturating_sub(tail_len))
+                .copied()
+                .collect()
+        },
     }
 }

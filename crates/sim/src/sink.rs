@@ -1,0 +1,281 @@
+//! The output store a group writes to: every effect, with the input record it came from.
+//!
+//! Processing a record ends with a write to the sink. A plain sink applies every write, so a
+//! record processed twice has two effects; an idempotent sink keeps the input's partition and
+//! offset with each row and ignores a write it has already applied. The tallies a learner
+//! sees (records lost, records with duplicate effects, records with exactly one effect) are
+//! computed from per-partition runs of equal write counts, which stay few (they grow with
+//! crashes and rebalances, not with records), so a long run needs little memory and the
+//! tallies are still exact. The newest effects are also kept, up to [`RECENT_EFFECTS_MAX`],
+//! for the table the lesson draws.
+
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// How many of the newest effects the sink keeps for drawing.
+pub const RECENT_EFFECTS_MAX: usize = 2_048;
+
+/// What the output store does with a write it has seen before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SinkMode {
+    /// Every write is a new effect (an email sent, a counter incremented).
+    #[default]
+    Plain,
+    /// Each row carries the input's partition and offset; a write already applied is ignored.
+    Idempotent,
+}
+
+/// One write that reached the sink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Effect {
+    pub at_ms: u64,
+    pub partition: u32,
+    pub offset: u64,
+    /// Key index of the input record, or `None` for a null key.
+    pub key: Option<u32>,
+    /// How many times this record had reached the sink before, this write included (1 = its
+    /// first effect).
+    pub nth: u32,
+    /// The sink ignored it (an idempotent sink that already had this offset).
+    pub ignored: bool,
+}
+
+/// A run of consecutive offsets `[from, to)` written the same number of times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    from: u64,
+    to: u64,
+    writes: u32,
+}
+
+/// The writes one partition's records made, as runs of equal write counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteRuns {
+    /// Sorted, disjoint, each with `writes >= 1`; neighbours that touch differ in `writes`.
+    runs: Vec<Run>,
+}
+
+impl WriteRuns {
+    /// Counts one more write of `offset`; returns how many writes it had before.
+    pub fn add(&mut self, offset: u64) -> u32 {
+        let i = self.runs.partition_point(|r| r.to <= offset);
+        let before = match self.runs.get(i) {
+            Some(run) if run.from <= offset => run.writes,
+            _ => 0,
+        };
+        let single = Run {
+            from: offset,
+            to: offset + 1,
+            writes: before + 1,
+        };
+        if before == 0 {
+            self.runs.insert(i, single);
+        } else {
+            let run = self.runs[i];
+            let pieces = [
+                Run { to: offset, ..run },
+                single,
+                Run {
+                    from: offset + 1,
+                    ..run
+                },
+            ];
+            self.runs
+                .splice(i..=i, pieces.into_iter().filter(|r| r.from < r.to));
+        }
+        self.merge_around(i);
+        before
+    }
+
+    /// Merges touching runs with equal counts near index `i`.
+    fn merge_around(&mut self, i: usize) {
+        let mut j = i.saturating_sub(1);
+        let end = (i + 3).min(self.runs.len());
+        let mut end = end;
+        while j + 1 < end {
+            let (a, b) = (self.runs[j], self.runs[j + 1]);
+            if a.to == b.from && a.writes == b.writes {
+                self.runs[j].to = b.to;
+                self.runs.remove(j + 1);
+                end -= 1;
+            } else {
+                j += 1;
+            }
+        }
+    }
+
+    /// How many times `offset` was written.
+    pub fn writes_of(&self, offset: u64) -> u32 {
+        let i = self.runs.partition_point(|r| r.to <= offset);
+        self.runs
+            .get(i)
+            .filter(|r| r.from <= offset)
+            .map_or(0, |r| r.writes)
+    }
+
+    /// Records written at least once.
+    pub fn covered(&self) -> u64 {
+        self.runs.iter().map(|r| r.to - r.from).sum()
+    }
+
+    /// Records written at least once below `end`.
+    pub fn covered_below(&self, end: u64) -> u64 {
+        self.runs
+            .iter()
+            .map(|r| r.to.min(end).saturating_sub(r.from))
+            .sum()
+    }
+
+    /// The first offset no record at or above has been written, i.e. the highest written + 1.
+    pub fn high_water(&self) -> u64 {
+        self.runs.last().map_or(0, |r| r.to)
+    }
+
+    /// Number of runs kept (the memory the tallies cost).
+    pub fn run_count(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// (records written exactly once, records written more than once, writes beyond the first).
+    fn counts(&self, cap: u32) -> (u64, u64, u64) {
+        let mut once = 0;
+        let mut more = 0;
+        let mut extra = 0;
+        for run in &self.runs {
+            let len = run.to - run.from;
+            let writes = run.writes.min(cap);
+            if writes == 1 {
+                once += len;
+            } else {
+                more += len;
+                extra += len * u64::from(writes - 1);
+            }
+        }
+        (once, more, extra)
+    }
+}
+
+/// What the learner reads off the sink.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tallies {
+    /// Records the group has moved past (below its committed offset or its furthest write)
+    /// that never had an effect.
+    pub lost: u64,
+    /// Records with more than one effect.
+    pub duplicated: u64,
+    /// Effects beyond each record's first.
+    pub duplicate_effects: u64,
+    /// Records with exactly one effect.
+    pub exactly_once: u64,
+}
+
+/// A group's output store.
+#[derive(Clone, Debug)]
+pub struct Sink {
+    pub mode: SinkMode,
+    /// Writes per partition, indexed by partition.
+    pub partitions: Vec<WriteRuns>,
+    /// The newest effects, oldest first.
+    pub recent: VecDeque<Effect>,
+    /// Every write that reached the sink, ignored ones included.
+    pub writes_total: u64,
+}
+
+impl Sink {
+    pub fn new(mode: SinkMode, partition_count: u32) -> Self {
+        Self {
+            mode,
+            partitions: vec![WriteRuns::default(); partition_count as usize],
+            recent: VecDeque::new(),
+            writes_total: 0,
+        }
+    }
+
+    /// A write of record `partition`/`offset`; returns how many writes the record had before.
+    pub fn write(&mut self, at_ms: u64, partition: u32, offset: u64, key: Option<u32>) -> u32 {
+        let before = self.partitions[partition as usize].add(offset);
+        self.writes_total += 1;
+        if self.recent.len() == RECENT_EFFECTS_MAX {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Effect {
+            at_ms,
+            partition,
+            offset,
+            key,
+            nth: before + 1,
+            ignored: before > 0 && self.mode == SinkMode::Idempotent,
+        });
+        before
+    }
+
+    /// The tallies, given each partition's span `[first, frontier)`: where the group began
+    /// reading, and the offset below which it has moved on (a record there with no effect will
+    /// never get one from this group).
+    pub fn tallies(&self, spans: &[(u64, u64)]) -> Tallies {
+        let cap = match self.mode {
+            SinkMode::Plain => u32::MAX,
+            SinkMode::Idempotent => 1,
+        };
+        let mut tallies = Tallies::default();
+        for (runs, &(first, frontier)) in self.partitions.iter().zip(spans) {
+            let (once, more, extra) = runs.counts(cap);
+            tallies.exactly_once += once;
+            tallies.duplicated += more;
+            tallies.duplicate_effects += extra;
+            let span = frontier.saturating_sub(first);
+            let covered = runs.covered_below(frontier) - runs.covered_below(first.min(frontier));
+            tallies.lost += span - covered;
+        }
+        tallies
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_count_each_offset_and_stay_merged() {
+        let mut runs = WriteRuns::default();
+        for offset in 0..10 {
+            assert_eq!(runs.add(offset), 0);
+        }
+        assert_eq!(runs.run_count(), 1);
+        assert_eq!(runs.add(4), 1);
+        assert_eq!(runs.add(5), 1);
+        assert_eq!(runs.run_count(), 3);
+        assert_eq!(runs.writes_of(4), 2);
+        assert_eq!(runs.writes_of(6), 1);
+        assert_eq!(runs.add(20), 0);
+        assert_eq!(runs.covered(), 11);
+        assert_eq!(runs.covered_below(15), 10);
+        assert_eq!(runs.high_water(), 21);
+        for offset in 0..4 {
+            runs.add(offset);
+        }
+        // 0..6 written twice, 6..10 once, 20 once.
+        assert_eq!(runs.run_count(), 3);
+        assert_eq!(runs.counts(u32::MAX), (5, 6, 6));
+        assert_eq!(runs.counts(1), (11, 0, 0));
+    }
+
+    #[test]
+    fn tallies_count_gaps_below_the_frontier_as_lost() {
+        let mut sink = Sink::new(SinkMode::Plain, 2);
+        for offset in [0, 1, 2, 5, 6, 6] {
+            sink.write(0, 0, offset, None);
+        }
+        let tallies = sink.tallies(&[(0, 8), (0, 0)]);
+        assert_eq!(tallies.lost, 3, "3, 4 and 7");
+        assert_eq!(tallies.duplicated, 1);
+        assert_eq!(tallies.duplicate_effects, 1);
+        assert_eq!(tallies.exactly_once, 4);
+        let mut idempotent = Sink::new(SinkMode::Idempotent, 1);
+        idempotent.write(0, 0, 0, None);
+        idempotent.write(0, 0, 0, None);
+        assert!(idempotent.recent[1].ignored);
+        assert_eq!(idempotent.tallies(&[(0, 1)]).duplicated, 0);
+    }
+}
