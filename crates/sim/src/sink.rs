@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// How many of the newest effects the sink keeps for drawing.
-pub const RECENT_EFFECTS_MAX: usize = 2_048;
+pub const RECENT_EFFECTS_MAX: usize = 4_096;
 
 /// What the output store does with a write it has seen before.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,9 +6,9 @@
 
 use crate::assignor::Strategy;
 use crate::group::{Activity, Group, GroupState, MemberPhase};
-use crate::topic::{Record, NULL_KEY};
 use crate::scenario::ManualCommit;
 use crate::sink::{Effect, SinkMode, Tallies};
+use crate::topic::{Record, NULL_KEY};
 use crate::world::World;
 use serde::Serialize;
 
@@ -204,7 +204,11 @@ impl Snapshot {
                     .collect(),
             },
             partitions,
-            groups: world.groups.iter().map(|g| group_view(g, world, tail_len)).collect(),
+            groups: world
+                .groups
+                .iter()
+                .map(|g| group_view(g, world, tail_len))
+                .collect(),
         }
     }
 }

@@ -129,7 +129,13 @@ impl World {
             events: &mut self.events,
             trace: &mut self.trace,
         };
-        apply_retention(&mut self.topic, &mut self.groups, self.retention, now_ms, &mut sink);
+        apply_retention(
+            &mut self.topic,
+            &mut self.groups,
+            self.retention,
+            now_ms,
+            &mut sink,
+        );
         while let Some(action) = self
             .schedule
             .get(self.next_action)

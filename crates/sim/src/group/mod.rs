@@ -112,11 +112,16 @@ pub struct PartitionProgress {
 
 impl PartitionProgress {
     /// Below this offset the group has moved on: a record there with no effect will not get
-    /// one (short of an explicit reset).
-    pub fn frontier(&self) -> u64 {
-        self.committed
-            .max(self.high_water)
-            .max(self.retention_floor)
+    /// one (short of an explicit reset). Records a live owner has fetched but not yet
+    /// processed are in its hands, not lost, even when a commit before processing already
+    /// covers them; once that owner dies they are.
+    pub fn frontier(&self, held_by_live_owner: bool) -> u64 {
+        let committed = if held_by_live_owner {
+            self.committed.min(self.processed)
+        } else {
+            self.committed
+        };
+        committed.max(self.high_water).max(self.retention_floor)
     }
 }
 
@@ -279,12 +284,21 @@ impl Group {
 
     /// Lost, duplicated and exactly-once records, read off the sink.
     pub fn tallies(&self) -> Tallies {
-        let spans: Vec<(u64, u64)> = self
-            .partitions
-            .iter()
-            .map(|p| (p.first_offset, p.frontier()))
+        let spans: Vec<(u64, u64)> = (0..self.partitions.len())
+            .map(|p| (self.partitions[p].first_offset, self.frontier(p)))
             .collect();
         self.sink.tallies(&spans)
+    }
+
+    /// Partition `p`'s frontier (see [`PartitionProgress::frontier`]).
+    pub fn frontier(&self, p: usize) -> u64 {
+        let progress = &self.partitions[p];
+        let held = progress.owner.is_some_and(|m| {
+            let member = &self.members[m];
+            member.owns(p as u32)
+                && matches!(member.liveness, Liveness::Running | Liveness::Paused { .. })
+        });
+        progress.frontier(held)
     }
 
     /// Records retention deleted before the group read them, over all partitions.

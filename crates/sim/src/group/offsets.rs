@@ -86,12 +86,15 @@ impl Group {
         now_ms: u64,
         sink: &mut StepSink,
     ) {
+        let frontier = self.frontier(p as usize);
         let progress = &mut self.partitions[p as usize];
         if !progress.has_committed && !progress.started {
             // The group has not begun reading: it will start at or after the new log start.
             return;
         }
-        let from = old_start.max(progress.frontier()).max(progress.first_offset);
+        // Records a member already fetched are processed from its memory.
+        let read = frontier.max(progress.position);
+        let from = old_start.max(read).max(progress.first_offset);
         if new_start <= from {
             return;
         }

@@ -310,18 +310,10 @@ impl Group {
             let progress = &mut self.partitions[partition as usize];
             let log = &topic.partitions[partition as usize];
             if !progress.has_committed && !progress.started {
-                super::offsets::start_without_commit(
-                    progress,
-                    self.config.auto_offset_reset,
-                    log,
-                );
+                super::offsets::start_without_commit(progress, self.config.auto_offset_reset, log);
             }
             if progress.position < log.log_start_offset() {
-                super::offsets::reset_out_of_range(
-                    progress,
-                    self.config.auto_offset_reset,
-                    log,
-                );
+                super::offsets::reset_out_of_range(progress, self.config.auto_offset_reset, log);
             }
             if progress.out_of_range {
                 continue;
