@@ -102,6 +102,27 @@ pub enum EventKind {
     },
     /// A partition whose lag had risen past the first threshold is caught up again.
     CaughtUp { group_id: String, partition: u32 },
+    /// A record failed; the error handler will retry it after the back-off, and the member
+    /// reads nothing else meanwhile.
+    RecordFailed {
+        group_id: String,
+        member_id: String,
+        partition: u32,
+        offset: u64,
+        max_attempts: u32,
+        backoff_ms: u64,
+    },
+    /// A record used up its attempts: published to the dead-letter topic (or, with none,
+    /// skipped), and its partition moves on.
+    DeadLettered {
+        group_id: String,
+        member_id: String,
+        partition: u32,
+        offset: u64,
+        attempts: u32,
+        /// The dead-letter topic, or empty when the record was only skipped.
+        topic: String,
+    },
     /// Retention deleted records `[from, to)` of a partition before the group read them.
     LostToRetention {
         group_id: String,
@@ -126,7 +147,9 @@ impl EventKind {
             | EventKind::MemberAction { .. } => "member",
             EventKind::PartitionsLost { .. }
             | EventKind::Reprocessing { .. }
-            | EventKind::LostToRetention { .. } => "loss",
+            | EventKind::LostToRetention { .. }
+            | EventKind::RecordFailed { .. }
+            | EventKind::DeadLettered { .. } => "loss",
         }
     }
 }
@@ -243,6 +266,31 @@ pub fn narrate(event: &Event) -> String {
             group_id,
             partition,
         } => format!("{group_id}: p{partition} caught up; its lag is back near zero."),
+        EventKind::RecordFailed {
+            group_id,
+            member_id,
+            partition,
+            offset,
+            max_attempts,
+            backoff_ms,
+        } => format!(
+            "{group_id}/{member_id} failed to process p{partition} offset {offset}; the error handler retries it every {backoff_ms} ms, up to {max_attempts} attempts, and nothing else {member_id} reads moves meanwhile."
+        ),
+        EventKind::DeadLettered {
+            group_id,
+            member_id,
+            partition,
+            offset,
+            attempts,
+            topic,
+        } => {
+            let fate = if topic.is_empty() {
+                "skipped it (no dead-letter topic): its effect is lost".to_string()
+            } else {
+                format!("published it to {topic}")
+            };
+            format!("{group_id}/{member_id} gave up on p{partition} offset {offset} after {attempts} attempts and {fate}; the partition moves on.")
+        }
         EventKind::LostToRetention {
             group_id,
             partition,

@@ -80,8 +80,8 @@ fn check_ownership(group: &Group) -> Result<(), String> {
 
 /// Every processing that reached the sink is either a record's first write or a duplicate; and
 /// every record of a partition, from where the group began, is exactly one of: written at least
-/// once, lost (skipped below the frontier: by a commit before processing, by retention, by a
-/// reset to latest), or still waiting (at or above the frontier). Lost to retention is part of
+/// once, dead-lettered, lost (skipped below the frontier: by a commit before processing, by
+/// retention, by a reset to latest), or still waiting (at or above the frontier). Lost to retention is part of
 /// lost, never more than it.
 fn check_conservation(group: &Group, topic: &Topic) -> Result<(), String> {
     let written: u64 = group.sink.partitions.iter().map(|r| r.covered()).sum();
@@ -110,11 +110,12 @@ fn check_conservation(group: &Group, topic: &Topic) -> Result<(), String> {
         waiting += log.log_end_offset().saturating_sub(frontier);
         written_in_span += runs.covered_below(frontier) - runs.covered_below(first);
     }
-    if produced != written_in_span + tallies.lost + waiting {
+    if produced != written_in_span + tallies.lost + waiting + tallies.dead_lettered {
         return Err(format!(
-            "{}: produced {produced} != processed {written_in_span} + lost {} + waiting {waiting}",
+            "{}: produced {produced} != processed {written_in_span} + lost {} + waiting {waiting} + dead-lettered {}",
             group.group_id(),
-            tallies.lost
+            tallies.lost,
+            tallies.dead_lettered
         ));
     }
     if group.lost_to_retention() > tallies.lost + waiting {

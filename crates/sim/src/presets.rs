@@ -136,6 +136,15 @@ pub const PRESETS: &[Preset] = &[
                       fills itself with the 25 s of history retention still holds.",
         build: replay_after_bug_fix,
     },
+    Preset {
+        slug: "poison-message-holds-the-line",
+        title: "A poison message holds the line",
+        description: "Offset 1 499 of each partition cannot be processed. The error handler \
+                      retries it 5 times, 3 s apart; meanwhile its partition, and the other \
+                      partition the same member reads, stand still and their lag climbs. Then \
+                      it goes to events.DLT and the member catches up.",
+        build: poison_message,
+    },
 ];
 
 /// The preset called `slug`.
@@ -322,6 +331,21 @@ fn replay_after_bug_fix() -> Scenario {
             to: OffsetTarget::Earliest,
         },
     )];
+    scenario
+}
+
+fn poison_message() -> Scenario {
+    let mut scenario = Scenario::default();
+    scenario.duration_ms = 60_000;
+    scenario.topic.partitions = 4;
+    scenario.producer.rate_per_s = 200;
+    let mut group = GroupConfig::named("search");
+    group.members = 2;
+    group.errors.poison_every_nth = 1_500;
+    group.errors.max_attempts = 5;
+    group.errors.backoff_ms = 3_000;
+    group.errors.dead_letter_topic = "events.DLT".into();
+    scenario.groups = vec![group];
     scenario
 }
 

@@ -233,6 +233,56 @@ pub struct GroupConfig {
     /// How long a randomly crashed member stays down before it restarts, in ms.
     /// Range 0..=3_600_000.
     pub crash_down_ms: u64,
+    /// Lag (records waiting in one partition) that raises an alert, as a monitoring rule on
+    /// `records-lag` would; 0 = alert at 100, 1 000, 10 000 and 100 000. Range 0..=10_000_000.
+    pub lag_alert_records: u64,
+    /// Records the application cannot process, and what its error handler does about them.
+    pub errors: ErrorHandling,
+}
+
+/// Poison records and the error handler (Kafka's consumer has none built in; the names follow
+/// Spring Kafka's `DefaultErrorHandler` and `DeadLetterPublishingRecoverer`, and Kafka
+/// Connect's `errors.*` settings).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ErrorHandling {
+    /// Every n-th record of each partition (offsets n-1, 2n-1, ...) always fails; 0 = none.
+    /// Range 0..=1_000_000.
+    pub poison_every_nth: u64,
+    /// Each record always fails with this probability, decided by the seed; 0 = none.
+    /// Range 0.0..=1.0.
+    pub poison_probability: f64,
+    /// Deliveries of a failing record before it is given up: `FixedBackOff`'s maxAttempts
+    /// retries plus the first try. Spring's default is 10 (9 retries). Range 1..=1_000.
+    pub max_attempts: u32,
+    /// Wait between two attempts (`FixedBackOff` interval; Spring's default handler uses 0).
+    /// Range 0..=600_000.
+    pub backoff_ms: u64,
+    /// `errors.deadletterqueue.topic.name`: where a record goes once its attempts are used up
+    /// (Spring's default is `<topic>.DLT`). Empty: it is logged and skipped, as Spring's
+    /// default recoverer does, and counts as lost.
+    pub dead_letter_topic: String,
+}
+
+impl Default for ErrorHandling {
+    fn default() -> Self {
+        Self {
+            poison_every_nth: 0,
+            poison_probability: 0.0,
+            max_attempts: 10,
+            backoff_ms: 0,
+            dead_letter_topic: String::new(),
+        }
+    }
+}
+
+impl ErrorHandling {
+    /// Whether the record at `partition`/`offset` always fails, in the run seeded `seed`.
+    pub fn is_poison(&self, seed: u64, partition: u32, offset: u64) -> bool {
+        let nth = self.poison_every_nth > 0 && (offset + 1) % self.poison_every_nth == 0;
+        nth || (self.poison_probability > 0.0
+            && crate::rng::unit_hash(seed, u64::from(partition), offset) < self.poison_probability)
+    }
 }
 
 /// How long the application takes to handle one record.
@@ -340,6 +390,8 @@ impl GroupConfig {
             start_ms: 0,
             crash_mean_interval_ms: 0,
             crash_down_ms: 10_000,
+            lag_alert_records: 0,
+            errors: ErrorHandling::default(),
         }
     }
 }
@@ -460,6 +512,41 @@ pub const KNOBS: &[KnobRange] = &[
         "ms",
     ),
     knob("groups[].crash_down_ms", None, 0.0, 3_600_000.0, "ms"),
+    knob(
+        "groups[].errors.poison_every_nth",
+        None,
+        0.0,
+        1_000_000.0,
+        "records",
+    ),
+    knob(
+        "groups[].errors.poison_probability",
+        None,
+        0.0,
+        1.0,
+        "probability",
+    ),
+    knob(
+        "groups[].errors.max_attempts",
+        Some("FixedBackOff maxAttempts + 1"),
+        1.0,
+        1_000.0,
+        "attempts",
+    ),
+    knob(
+        "groups[].errors.backoff_ms",
+        Some("FixedBackOff interval"),
+        0.0,
+        600_000.0,
+        "ms",
+    ),
+    knob(
+        "groups[].lag_alert_records",
+        None,
+        0.0,
+        10_000_000.0,
+        "records",
+    ),
     knob(
         "broker.group_initial_rebalance_delay_ms",
         Some("group.initial.rebalance.delay.ms"),
@@ -656,6 +743,26 @@ impl GroupConfig {
             self.crash_mean_interval_ms as f64,
         )?;
         check("groups[].crash_down_ms", self.crash_down_ms as f64)?;
+        check("groups[].lag_alert_records", self.lag_alert_records as f64)?;
+        let errors = &self.errors;
+        check(
+            "groups[].errors.poison_every_nth",
+            errors.poison_every_nth as f64,
+        )?;
+        check(
+            "groups[].errors.poison_probability",
+            errors.poison_probability,
+        )?;
+        check(
+            "groups[].errors.max_attempts",
+            f64::from(errors.max_attempts),
+        )?;
+        check("groups[].errors.backoff_ms", errors.backoff_ms as f64)?;
+        if errors.dead_letter_topic.len() > 249 {
+            return Err(ScenarioError(
+                "errors.deadletterqueue.topic.name is longer than Kafka's 249 characters".into(),
+            ));
+        }
         if self.heartbeat_interval_ms >= self.session_timeout_ms {
             return Err(ScenarioError(format!(
                 "heartbeat.interval.ms ({}) must be below session.timeout.ms ({})",

@@ -168,6 +168,8 @@ pub struct Tallies {
     pub duplicate_effects: u64,
     /// Records with exactly one effect.
     pub exactly_once: u64,
+    /// Records published to the dead-letter topic (each counted once).
+    pub dead_lettered: u64,
 }
 
 /// A group's output store.
@@ -180,6 +182,11 @@ pub struct Sink {
     pub recent: VecDeque<Effect>,
     /// Every write that reached the sink, ignored ones included.
     pub writes_total: u64,
+    /// Records published to the dead-letter topic, per partition (a record published twice,
+    /// after a crash, counts twice).
+    pub dead_letters: Vec<WriteRuns>,
+    /// The dead-letter topic's newest records, oldest first.
+    pub recent_dead_letters: VecDeque<Effect>,
 }
 
 impl Sink {
@@ -189,7 +196,25 @@ impl Sink {
             partitions: vec![WriteRuns::default(); partition_count as usize],
             recent: VecDeque::new(),
             writes_total: 0,
+            dead_letters: vec![WriteRuns::default(); partition_count as usize],
+            recent_dead_letters: VecDeque::new(),
         }
+    }
+
+    /// The error handler published record `partition`/`offset` to the dead-letter topic.
+    pub fn dead_letter(&mut self, at_ms: u64, partition: u32, offset: u64, key: Option<u32>) {
+        let before = self.dead_letters[partition as usize].add(offset);
+        if self.recent_dead_letters.len() == RECENT_EFFECTS_MAX {
+            self.recent_dead_letters.pop_front();
+        }
+        self.recent_dead_letters.push_back(Effect {
+            at_ms,
+            partition,
+            offset,
+            key,
+            nth: before + 1,
+            ignored: false,
+        });
     }
 
     /// A write of record `partition`/`offset`; returns how many writes the record had before.
@@ -219,14 +244,19 @@ impl Sink {
             SinkMode::Idempotent => 1,
         };
         let mut tallies = Tallies::default();
-        for (runs, &(first, frontier)) in self.partitions.iter().zip(spans) {
+        for ((runs, dead), &(first, frontier)) in
+            self.partitions.iter().zip(&self.dead_letters).zip(spans)
+        {
             let (once, more, extra) = runs.counts(cap);
             tallies.exactly_once += once;
             tallies.duplicated += more;
             tallies.duplicate_effects += extra;
             let span = frontier.saturating_sub(first);
-            let covered = runs.covered_below(frontier) - runs.covered_below(first.min(frontier));
-            tallies.lost += span - covered;
+            let below =
+                |r: &WriteRuns| r.covered_below(frontier) - r.covered_below(first.min(frontier));
+            // A poison record is never written; in the dead-letter topic it is not lost.
+            tallies.lost += span - below(runs) - below(dead);
+            tallies.dead_lettered += below(dead);
         }
         tallies
     }

@@ -11,6 +11,7 @@ use crate::sink::{Effect, SinkMode, Tallies};
 use crate::topic::{Record, NULL_KEY};
 use crate::world::World;
 use serde::Serialize;
+use std::collections::VecDeque;
 
 /// Everything a lesson draws at one moment.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -93,6 +94,9 @@ pub struct GroupView {
     /// The newest effects in the output store, oldest first (at most the snapshot's tail
     /// length).
     pub recent_effects: Vec<Effect>,
+    /// The dead-letter topic's name (empty: failed records are skipped) and its newest records.
+    pub dead_letter_topic: String,
+    pub recent_dead_letters: Vec<Effect>,
 }
 
 /// A group's progress in one partition.
@@ -130,6 +134,8 @@ pub struct MemberView {
     /// The record in hand, if any.
     pub state: MemberState,
     pub processed_total: u64,
+    /// Failed attempts at the record in hand (a poison record being retried).
+    pub attempts: u32,
     /// Records fetched by the last poll and not yet processed.
     pub batch_remaining: u64,
     /// When the last non-empty poll happened.
@@ -222,6 +228,12 @@ fn record_view(offset: u64, record: &Record) -> RecordView {
     }
 }
 
+/// The newest `count` of `effects`, oldest first.
+fn newest(effects: &VecDeque<Effect>, count: usize) -> Vec<Effect> {
+    let skip = effects.len().saturating_sub(count);
+    effects.iter().skip(skip).copied().collect()
+}
+
 fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
     let members = group
         .members
@@ -251,6 +263,7 @@ fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
                 Activity::Ready | Activity::Waiting { .. } => MemberState::Waiting,
             },
             processed_total: member.processed_total,
+            attempts: member.attempts,
             batch_remaining: member.unprocessed_in_batch(),
             last_poll_ms: member.last_fetch_ms,
             last_fetch: member
@@ -299,13 +312,8 @@ fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
         enable_auto_commit: group.config.enable_auto_commit,
         lost_to_retention: group.lost_to_retention(),
         aborted_total: group.aborted_total,
-        recent_effects: {
-            let recent = &group.sink.recent;
-            recent
-                .iter()
-                .skip(recent.len().saturating_sub(tail_len))
-                .copied()
-                .collect()
-        },
+        recent_effects: newest(&group.sink.recent, tail_len),
+        dead_letter_topic: group.config.errors.dead_letter_topic.clone(),
+        recent_dead_letters: newest(&group.sink.recent_dead_letters, tail_len),
     }
 }

@@ -49,16 +49,37 @@ fn group_strategy() -> impl Strategy<Value = GroupConfig> {
                 group
             },
         )
-        .prop_flat_map(|group| (Just(group), delivery_knobs()))
-        .prop_map(|(mut group, (manual, sink, reset, start_ms, crash_ms))| {
-            group.manual_commit = manual;
-            group.sink = sink;
-            group.auto_offset_reset = reset;
-            group.start_ms = start_ms;
-            group.crash_mean_interval_ms = crash_ms;
-            group.crash_down_ms = 500;
-            group
-        })
+        .prop_flat_map(|group| (Just(group), delivery_knobs(), error_knobs()))
+        .prop_map(
+            |(mut group, (manual, sink, reset, start_ms, crash_ms), errors)| {
+                let (nth, probability, attempts, backoff_ms, dead_letters) = errors;
+                group.errors.poison_every_nth = nth;
+                group.errors.poison_probability = probability;
+                group.errors.max_attempts = attempts;
+                group.errors.backoff_ms = backoff_ms;
+                if dead_letters {
+                    group.errors.dead_letter_topic = "t.DLT".into();
+                }
+                group.manual_commit = manual;
+                group.sink = sink;
+                group.auto_offset_reset = reset;
+                group.start_ms = start_ms;
+                group.crash_mean_interval_ms = crash_ms;
+                group.crash_down_ms = 500;
+                group
+            },
+        )
+}
+
+/// Poison records (every n-th, or by chance), attempts, back-off and a dead-letter topic.
+fn error_knobs() -> impl Strategy<Value = (u64, f64, u32, u64, bool)> {
+    (
+        prop_oneof![Just(0u64), 1u64..60],
+        prop_oneof![Just(0.0f64), 0.0f64..0.05],
+        1u32..5,
+        0u64..400,
+        any::<bool>(),
+    )
 }
 
 /// Commit placement, sink, `auto.offset.reset`, a late start and random crashes.

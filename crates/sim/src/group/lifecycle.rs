@@ -146,6 +146,7 @@ impl Group {
         member.liveness = liveness;
         member.activity = Activity::Waiting { until_ms: u64::MAX };
         member.clear_batch();
+        member.attempts = 0;
         member.joined = false;
         member.rejoin_pending = false;
     }

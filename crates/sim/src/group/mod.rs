@@ -14,6 +14,7 @@
 //! turn and takes what each has until the batch is full (Kafka's fetcher drains one fetched
 //! partition first, which evens out the same way over a few polls).
 
+mod errors;
 mod lifecycle;
 mod member;
 mod membership;
@@ -156,6 +157,8 @@ pub struct Group {
     pub aborted_total: u64,
     /// Offset resets applied (the one way committed offsets may move backwards).
     pub resets_total: u64,
+    /// Processing attempts that failed (poison records, each try counted).
+    pub failed_attempts_total: u64,
     /// The group's output store.
     pub sink: Sink,
     /// Rebalances started.
@@ -167,7 +170,9 @@ pub struct Group {
     pub(crate) membership_due_ms: u64,
     pub(crate) initial_delay_ms: u64,
     index: u64,
-    rng: SimRng,
+    /// The run's seed, for per-record decisions that must not consume a stream.
+    pub(crate) seed: u64,
+    pub(crate) rng: SimRng,
 }
 
 /// Where a group's step writes what it did.
@@ -210,6 +215,7 @@ impl Group {
             duplicates_total: 0,
             aborted_total: 0,
             resets_total: 0,
+            failed_attempts_total: 0,
             sink: Sink::new(config.sink, partition_count),
             rebalances_total: 0,
             lag_levels: vec![0; partition_count as usize],
@@ -217,6 +223,7 @@ impl Group {
             membership_due_ms: 0,
             initial_delay_ms: u64::from(initial_delay_ms),
             index,
+            seed,
             rng: SimRng::for_stream(seed, stream::GROUP_BASE + index),
         }
     }

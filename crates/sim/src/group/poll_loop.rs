@@ -87,8 +87,9 @@ impl Group {
                 Activity::Processing {
                     partition, offset, ..
                 } => {
-                    self.complete(m, partition, offset, now_ms, topic);
-                    self.members[m].activity = Activity::Ready;
+                    if self.complete(m, partition, offset, now_ms, topic, sink) {
+                        self.members[m].activity = Activity::Ready;
+                    }
                 }
                 Activity::Waiting { until_ms } => {
                     if until_ms > now_ms && !self.has_reason_to_wake(m, topic) {
@@ -148,8 +149,25 @@ impl Group {
     }
 
     /// The record's write reaches the sink (or, for a fenced member in a transaction, aborts),
-    /// and the offsets that follow from the commit strategy move.
-    fn complete(&mut self, m: usize, partition: u32, offset: u64, now_ms: u64, topic: &Topic) {
+    /// and the offsets that follow from the commit strategy move. Returns false when the record
+    /// failed and will be tried again (the member keeps it in hand).
+    fn complete(
+        &mut self,
+        m: usize,
+        partition: u32,
+        offset: u64,
+        now_ms: u64,
+        topic: &Topic,
+        sink: &mut StepSink,
+    ) -> bool {
+        let key = topic.partitions[partition as usize]
+            .get(offset)
+            .map(|r| r.key)
+            .filter(|&k| k != NULL_KEY);
+        let poison = self.config.errors.is_poison(self.seed, partition, offset);
+        if poison && !self.give_up_or_retry(m, partition, offset, key, now_ms, sink) {
+            return false;
+        }
         let member = &mut self.members[m];
         member.batch_next = offset + 1;
         let owner = member.owns(partition);
@@ -157,18 +175,19 @@ impl Group {
         if manual == ManualCommit::Transactional && !owner {
             // A removed member's transaction is fenced by the new generation: nothing lands.
             self.aborted_total += 1;
-            return;
+            return true;
         }
-        member.processed_total += 1;
-        let key = topic.partitions[partition as usize]
-            .get(offset)
-            .map(|r| r.key)
-            .filter(|&k| k != NULL_KEY);
-        if self.sink.write(now_ms, partition, offset, key) > 0 {
-            self.duplicates_total += 1;
+        if !poison {
+            member.processed_total += 1;
+            self.processed_total += 1;
+            if self.sink.write(now_ms, partition, offset, key) > 0 {
+                self.duplicates_total += 1;
+            }
         }
         let progress = &mut self.partitions[partition as usize];
-        progress.high_water = progress.high_water.max(offset + 1);
+        if !poison {
+            progress.high_water = progress.high_water.max(offset + 1);
+        }
         // A removed member finishing its old batch has an effect, but moves nobody's offsets.
         if owner && progress.processed == offset {
             progress.processed = offset + 1;
@@ -182,7 +201,7 @@ impl Group {
                 progress.has_committed = true;
             }
         }
-        self.processed_total += 1;
+        true
     }
 
     /// One `poll()`. Returns whether any record came back.
