@@ -80,7 +80,7 @@ fn check_ownership(group: &Group) -> Result<(), String> {
 
 /// Every processing that reached the sink is either a record's first write or a duplicate; and
 /// every record of a partition, from where the group began, is exactly one of: written at least
-/// once, dead-lettered, lost (skipped below the frontier: by a commit before processing, by
+/// once, dead-lettered, in a live member's hands, lost (skipped below the frontier: by a commit before processing, by
 /// retention, by a reset to latest), or still waiting (at or above the frontier). Lost to retention is part of
 /// lost, never more than it.
 fn check_conservation(group: &Group, topic: &Topic) -> Result<(), String> {
@@ -110,12 +110,15 @@ fn check_conservation(group: &Group, topic: &Topic) -> Result<(), String> {
         waiting += log.log_end_offset().saturating_sub(frontier);
         written_in_span += runs.covered_below(frontier) - runs.covered_below(first);
     }
-    if produced != written_in_span + tallies.lost + waiting + tallies.dead_lettered {
+    let accounted =
+        written_in_span + tallies.lost + waiting + tallies.dead_lettered + tallies.in_hand;
+    if produced != accounted {
         return Err(format!(
-            "{}: produced {produced} != processed {written_in_span} + lost {} + waiting {waiting} + dead-lettered {}",
+            "{}: produced {produced} != processed {written_in_span} + lost {} + waiting {waiting} + dead-lettered {} + in hand {}",
             group.group_id(),
             tallies.lost,
-            tallies.dead_lettered
+            tallies.dead_lettered,
+            tallies.in_hand
         ));
     }
     if group.lost_to_retention() > tallies.lost + waiting {

@@ -122,7 +122,7 @@ pub const PRESETS: &[Preset] = &[
         slug: "analytics-falls-behind-retention",
         title: "Analytics falls behind retention",
         description: "The topic keeps 20 s of records (retention.ms). search keeps up; \
-                      analytics takes 12 ms a record on one member and falls further behind \
+                      analytics takes 20 ms a record on one member and falls further behind \
                       each second, until retention deletes records it has not read: they are \
                       lost to it, counted per partition.",
         build: analytics_falls_behind,
@@ -139,10 +139,10 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         slug: "poison-message-holds-the-line",
         title: "A poison message holds the line",
-        description: "Offset 1 499 of each partition cannot be processed. The error handler \
-                      retries it 5 times, 3 s apart; meanwhile its partition, and the other \
-                      partition the same member reads, stand still and their lag climbs. Then \
-                      it goes to events.DLT and the member catches up.",
+        description: "Every 1 000th record of each partition (offset 999, 1 999, ...) cannot be \
+                      processed. The error handler tries it 4 times, 2 s apart; meanwhile its \
+                      partition, and the other partition the same member reads, stand still and \
+                      their lag climbs. Then it goes to events.DLT and the member catches up.",
         build: poison_message,
     },
 ];
@@ -298,7 +298,8 @@ fn idempotent_sink() -> Scenario {
     scenario
 }
 
-/// search keeps up; analytics, one member at 12 ms a record for 80 records/s, cannot.
+/// search keeps up; analytics, one member at 20 ms a record (50 records/s) for 100 records/s,
+/// cannot: its oldest unread record ages half a second every second.
 fn analytics_falls_behind() -> Scenario {
     let mut scenario = Scenario::default();
     scenario.duration_ms = 90_000;
@@ -308,7 +309,7 @@ fn analytics_falls_behind() -> Scenario {
     scenario.producer.rate_per_s = 100;
     let mut analytics = GroupConfig::named("analytics");
     analytics.members = 1;
-    analytics.processing.time_ms = 12;
+    analytics.processing.time_ms = 20;
     analytics.auto_offset_reset = AutoOffsetReset::Earliest;
     scenario.groups = vec![GroupConfig::named("search"), analytics];
     scenario
@@ -341,9 +342,11 @@ fn poison_message() -> Scenario {
     scenario.producer.rate_per_s = 200;
     let mut group = GroupConfig::named("search");
     group.members = 2;
-    group.errors.poison_every_nth = 1_500;
-    group.errors.max_attempts = 5;
-    group.errors.backoff_ms = 3_000;
+    // Half the time each member has: the backlog a poison record builds drains afterwards.
+    group.processing.time_ms = 5;
+    group.errors.poison_every_nth = 1_000;
+    group.errors.max_attempts = 4;
+    group.errors.backoff_ms = 2_000;
     group.errors.dead_letter_topic = "events.DLT".into();
     scenario.groups = vec![group];
     scenario

@@ -170,6 +170,9 @@ pub struct Tallies {
     pub exactly_once: u64,
     /// Records published to the dead-letter topic (each counted once).
     pub dead_lettered: u64,
+    /// Records below the frontier a live member has fetched and not yet written: neither
+    /// lost nor done.
+    pub in_hand: u64,
 }
 
 /// A group's output store.
@@ -235,31 +238,47 @@ impl Sink {
         before
     }
 
-    /// The tallies, given each partition's span `[first, frontier)`: where the group began
-    /// reading, and the offset below which it has moved on (a record there with no effect will
-    /// never get one from this group).
-    pub fn tallies(&self, spans: &[(u64, u64)]) -> Tallies {
+    /// The tallies, given each partition's span: `first`, where the group began reading;
+    /// `frontier`, below which it has moved on (a record there with no effect will never get
+    /// one from this group); and `in_hand`, records a live member holds and will still write,
+    /// which are not lost even below the frontier.
+    pub fn tallies(&self, spans: &[Span]) -> Tallies {
         let cap = match self.mode {
             SinkMode::Plain => u32::MAX,
             SinkMode::Idempotent => 1,
         };
         let mut tallies = Tallies::default();
-        for ((runs, dead), &(first, frontier)) in
-            self.partitions.iter().zip(&self.dead_letters).zip(spans)
-        {
+        for ((runs, dead), span) in self.partitions.iter().zip(&self.dead_letters).zip(spans) {
             let (once, more, extra) = runs.counts(cap);
             tallies.exactly_once += once;
             tallies.duplicated += more;
             tallies.duplicate_effects += extra;
-            let span = frontier.saturating_sub(first);
-            let below =
-                |r: &WriteRuns| r.covered_below(frontier) - r.covered_below(first.min(frontier));
-            // A poison record is never written; in the dead-letter topic it is not lost.
-            tallies.lost += span - below(runs) - below(dead);
-            tallies.dead_lettered += below(dead);
+            // Records in [from, to) with neither a write nor a dead letter.
+            let unwritten = |from: u64, to: u64| {
+                let to = to.max(from);
+                let between = |r: &WriteRuns| r.covered_below(to) - r.covered_below(from);
+                (to - from) - between(runs) - between(dead)
+            };
+            let frontier = span.frontier.max(span.first);
+            let (held_from, held_to) = span.in_hand;
+            let held_from = held_from.clamp(span.first, frontier);
+            let held_to = held_to.clamp(held_from, frontier);
+            let in_hand = unwritten(held_from, held_to);
+            tallies.lost += unwritten(span.first, frontier) - in_hand;
+            tallies.in_hand += in_hand;
+            tallies.dead_lettered +=
+                dead.covered_below(frontier) - dead.covered_below(span.first.min(frontier));
         }
         tallies
     }
+}
+
+/// Where the tallies of one partition are taken (see [`Sink::tallies`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub first: u64,
+    pub frontier: u64,
+    pub in_hand: (u64, u64),
 }
 
 #[cfg(test)]
@@ -297,7 +316,12 @@ mod tests {
         for offset in [0, 1, 2, 5, 6, 6] {
             sink.write(0, 0, offset, None);
         }
-        let tallies = sink.tallies(&[(0, 8), (0, 0)]);
+        let span = |first, frontier| Span {
+            first,
+            frontier,
+            in_hand: (0, 0),
+        };
+        let tallies = sink.tallies(&[span(0, 8), span(0, 0)]);
         assert_eq!(tallies.lost, 3, "3, 4 and 7");
         assert_eq!(tallies.duplicated, 1);
         assert_eq!(tallies.duplicate_effects, 1);
@@ -306,6 +330,11 @@ mod tests {
         idempotent.write(0, 0, 0, None);
         idempotent.write(0, 0, 0, None);
         assert!(idempotent.recent[1].ignored);
-        assert_eq!(idempotent.tallies(&[(0, 1)]).duplicated, 0);
+        assert_eq!(idempotent.tallies(&[span(0, 1)]).duplicated, 0);
+        let held = Span {
+            in_hand: (6, 8),
+            ..span(0, 8)
+        };
+        assert_eq!(sink.tallies(&[held, span(0, 0)]).lost, 2, "7 is in hand");
     }
 }

@@ -97,6 +97,18 @@ pub struct GroupView {
     /// The dead-letter topic's name (empty: failed records are skipped) and its newest records.
     pub dead_letter_topic: String,
     pub recent_dead_letters: Vec<Effect>,
+    /// Per partition, what the output store holds for the records around the group's marks.
+    pub cells: Vec<SinkCells>,
+}
+
+/// What the output store holds for a partition's offsets `[from, from + writes.len())`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SinkCells {
+    pub from: u64,
+    /// Writes that reached the sink per offset (capped at 255).
+    pub writes: Vec<u8>,
+    /// Whether each offset went to the dead-letter topic.
+    pub dead_lettered: Vec<bool>,
 }
 
 /// A group's progress in one partition.
@@ -228,6 +240,34 @@ fn record_view(offset: u64, record: &Record) -> RecordView {
     }
 }
 
+/// The sink's view of `tail_len` offsets of each partition around where the group is: its
+/// processed and committed marks about three quarters along.
+fn sink_cells(group: &Group, world: &World, tail_len: usize) -> Vec<SinkCells> {
+    let sink = &group.sink;
+    world
+        .topic
+        .partitions
+        .iter()
+        .enumerate()
+        .map(|(p, log)| {
+            // Keep the group's marks in view, with what it has done to their left.
+            let progress = &group.partitions[p];
+            let marks = progress.processed.max(progress.committed);
+            let end = log.log_end_offset().min(marks + tail_len as u64 / 4);
+            let from = end.saturating_sub(tail_len as u64);
+            SinkCells {
+                from,
+                writes: (from..end)
+                    .map(|o| sink.partitions[p].writes_of(o).min(255) as u8)
+                    .collect(),
+                dead_lettered: (from..end)
+                    .map(|o| sink.dead_letters[p].writes_of(o) > 0)
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
 /// The newest `count` of `effects`, oldest first.
 fn newest(effects: &VecDeque<Effect>, count: usize) -> Vec<Effect> {
     let skip = effects.len().saturating_sub(count);
@@ -315,5 +355,6 @@ fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
         recent_effects: newest(&group.sink.recent, tail_len),
         dead_letter_topic: group.config.errors.dead_letter_topic.clone(),
         recent_dead_letters: newest(&group.sink.recent_dead_letters, tail_len),
+        cells: sink_cells(group, world, tail_len),
     }
 }

@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;
+use streamlab_sim::group::Liveness;
 use streamlab_sim::invariants::InvariantChecker;
 use streamlab_sim::scenario::{
     Distribution, GroupConfig, ManualCommit, MemberAction, Scenario, ScheduledAction,
@@ -210,10 +211,29 @@ fn recount(world: &World) -> Tallies {
             tallies.duplicate_effects += u64::from(effects - 1);
         }
     }
+    let dead: Vec<(u32, u64)> = sink
+        .recent_dead_letters
+        .iter()
+        .map(|e| (e.partition, e.offset))
+        .collect();
     for (p, progress) in group.partitions.iter().enumerate() {
-        tallies.lost += (progress.first_offset..group.frontier(p))
-            .filter(|&o| !writes.contains_key(&(p as u32, o)))
-            .count() as u64;
+        // Records a live owner holds are in its hands, not lost.
+        let held = progress.owner.is_some_and(|m| {
+            let member = &group.members[m];
+            member.owns(p as u32)
+                && matches!(member.liveness, Liveness::Running | Liveness::Paused { .. })
+        });
+        let in_hand = if held {
+            progress.processed..progress.position
+        } else {
+            0..0
+        };
+        let unwritten: Vec<u64> = (progress.first_offset..group.frontier(p))
+            .filter(|&o| !writes.contains_key(&(p as u32, o)) && !dead.contains(&(p as u32, o)))
+            .collect();
+        let held_now = unwritten.iter().filter(|&o| in_hand.contains(o)).count() as u64;
+        tallies.in_hand += held_now;
+        tallies.lost += unwritten.len() as u64 - held_now;
     }
     tallies
 }

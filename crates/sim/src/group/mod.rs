@@ -27,7 +27,7 @@ use crate::assignor::Strategy;
 use crate::events::Event;
 use crate::rng::{stream, SimRng};
 use crate::scenario::GroupConfig;
-use crate::sink::{Sink, Tallies};
+use crate::sink::{Sink, Span, Tallies};
 use crate::trace::TraceHasher;
 use serde::Serialize;
 
@@ -291,21 +291,35 @@ impl Group {
 
     /// Lost, duplicated and exactly-once records, read off the sink.
     pub fn tallies(&self) -> Tallies {
-        let spans: Vec<(u64, u64)> = (0..self.partitions.len())
-            .map(|p| (self.partitions[p].first_offset, self.frontier(p)))
+        let spans: Vec<Span> = (0..self.partitions.len())
+            .map(|p| {
+                let progress = &self.partitions[p];
+                Span {
+                    first: progress.first_offset,
+                    frontier: self.frontier(p),
+                    in_hand: if self.held_by_live_owner(p) {
+                        (progress.processed, progress.position)
+                    } else {
+                        (0, 0)
+                    },
+                }
+            })
             .collect();
         self.sink.tallies(&spans)
     }
 
-    /// Partition `p`'s frontier (see [`PartitionProgress::frontier`]).
-    pub fn frontier(&self, p: usize) -> u64 {
-        let progress = &self.partitions[p];
-        let held = progress.owner.is_some_and(|m| {
+    /// Whether partition `p`'s owner is alive and still counts it as its own.
+    fn held_by_live_owner(&self, p: usize) -> bool {
+        self.partitions[p].owner.is_some_and(|m| {
             let member = &self.members[m];
             member.owns(p as u32)
                 && matches!(member.liveness, Liveness::Running | Liveness::Paused { .. })
-        });
-        progress.frontier(held)
+        })
+    }
+
+    /// Partition `p`'s frontier (see [`PartitionProgress::frontier`]).
+    pub fn frontier(&self, p: usize) -> u64 {
+        self.partitions[p].frontier(self.held_by_live_owner(p))
     }
 
     /// Records retention deleted before the group read them, over all partitions.
