@@ -11,6 +11,8 @@ use crate::browser::{
     frame_gap_ms, prefers_reduced_motion, shortcut, FrameLoop, KeyListener, Shortcut,
 };
 use crate::components::counters::{Counters, GroupCounters};
+use crate::components::delivery_knobs::DeliveryKnobs;
+use crate::components::delivery_panel::DeliveryPanel;
 use crate::components::diagram::{Diagram, CELLS};
 use crate::components::error_banner::ErrorBanner;
 use crate::components::knob_panel::{Edit, KnobPanel};
@@ -266,6 +268,11 @@ impl Component for Playground {
                                     now_ms={self.run.world.now_ms()}
                                     on_act={link.callback(|(member, action)| Msg::Act(member, action))} />
                             }
+                            if lesson.shows_delivery {
+                                <DeliveryPanel snapshot={self.run.snapshot.0.clone()} now_ms={self.run.world.now_ms()}
+                                    on_act={link.callback(|(member, action)| Msg::Act(member, action))}
+                                    on_edit={on_edit.clone()} />
+                            }
                             <LagChart data={self.chart.clone()} />
                             <Narration lines={self.narration.clone()} />
                         </div>
@@ -276,6 +283,9 @@ impl Component for Playground {
                             }
                             <KnobPanel scenario={self.scenario.clone()} on_change={on_edit.clone()}
                                 protocol_knobs={lesson.shows_membership} />
+                            if lesson.shows_delivery {
+                                <DeliveryKnobs scenario={self.scenario.clone()} on_change={on_edit.clone()} />
+                            }
                         </aside>
                     </div>
                     <LessonText<Scenario> explanation={lesson.explanation} guarantee={lesson.guarantee}
