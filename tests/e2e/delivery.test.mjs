@@ -30,15 +30,15 @@ async function playPast(page, ms) {
 
 const PRESETS = [
   {
-    name: 'commit-before-loss', until: 20_000, group: 'search',
+    name: 'commit-before-loss', until: 25_000, group: 'search',
     check: (t) => { assert.ok(t['records lost'] > 0, 'lost'); assert.equal(t['records with duplicate effects'], 0); },
   },
   {
-    name: 'commit-after-duplicates', until: 20_000, group: 'search',
+    name: 'commit-after-duplicates', until: 25_000, group: 'search',
     check: (t) => { assert.equal(t['records lost'], 0); assert.ok(t['records with duplicate effects'] > 0, 'duplicated'); },
   },
   {
-    name: 'idempotent-sink-effectively-once', until: 20_000, group: 'search',
+    name: 'idempotent-sink-effectively-once', until: 25_000, group: 'search',
     check: (t) => { assert.equal(t['records lost'], 0); assert.equal(t['records with duplicate effects'], 0); assert.ok(t['records with exactly one effect'] > 1000); },
   },
   {

@@ -304,8 +304,10 @@ fn analytics_falls_behind() -> Scenario {
     let mut scenario = Scenario::default();
     scenario.duration_ms = 90_000;
     scenario.topic.partitions = 3;
-    // Lowered from seven days so the loss happens within a minute and a half.
+    // Lowered from seven days so the loss happens within a minute and a half, and checked
+    // every 5 s instead of every 5 minutes so the log start moves while you watch.
     scenario.topic.retention_ms = 20_000;
+    scenario.broker.log_retention_check_interval_ms = 5_000;
     scenario.producer.rate_per_s = 100;
     let mut analytics = GroupConfig::named("analytics");
     analytics.members = 1;
@@ -320,6 +322,7 @@ fn replay_after_bug_fix() -> Scenario {
     scenario.duration_ms = 60_000;
     scenario.topic.partitions = 3;
     scenario.topic.retention_ms = 25_000;
+    scenario.broker.log_retention_check_interval_ms = 5_000;
     scenario.producer.rate_per_s = 100;
     let mut recommender = GroupConfig::named("recommender");
     recommender.start_ms = 40_000;

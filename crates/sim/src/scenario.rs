@@ -49,12 +49,16 @@ pub struct BrokerConfig {
     /// before a new group's first assignment. Kafka's default is 3000; the first lesson uses 0
     /// so the group is already formed when the picture starts. Range 0..=300_000.
     pub group_initial_rebalance_delay_ms: u32,
+    /// `log.retention.check.interval.ms`: how often the broker looks for records to delete
+    /// under `retention.ms` / `retention.bytes` (Kafka default 300000). Range 1..=3_600_000.
+    pub log_retention_check_interval_ms: u32,
 }
 
 impl Default for BrokerConfig {
     fn default() -> Self {
         Self {
             group_initial_rebalance_delay_ms: 3000,
+            log_retention_check_interval_ms: 300_000,
         }
     }
 }
@@ -319,6 +323,7 @@ impl Default for Scenario {
             groups: vec![GroupConfig::default()],
             broker: BrokerConfig {
                 group_initial_rebalance_delay_ms: 0,
+                ..BrokerConfig::default()
             },
             schedule: Vec::new(),
         }
@@ -554,6 +559,13 @@ pub const KNOBS: &[KnobRange] = &[
         300_000.0,
         "ms",
     ),
+    knob(
+        "broker.log_retention_check_interval_ms",
+        Some("log.retention.check.interval.ms"),
+        1.0,
+        3_600_000.0,
+        "ms",
+    ),
     knob("schedule[].at_ms", None, 0.0, 3_600_000.0, "ms"),
     knob("schedule[].down_ms", None, 0.0, 3_600_000.0, "ms"),
     knob("schedule[].duration_ms", None, 1.0, 3_600_000.0, "ms"),
@@ -624,6 +636,10 @@ impl Scenario {
         check(
             "broker.group_initial_rebalance_delay_ms",
             f64::from(self.broker.group_initial_rebalance_delay_ms),
+        )?;
+        check(
+            "broker.log_retention_check_interval_ms",
+            f64::from(self.broker.log_retention_check_interval_ms),
         )?;
         self.check_schedule()
     }

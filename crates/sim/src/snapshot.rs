@@ -129,6 +129,12 @@ pub struct GroupPartitionView {
     pub high_water: u64,
     /// Records retention deleted before the group read them.
     pub lost_to_retention: u64,
+    /// Where the group began reading this partition (records below were before its time).
+    pub first_offset: u64,
+    /// Below this the group has moved on: a record there with no effect never gets one.
+    pub frontier: u64,
+    /// A live owner holds `[processed, position)`: fetched, not lost, not yet written.
+    pub held: bool,
     /// The position fell below the log start with `auto.offset.reset` = none.
     pub out_of_range: bool,
 }
@@ -321,7 +327,10 @@ fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
         .partitions
         .iter()
         .zip(&world.topic.partitions)
-        .map(|(progress, log)| GroupPartitionView {
+        .enumerate()
+        .map(|(p, (progress, log))| GroupPartitionView {
+            frontier: group.frontier(p),
+            held: group.held_by_live_owner(p),
             owner: progress.owner,
             position: progress.position,
             processed: progress.processed,
@@ -329,6 +338,7 @@ fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
             lag: log.log_end_offset() - progress.processed,
             high_water: progress.high_water,
             lost_to_retention: progress.lost_to_retention,
+            first_offset: progress.first_offset,
             out_of_range: progress.out_of_range,
         })
         .collect();

@@ -1,8 +1,9 @@
 //! The World: one run of a Scenario, advanced tick by tick in a fixed order.
 //!
 //! Time is an integer count of milliseconds. A tick at time `t` runs, in this order: the
-//! producer sends what is due and appends what has waited out `linger.ms`; retention deletes
-//! what has expired (and groups count what they lose to it); scheduled actions apply; every group runs
+//! producer sends what is due and appends what has waited out `linger.ms`; at each
+//! `log.retention.check.interval.ms`, retention deletes what has expired (and groups count what
+//! they lose to it); scheduled actions apply; every group runs
 //! every member's poll loop (groups in scenario order, members in id order); the metrics take a
 //! sample if one is due. Ticks where nothing can happen are skipped: the world jumps to the
 //! earliest time any part has work, which gives the same result as visiting every millisecond
@@ -37,6 +38,7 @@ pub struct World {
     events_hashed: usize,
     pub(crate) trace: TraceHasher,
     retention: Retention,
+    retention_check_interval_ms: u64,
 }
 
 impl World {
@@ -76,6 +78,7 @@ impl World {
                 bytes: scenario.topic.retention_bytes,
                 record_bytes: scenario.topic.record_bytes,
             },
+            retention_check_interval_ms: u64::from(scenario.broker.log_retention_check_interval_ms),
         };
         world.start();
         Ok(world)
@@ -129,13 +132,16 @@ impl World {
             events: &mut self.events,
             trace: &mut self.trace,
         };
-        apply_retention(
-            &mut self.topic,
-            &mut self.groups,
-            self.retention,
-            now_ms,
-            &mut sink,
-        );
+        if now_ms > 0 && now_ms % self.retention_check_interval_ms == 0 {
+            let retention = self.retention;
+            apply_retention(
+                &mut self.topic,
+                &mut self.groups,
+                retention,
+                now_ms,
+                &mut sink,
+            );
+        }
         while let Some(action) = self
             .schedule
             .get(self.next_action)
@@ -174,13 +180,26 @@ impl World {
         self.events_hashed = self.events.len();
     }
 
-    /// When retention next deletes a record by age.
+    /// The broker's next retention check (every `log.retention.check.interval.ms`), if the
+    /// topic has a limit and a record to delete by then could exist.
     fn next_expiry_ms(&self) -> u64 {
-        let partitions = self.topic.partitions.iter();
-        partitions
-            .map(|p| p.next_expiry_ms(&self.retention))
-            .min()
-            .unwrap_or(u64::MAX)
+        if self.retention.ms < 0 && self.retention.bytes < 0 {
+            return u64::MAX;
+        }
+        let interval_ms = self.retention_check_interval_ms;
+        let by_age = self
+            .topic
+            .partitions
+            .iter()
+            .map(|p| p.next_expiry_ms(&self.retention));
+        let earliest_ms = if self.retention.bytes >= 0 {
+            self.now_ms + 1
+        } else {
+            by_age.min().unwrap_or(u64::MAX).max(self.now_ms + 1)
+        };
+        earliest_ms
+            .div_ceil(interval_ms)
+            .saturating_mul(interval_ms)
     }
 
     /// The scheduled actions (restarts expanded into a leave and a start), in time order.

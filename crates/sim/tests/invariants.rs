@@ -138,6 +138,7 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
         (
             prop_oneof![Just(-1i64), 100i64..2_000],
             prop_oneof![Just(-1i64), 1_000i64..100_000],
+            1u32..1_000,
         ),
     )
         .prop_map(
@@ -145,7 +146,10 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
                 let mut scenario = Scenario::default();
                 scenario.seed = seed;
                 scenario.topic.partitions = partitions;
-                (scenario.topic.retention_ms, scenario.topic.retention_bytes) = retention;
+                let (retention_ms, retention_bytes, check_ms) = retention;
+                scenario.topic.retention_ms = retention_ms;
+                scenario.topic.retention_bytes = retention_bytes;
+                scenario.broker.log_retention_check_interval_ms = check_ms;
                 scenario.topic.record_bytes = 100;
                 scenario.duration_ms = 3_000;
                 scenario.producer.rate_per_s = rate;

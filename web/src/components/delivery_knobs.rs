@@ -80,6 +80,12 @@ pub fn delivery_knobs(props: &DeliveryKnobsProps) -> Html {
                     slider_max={Some(10_000_000.0)} step={1000.0}
                     hint="A partition larger than this deletes its oldest records (default -1: no limit). Records are 1 kB here."
                     on_change={topic(|s, v| s.topic.retention_bytes = v as i64)} />
+                <NumberKnob label="Retention check" config_name={Some(AttrValue::from("log.retention.check.interval.ms"))} unit="ms"
+                    value={f64::from(s.broker.log_retention_check_interval_ms)}
+                    min={range("broker.log_retention_check_interval_ms").min} max={range("broker.log_retention_check_interval_ms").max}
+                    slider_max={Some(300_000.0)} step={1000.0}
+                    hint="How often the broker deletes what has expired (default 300000): the log start jumps at each check."
+                    on_change={topic(|s, v| s.broker.log_retention_check_interval_ms = v as u32)} />
             </fieldset>
             { for (0..s.groups.len()).map(|i| group_knobs(s, i, on)) }
         </section>

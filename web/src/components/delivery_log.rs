@@ -4,7 +4,6 @@
 //! drawn apart, and the records between them carry the crash's consequence: "lost if it dies
 //! now" when the commit ran ahead of processing, "re-read if it dies now" when it lags.
 
-use streamlab_sim::group::MemberPhase;
 use streamlab_sim::snapshot::{GroupView, PartitionView, SinkCells};
 use yew::prelude::*;
 
@@ -52,8 +51,14 @@ impl CellState {
     }
 }
 
-/// The state of offset `offset` given the group's marks in its partition.
-pub fn cell_state(cells: &SinkCells, offset: u64, log_start: u64, moved_past: u64) -> CellState {
+/// The state of offset `offset` for a group that began reading at `first` and has moved
+/// past everything below `moved_past`.
+pub fn cell_state(
+    cells: &SinkCells,
+    offset: u64,
+    log_start: u64,
+    (first, moved_past): (u64, u64),
+) -> CellState {
     let i = (offset - cells.from) as usize;
     if cells.dead_lettered[i] {
         CellState::DeadLettered
@@ -61,10 +66,12 @@ pub fn cell_state(cells: &SinkCells, offset: u64, log_start: u64, moved_past: u6
         CellState::Repeated
     } else if cells.writes[i] == 1 {
         CellState::Once
+    } else if offset >= first && offset < moved_past {
+        // Never written and the group has moved on: skipped by a commit, deleted unread by
+        // retention, or jumped over by a reset.
+        CellState::Lost
     } else if offset < log_start {
         CellState::Deleted
-    } else if offset < moved_past {
-        CellState::Lost
     } else {
         CellState::Waiting
     }
@@ -86,19 +93,12 @@ pub fn delivery_log(props: &DeliveryLogProps) -> Html {
 
 fn row(group: &GroupView, log: &PartitionView, p: usize, cells: &SinkCells) -> Html {
     let progress = &group.partitions[p];
-    let owner_dead = progress.owner.is_none_or(|m| {
-        matches!(
-            group.members[m].phase,
-            MemberPhase::Dead | MemberPhase::Stopped
-        )
-    });
-    // Below this the group has moved on; a live owner's fetched records are still in its hands.
-    let committed_counts = if owner_dead {
-        progress.committed
+    // The core says where the group has moved on, and what a live owner still holds.
+    let in_hand = if progress.held {
+        progress.processed..progress.position
     } else {
-        progress.committed.min(progress.processed)
+        0..0
     };
-    let moved_past = committed_counts.max(progress.high_water);
     let y = ROW_PX * p as f64 + 2.0;
     let x_of = |offset: u64| LABEL_PX + CELL_PX * offset.saturating_sub(cells.from) as f64;
     let end = cells.from + cells.writes.len() as u64;
@@ -116,7 +116,8 @@ fn row(group: &GroupView, log: &PartitionView, p: usize, cells: &SinkCells) -> H
         <g class="delivery-row">
             <text x="2" y={(y + 16.0).to_string()} class="row-label">{ format!("p{p}") }</text>
             { for (cells.from..end).map(|offset| {
-                let state = cell_state(cells, offset, log.log_start_offset, moved_past);
+                let moved_past = if in_hand.contains(&offset) { 0 } else { progress.frontier };
+                let state = cell_state(cells, offset, log.log_start_offset, (progress.first_offset, moved_past));
                 let x = x_of(offset);
                 let risky = offset >= low && offset < high;
                 html! {

@@ -309,7 +309,7 @@ impl Group {
     }
 
     /// Whether partition `p`'s owner is alive and still counts it as its own.
-    fn held_by_live_owner(&self, p: usize) -> bool {
+    pub fn held_by_live_owner(&self, p: usize) -> bool {
         self.partitions[p].owner.is_some_and(|m| {
             let member = &self.members[m];
             member.owns(p as u32)
