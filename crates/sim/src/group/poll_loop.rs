@@ -188,8 +188,9 @@ impl Group {
         if !poison {
             progress.high_water = progress.high_water.max(offset + 1);
         }
-        // A removed member finishing its old batch has an effect, but moves nobody's offsets.
-        if owner && progress.processed == offset {
+        // A removed member finishing its old batch has an effect, but moves nobody's offsets;
+        // nor does a record that was in hand when the group's offsets were reset behind it.
+        if owner && progress.processed == offset && offset < progress.position {
             progress.processed = offset + 1;
             if matches!(
                 manual,
