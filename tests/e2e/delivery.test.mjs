@@ -20,10 +20,12 @@ const tallies = (page, group) =>
     return out;
   }, group);
 
-/** Plays at 16× until the simulated clock passes `ms`. */
+/** Plays at 16× until the simulated clock passes `ms`, then pauses. */
 async function playPast(page, ms) {
   await page.locator('.question').click();
   for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
+  const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
+  if (!playing) await page.keyboard.press('Space');
   await page.waitForFunction((t) => window.__streamlab.simMs() >= t, ms, { timeout: 60_000 });
   await page.keyboard.press('Space');
 }
@@ -80,6 +82,24 @@ test('the crash button puts the crash into the link', { timeout: 90_000 }, async
   await page.getByRole('button', { name: 'Crash c3' }).click();
   await page.waitForFunction(() => location.hash.includes('?s=1.'));
   await page.waitForSelector('.delivery-actions button:text("Start c3")', { timeout: 20_000 });
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('a new group started at earliest reads the retained history', { timeout: 90_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=analytics-falls-behind-retention`);
+  const { page } = visit;
+  await waitForApp(page);
+  await playPast(page, 30_000);
+  await page.getByRole('button', { name: 'Start a new group at earliest' }).click();
+  await page.waitForSelector('.tallies[data-group="recommender"]');
+  await playPast(page, 40_000);
+  const t = await tallies(page, 'recommender');
+  assert.ok(t['records with exactly one effect'] > 1000, 'it read the history');
+  // One member at 10 ms a record only just keeps pace with the producer, so it never catches up
+  // with the 20 s of history it started with: whatever it loses, retention deleted unread.
+  assert.equal(t['records lost'], t['of the lost']);
+  await screenshot(page, 'delivery-new-group-at-earliest');
   assertQuiet(visit);
   await page.close();
 });
