@@ -14,6 +14,8 @@ use crate::address_bar::{url_with, AddressBar, Write};
 use crate::browser::{prefers_reduced_motion, shortcut, KeyListener, Shortcut};
 use crate::clock::SimClock;
 use crate::components::counters::{Counters, GroupCounters};
+use crate::components::delivery_knobs::DeliveryKnobs;
+use crate::components::delivery_panel::DeliveryPanel;
 use crate::components::diagram::{Diagram, CELLS};
 use crate::components::embed_challenge::EmbedChallenge;
 use crate::components::error_banner::ErrorBanner;
@@ -138,7 +140,11 @@ impl Run {
         let actions = self.world().schedule().iter().map(|a| TimelineMark {
             at_ms: a.at_ms,
             kind: "action",
-            label: format!("{} {}", a.member_id, action_name(a.action)),
+            label: match a.action {
+                // A reset acts on the whole group; the member id it carries means nothing.
+                MemberAction::ResetOffsets { .. } => format!("{}: offsets reset", a.group_id),
+                action => format!("{} {}", a.member_id, action_name(action)),
+            },
         });
         let rebalances = self.rebalances_ms.iter().map(|&at_ms| TimelineMark {
             at_ms,
@@ -157,6 +163,7 @@ fn action_name(action: MemberAction) -> &'static str {
         MemberAction::Restart { .. } => "restarts",
         MemberAction::Pause { .. } => "pauses",
         MemberAction::SlowDown { .. } => "slows down",
+        MemberAction::ResetOffsets { .. } => "resets offsets",
     }
 }
 
@@ -353,6 +360,11 @@ impl Component for Playground {
                                     now_ms={self.run.world().now_ms()}
                                     on_act={link.callback(|(member, action)| Msg::Act(member, action))} />
                             }
+                            if lesson.shows_delivery {
+                                <DeliveryPanel snapshot={self.run.snapshot.0.clone()} now_ms={self.run.world().now_ms()}
+                                    on_act={link.callback(|(member, action)| Msg::Act(member, action))}
+                                    on_edit={on_edit.clone()} />
+                            }
                             <LagChart data={self.chart.clone()} />
                             <Narration lines={self.narration.clone()} />
                         </div>
@@ -365,6 +377,9 @@ impl Component for Playground {
                             }
                             <KnobPanel scenario={self.scenario.clone()} on_change={on_edit.clone()}
                                 protocol_knobs={lesson.shows_membership} />
+                            if lesson.shows_delivery {
+                                <DeliveryKnobs scenario={self.scenario.clone()} on_change={on_edit.clone()} />
+                            }
                         </aside>
                     </div>
                     <LessonText<Scenario> explanation={lesson.explanation} guarantee={lesson.guarantee}

@@ -4,6 +4,8 @@
 //! config" panel shows exactly what the run used.
 
 use streamlab_sim::eventtime::{EventTimeScenario, LateRecordPolicy, TimeDomain, TimestampSource};
+use streamlab_sim::scenario::{AutoOffsetReset, GroupConfig, ManualCommit};
+use streamlab_sim::sink::SinkMode;
 use streamlab_sim::window::WindowSpec;
 use streamlab_sim::Scenario;
 
@@ -20,6 +22,10 @@ pub fn kafka_consumer_properties(scenario: &Scenario) -> String {
             scenario.producer.linger_ms, scenario.producer.rate_per_s, scenario.producer.key_count
         ),
     ];
+    lines.push(format!(
+        "# Topic configs: retention.ms={} retention.bytes={}",
+        scenario.topic.retention_ms, scenario.topic.retention_bytes
+    ));
     let Some(group) = scenario.groups.first() else {
         return lines.join("\n");
     };
@@ -37,7 +43,16 @@ pub fn kafka_consumer_properties(scenario: &Scenario) -> String {
         format!("session.timeout.ms={}", group.session_timeout_ms),
         format!("heartbeat.interval.ms={}", group.heartbeat_interval_ms),
         format!("max.poll.interval.ms={}", group.max_poll_interval_ms),
+        format!(
+            "auto.offset.reset={}",
+            match group.auto_offset_reset {
+                AutoOffsetReset::Earliest => "earliest",
+                AutoOffsetReset::Latest => "latest",
+                AutoOffsetReset::None => "none",
+            }
+        ),
     ]);
+    lines.extend(commit_lines(group));
     if group.static_membership {
         lines.push("# static membership: each instance sets its own, stable id".into());
         lines.push("group.instance.id=<unique per instance, e.g. the host name>".into());
@@ -59,6 +74,40 @@ pub fn kafka_consumer_properties(scenario: &Scenario) -> String {
         ));
     }
     lines.join("\n")
+}
+
+/// How the application commits and handles failures: code, not properties, so comments.
+fn commit_lines(group: &GroupConfig) -> Vec<String> {
+    let mut lines = Vec::new();
+    let commit = match group.manual_commit {
+        ManualCommit::None => None,
+        ManualCommit::BeforeProcessing => Some("# consumer.commitSync() right after poll(), before processing"),
+        ManualCommit::AfterEachRecord => Some("# consumer.commitSync(offset + 1) after each record's write"),
+        ManualCommit::AfterBatch => Some("# consumer.commitSync() after the whole batch is processed"),
+        ManualCommit::Transactional => Some(
+            "# producer.sendOffsetsToTransaction(...) then commitTransaction(): offsets and output in one transaction",
+        ),
+    };
+    lines.extend(commit.map(str::to_owned));
+    if group.manual_commit == ManualCommit::Transactional {
+        lines.push("isolation.level=read_committed".into());
+    }
+    if group.sink == SinkMode::Idempotent {
+        lines.push(
+            "# the output store ignores a write it already holds (keyed by partition and offset)"
+                .into(),
+        );
+    }
+    let errors = &group.errors;
+    if errors.poison_every_nth > 0 || errors.poison_probability > 0.0 {
+        lines.push(format!(
+            "# Spring Kafka: new DefaultErrorHandler(new DeadLetterPublishingRecoverer(template), new FixedBackOff({}, {}))",
+            errors.backoff_ms,
+            errors.max_attempts.saturating_sub(1)
+        ));
+        lines.push(format!("# dead-letter topic: {}", errors.dead_letter_topic));
+    }
+    lines
 }
 
 /// The Flink DataStream calls an event-time scenario stands for, with Beam's names alongside.

@@ -72,6 +72,10 @@ fn released_lessons_keep_the_defaults_their_links_were_written_against() {
             "rebalances",
             (presets::find("one-restart-stops-everyone").unwrap().build)(),
         ),
+        (
+            "delivery",
+            (presets::find("commit-before-loss").unwrap().build)(),
+        ),
     ];
     for (slug, base) in group {
         let lesson = lessons::find(slug).expect(slug);

@@ -13,6 +13,7 @@ use std::ffi::OsString;
 use streamlab_sim::events::{narrate, Event};
 use streamlab_sim::metrics::Sample;
 use streamlab_sim::scenario::{knob_range, Scenario};
+use streamlab_sim::sink::Tallies;
 use streamlab_sim::World;
 
 /// Longest metrics series printed; longer runs print every n-th sample.
@@ -35,6 +36,9 @@ struct GroupReport {
     throughput_per_s: f64,
     lag_total: u64,
     lag_per_partition: Vec<u64>,
+    /// Lost, duplicated and exactly-once records, from the group's output store.
+    tallies: Tallies,
+    lost_to_retention: u64,
 }
 
 #[derive(Serialize)]
@@ -110,6 +114,8 @@ fn report(world: &World, duration_ms: u64) -> Report<'_> {
             throughput_per_s: g.processed_total as f64 * 1000.0 / duration_ms as f64,
             lag_total: g.partitions.iter().map(|p| p.lag).sum(),
             lag_per_partition: g.partitions.iter().map(|p| p.lag).collect(),
+            tallies: g.tallies,
+            lost_to_retention: g.lost_to_retention,
         })
         .collect();
     let samples = &world.metrics().samples;

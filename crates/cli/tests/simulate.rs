@@ -87,6 +87,25 @@ fn a_preset_runs_the_same_scenario_the_lesson_links_to() {
 }
 
 #[test]
+fn the_delivery_presets_print_their_tallies() {
+    let tallies = |preset: &str| {
+        let output = streamlab(&["simulate", "--preset", preset]);
+        assert!(output.status.success(), "{preset}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        report["groups"][0]["tallies"].clone()
+    };
+    let before = tallies("commit-before-loss");
+    assert!(before["lost"].as_u64().unwrap() > 0, "{before}");
+    assert_eq!(before["duplicated"], 0);
+    let after = tallies("commit-after-duplicates");
+    assert_eq!(after["lost"], 0);
+    assert!(after["duplicated"].as_u64().unwrap() > 0, "{after}");
+    let idempotent = tallies("idempotent-sink-effectively-once");
+    assert_eq!(idempotent["lost"], 0);
+    assert_eq!(idempotent["duplicated"], 0);
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_2() {
     let dir = std::env::temp_dir().join(format!("streamlab-simulate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -6,7 +6,7 @@
 //! instead. [`narrate`] turns an event into a sentence that says what happened and why.
 
 use crate::assignor::Strategy;
-use crate::scenario::MemberAction;
+use crate::scenario::{MemberAction, OffsetTarget};
 use serde::Serialize;
 
 /// Something that happened at a simulated time.
@@ -102,6 +102,34 @@ pub enum EventKind {
     },
     /// A partition whose lag had risen past the first threshold is caught up again.
     CaughtUp { group_id: String, partition: u32 },
+    /// A record failed; the error handler will retry it after the back-off, and the member
+    /// reads nothing else meanwhile.
+    RecordFailed {
+        group_id: String,
+        member_id: String,
+        partition: u32,
+        offset: u64,
+        max_attempts: u32,
+        backoff_ms: u64,
+    },
+    /// A record used up its attempts: published to the dead-letter topic (or, with none,
+    /// skipped), and its partition moves on.
+    DeadLettered {
+        group_id: String,
+        member_id: String,
+        partition: u32,
+        offset: u64,
+        attempts: u32,
+        /// The dead-letter topic, or empty when the record was only skipped.
+        topic: String,
+    },
+    /// Retention deleted records `[from, to)` of a partition before the group read them.
+    LostToRetention {
+        group_id: String,
+        partition: u32,
+        from: u64,
+        to: u64,
+    },
 }
 
 impl EventKind {
@@ -117,7 +145,11 @@ impl EventKind {
             EventKind::MemberRemoved { .. }
             | EventKind::PartitionsRevoked { .. }
             | EventKind::MemberAction { .. } => "member",
-            EventKind::PartitionsLost { .. } | EventKind::Reprocessing { .. } => "loss",
+            EventKind::PartitionsLost { .. }
+            | EventKind::Reprocessing { .. }
+            | EventKind::LostToRetention { .. }
+            | EventKind::RecordFailed { .. }
+            | EventKind::DeadLettered { .. } => "loss",
         }
     }
 }
@@ -234,6 +266,41 @@ pub fn narrate(event: &Event) -> String {
             group_id,
             partition,
         } => format!("{group_id}: p{partition} caught up; its lag is back near zero."),
+        EventKind::RecordFailed {
+            group_id,
+            member_id,
+            partition,
+            offset,
+            max_attempts,
+            backoff_ms,
+        } => format!(
+            "{group_id}/{member_id} failed to process p{partition} offset {offset}; the error handler retries it every {backoff_ms} ms, up to {max_attempts} attempts, and nothing else {member_id} reads moves meanwhile."
+        ),
+        EventKind::DeadLettered {
+            group_id,
+            member_id,
+            partition,
+            offset,
+            attempts,
+            topic,
+        } => {
+            let fate = if topic.is_empty() {
+                "skipped it (no dead-letter topic): its effect is lost".to_string()
+            } else {
+                format!("published it to {topic}")
+            };
+            format!("{group_id}/{member_id} gave up on p{partition} offset {offset} after {attempts} attempts and {fate}; the partition moves on.")
+        }
+        EventKind::LostToRetention {
+            group_id,
+            partition,
+            from,
+            to,
+        } => format!(
+            "Retention deleted p{partition} offsets {from}..{} before {group_id} read them: {} records it will never see.",
+            to - 1,
+            to - from
+        ),
     }
 }
 
@@ -276,6 +343,14 @@ fn narrate_action(
         ),
         MemberAction::SlowDown { duration_ms, factor } => format!(
             "{group_id}/{member_id} gets {factor}× slower for {duration_ms} ms (a slow downstream); its heartbeats continue."
+        ),
+        MemberAction::ResetOffsets { to } => format!(
+            "{group_id}'s offsets are reset to {}: every partition is read again from there.",
+            match to {
+                OffsetTarget::Earliest => "the earliest retained record".to_string(),
+                OffsetTarget::Latest => "the log end (skipping everything waiting)".to_string(),
+                OffsetTarget::Timestamp { at_ms } => format!("the first record appended at or after {at_ms} ms"),
+            }
         ),
     }
 }

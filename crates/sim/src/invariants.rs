@@ -22,19 +22,19 @@ pub fn check_invariants(world: &World) -> Result<(), String> {
     for group in world.groups() {
         check_offsets_ordered(group, topic)?;
         check_ownership(group)?;
-        check_conservation(group)?;
+        check_conservation(group, topic)?;
     }
     Ok(())
 }
 
-/// committed <= position <= log end, and processed <= high water <= log end, everywhere.
+/// committed <= position <= log end, processed <= position and high water <= log end,
+/// everywhere (a reset or `auto.offset.reset` can move processed past the high water).
 fn check_offsets_ordered(group: &Group, topic: &Topic) -> Result<(), String> {
     for (p, (progress, log)) in group.partitions.iter().zip(&topic.partitions).enumerate() {
         let end = log.log_end_offset();
         let ordered = progress.committed <= progress.position
             && progress.processed <= progress.position
             && progress.position <= end
-            && progress.processed <= progress.high_water
             && progress.high_water <= end
             && log.log_start_offset() <= end;
         if !ordered {
@@ -78,15 +78,54 @@ fn check_ownership(group: &Group) -> Result<(), String> {
     Ok(())
 }
 
-/// Every processing of a record is either its first (moving the high water) or a duplicate.
-fn check_conservation(group: &Group) -> Result<(), String> {
-    let first_times: u64 = group.partitions.iter().map(|p| p.high_water).sum();
-    if group.processed_total != first_times + group.duplicates_total {
+/// Every processing that reached the sink is either a record's first write or a duplicate; and
+/// every record of a partition, from where the group began, is exactly one of: written at least
+/// once, dead-lettered, in a live member's hands, lost (skipped below the frontier: by a commit before processing, by
+/// retention, by a reset to latest), or still waiting (at or above the frontier). Lost to retention is part of
+/// lost, never more than it.
+fn check_conservation(group: &Group, topic: &Topic) -> Result<(), String> {
+    let written: u64 = group.sink.partitions.iter().map(|r| r.covered()).sum();
+    if group.processed_total != written + group.duplicates_total {
         return Err(format!(
-            "{}: processed {} != first-time {first_times} + duplicates {}",
+            "{}: processed {} != first-time {written} + duplicates {}",
             group.group_id(),
             group.processed_total,
             group.duplicates_total
+        ));
+    }
+    let tallies = group.tallies();
+    let mut produced = 0;
+    let mut waiting = 0;
+    let mut written_in_span = 0;
+    for (p, ((progress, log), runs)) in group
+        .partitions
+        .iter()
+        .zip(&topic.partitions)
+        .zip(&group.sink.partitions)
+        .enumerate()
+    {
+        let first = progress.first_offset;
+        let frontier = group.frontier(p).max(first);
+        produced += log.log_end_offset().saturating_sub(first);
+        waiting += log.log_end_offset().saturating_sub(frontier);
+        written_in_span += runs.covered_below(frontier) - runs.covered_below(first);
+    }
+    let accounted =
+        written_in_span + tallies.lost + waiting + tallies.dead_lettered + tallies.in_hand;
+    if produced != accounted {
+        return Err(format!(
+            "{}: produced {produced} != processed {written_in_span} + lost {} + waiting {waiting} + dead-lettered {} + in hand {}",
+            group.group_id(),
+            tallies.lost,
+            tallies.dead_lettered,
+            tallies.in_hand
+        ));
+    }
+    if group.lost_to_retention() > tallies.lost + waiting {
+        return Err(format!(
+            "{}: lost to retention {} exceeds what is lost or waiting",
+            group.group_id(),
+            group.lost_to_retention()
         ));
     }
     Ok(())
@@ -101,8 +140,8 @@ pub struct InvariantChecker {
 #[derive(Debug)]
 struct Seen {
     log_end_offsets: Vec<u64>,
-    /// Per group: generation and committed offsets.
-    groups: Vec<(u32, Vec<u64>)>,
+    /// Per group: generation, offset resets so far, and committed offsets.
+    groups: Vec<(u32, u64, Vec<u64>)>,
 }
 
 impl InvariantChecker {
@@ -121,6 +160,7 @@ impl InvariantChecker {
                 .map(|g| {
                     (
                         g.generation,
+                        g.resets_total,
                         g.partitions.iter().map(|p| p.committed).collect(),
                     )
                 })
@@ -139,15 +179,18 @@ fn compare(before: &Seen, after: &Seen) -> Result<(), String> {
     if !grew(&before.log_end_offsets, &after.log_end_offsets) {
         return Err("a log end offset went backwards".into());
     }
-    for (g, ((gen_before, committed_before), (gen_after, committed_after))) in
-        before.groups.iter().zip(&after.groups).enumerate()
+    for (
+        g,
+        ((gen_before, resets_before, committed_before), (gen_after, resets_after, committed_after)),
+    ) in before.groups.iter().zip(&after.groups).enumerate()
     {
         if gen_after < gen_before {
             return Err(format!(
                 "group {g}: generation went from {gen_before} to {gen_after}"
             ));
         }
-        if !grew(committed_before, committed_after) {
+        // Only an explicit reset may move a committed offset backwards.
+        if resets_after == resets_before && !grew(committed_before, committed_after) {
             return Err(format!("group {g}: a committed offset went backwards"));
         }
     }

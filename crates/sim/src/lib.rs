@@ -19,6 +19,7 @@ pub mod producer;
 pub mod rng;
 pub mod scenario;
 pub mod share;
+pub mod sink;
 pub mod snapshot;
 pub mod timeline;
 pub mod topic;

@@ -15,7 +15,8 @@ use serde::Serialize;
 /// Simulated time between two samples.
 pub const SAMPLE_INTERVAL_MS: u64 = 250;
 
-/// Lag thresholds that raise an alert when crossed upwards.
+/// Lag thresholds that raise an alert when crossed upwards, unless the group sets its own
+/// (`lag_alert_records`).
 pub const LAG_ALERT_THRESHOLDS: [u64; 4] = [100, 1_000, 10_000, 100_000];
 
 /// Below this lag, a partition that had alerted counts as caught up.
@@ -112,16 +113,22 @@ impl Metrics {
         events: &mut Vec<Event>,
     ) {
         let latest = self.samples.last().expect("called right after a push");
+        let custom = [group.config.lag_alert_records];
+        let thresholds: &[u64] = if group.config.lag_alert_records > 0 {
+            &custom
+        } else {
+            &LAG_ALERT_THRESHOLDS
+        };
         for partition in 0..group.partitions.len() {
             let lag = latest.groups[index].lag[partition];
             let level = usize::from(group.lag_levels[partition]);
-            if level < LAG_ALERT_THRESHOLDS.len() && lag >= LAG_ALERT_THRESHOLDS[level] {
-                let crossed = LAG_ALERT_THRESHOLDS.iter().filter(|&&t| lag >= t).count();
+            if level < thresholds.len() && lag >= thresholds[level] {
+                let crossed = thresholds.iter().filter(|&&t| lag >= t).count();
                 group.lag_levels[partition] = crossed as u8;
                 let kind = EventKind::LagRising {
                     group_id: group.group_id().to_string(),
                     partition: partition as u32,
-                    threshold: LAG_ALERT_THRESHOLDS[crossed - 1],
+                    threshold: thresholds[crossed - 1],
                     lag,
                     inflow_per_s: self.inflow_per_s(partition),
                     owner: owner_load(group, partition),

@@ -5,7 +5,11 @@
 //! while); each fix changes exactly one setting, the way an engineer would fix it in real life.
 
 use crate::assignor::Strategy;
-use crate::scenario::{Distribution, GroupConfig, MemberAction, Scenario, ScheduledAction};
+use crate::scenario::{
+    AutoOffsetReset, Distribution, GroupConfig, ManualCommit, MemberAction, OffsetTarget, Scenario,
+    ScheduledAction,
+};
+use crate::sink::SinkMode;
 
 /// A scenario with a name a link can carry.
 pub struct Preset {
@@ -88,6 +92,58 @@ pub const PRESETS: &[Preset] = &[
         description: "The same slowdown with 5 ms per record instead of 20: even a full batch \
                       of 500 takes a few seconds.",
         build: storm_fix_faster_processing,
+    },
+    Preset {
+        slug: "commit-before-loss",
+        title: "Commit before processing: loss",
+        description: "search commits each poll's positions before it processes them. c1 crashes \
+                      at 12 s, comes back to a backlog and crashes again at 19.5 s in the middle \
+                      of a full batch: the next owner starts at the committed offset, and the \
+                      records the dead member never finished are never processed by anyone.",
+        build: commit_before_loss,
+    },
+    Preset {
+        slug: "commit-after-duplicates",
+        title: "Commit after processing: duplicates",
+        description: "The same crashes, with commitSync() after each batch. Nothing is lost, \
+                      but the part of the batch the dead member had already written is written \
+                      again by the new owner: duplicate effects in a plain sink.",
+        build: commit_after_duplicates,
+    },
+    Preset {
+        slug: "idempotent-sink-effectively-once",
+        title: "Idempotent sink: effectively once",
+        description: "The same crashes and the same commit after each batch, into a sink that \
+                      keeps each input's partition and offset with its row: the repeated writes \
+                      still happen, and change nothing.",
+        build: idempotent_sink,
+    },
+    Preset {
+        slug: "analytics-falls-behind-retention",
+        title: "Analytics falls behind retention",
+        description: "The topic keeps 20 s of records (retention.ms). search keeps up; \
+                      analytics takes 20 ms a record on one member and falls further behind \
+                      each second, until retention deletes records it has not read: they are \
+                      lost to it, counted per partition.",
+        build: analytics_falls_behind,
+    },
+    Preset {
+        slug: "replay-after-bug-fix",
+        title: "Replay after a bug fix",
+        description: "At 30 s the search team ships a fix and resets the group's offsets to \
+                      earliest: every retained record is processed again (the sink counts the \
+                      second writes). At 40 s a new recommender group starts at earliest and \
+                      fills itself with the 25 s of history retention still holds.",
+        build: replay_after_bug_fix,
+    },
+    Preset {
+        slug: "poison-message-holds-the-line",
+        title: "A poison message holds the line",
+        description: "Every 1 000th record of each partition (offset 999, 1 999, ...) cannot be \
+                      processed. The error handler tries it 4 times, 2 s apart; meanwhile its \
+                      partition, and the other partition the same member reads, stand still and \
+                      their lag climbs. Then it goes to events.DLT and the member catches up.",
+        build: poison_message,
     },
 ];
 
@@ -196,6 +252,106 @@ fn rolling_restart_fix_cooperative() -> Scenario {
 fn storm_fix_faster_processing() -> Scenario {
     let mut scenario = storm();
     scenario.groups[0].processing.time_ms = 5;
+    scenario
+}
+
+/// Three partitions, three members busy about 80% of the time, batches of up to 200. c1
+/// crashes at 12 s and is back at 15 s; it returns to a backlog, so it polls full batches, and
+/// crashes again at 19.5 s in the middle of one (a crash loop, as after a bad deploy).
+/// `session.timeout.ms` is lowered to 6 s so the recovery fits the picture.
+fn commit_base(manual: ManualCommit) -> Scenario {
+    let mut scenario = Scenario::default();
+    scenario.duration_ms = 45_000;
+    scenario.topic.partitions = 3;
+    scenario.producer.rate_per_s = 300;
+    scenario.producer.key_count = 40;
+    let mut group = GroupConfig::named("search");
+    group.members = 3;
+    group.max_poll_records = 200;
+    group.processing.time_ms = 8;
+    group.processing.distribution = Distribution::Exponential;
+    group.session_timeout_ms = 6_000;
+    group.heartbeat_interval_ms = 1_000;
+    group.enable_auto_commit = false;
+    group.manual_commit = manual;
+    scenario.groups = vec![group];
+    scenario.schedule = vec![
+        action(12_000, "c1", MemberAction::Crash),
+        action(15_000, "c1", MemberAction::Start),
+        action(19_500, "c1", MemberAction::Crash),
+        action(22_000, "c1", MemberAction::Start),
+    ];
+    scenario
+}
+
+fn commit_before_loss() -> Scenario {
+    commit_base(ManualCommit::BeforeProcessing)
+}
+
+fn commit_after_duplicates() -> Scenario {
+    commit_base(ManualCommit::AfterBatch)
+}
+
+fn idempotent_sink() -> Scenario {
+    let mut scenario = commit_base(ManualCommit::AfterBatch);
+    scenario.groups[0].sink = SinkMode::Idempotent;
+    scenario
+}
+
+/// search keeps up; analytics, one member at 20 ms a record (50 records/s) for 100 records/s,
+/// cannot: its oldest unread record ages half a second every second.
+fn analytics_falls_behind() -> Scenario {
+    let mut scenario = Scenario::default();
+    scenario.duration_ms = 90_000;
+    scenario.topic.partitions = 3;
+    // Lowered from seven days so the loss happens within a minute and a half, and checked
+    // every 5 s instead of every 5 minutes so the log start moves while you watch.
+    scenario.topic.retention_ms = 20_000;
+    scenario.broker.log_retention_check_interval_ms = 5_000;
+    scenario.producer.rate_per_s = 100;
+    let mut analytics = GroupConfig::named("analytics");
+    analytics.members = 1;
+    analytics.processing.time_ms = 20;
+    analytics.auto_offset_reset = AutoOffsetReset::Earliest;
+    scenario.groups = vec![GroupConfig::named("search"), analytics];
+    scenario
+}
+
+fn replay_after_bug_fix() -> Scenario {
+    let mut scenario = Scenario::default();
+    scenario.duration_ms = 60_000;
+    scenario.topic.partitions = 3;
+    scenario.topic.retention_ms = 25_000;
+    scenario.broker.log_retention_check_interval_ms = 5_000;
+    scenario.producer.rate_per_s = 100;
+    let mut recommender = GroupConfig::named("recommender");
+    recommender.start_ms = 40_000;
+    recommender.auto_offset_reset = AutoOffsetReset::Earliest;
+    scenario.groups = vec![GroupConfig::named("search"), recommender];
+    scenario.schedule = vec![action(
+        30_000,
+        "c1",
+        MemberAction::ResetOffsets {
+            to: OffsetTarget::Earliest,
+        },
+    )];
+    scenario
+}
+
+fn poison_message() -> Scenario {
+    let mut scenario = Scenario::default();
+    scenario.duration_ms = 60_000;
+    scenario.topic.partitions = 4;
+    scenario.producer.rate_per_s = 200;
+    let mut group = GroupConfig::named("search");
+    group.members = 2;
+    // Half the time each member has: the backlog a poison record builds drains afterwards.
+    group.processing.time_ms = 5;
+    group.errors.poison_every_nth = 1_000;
+    group.errors.max_attempts = 4;
+    group.errors.backoff_ms = 2_000;
+    group.errors.dead_letter_topic = "events.DLT".into();
+    scenario.groups = vec![group];
     scenario
 }
 

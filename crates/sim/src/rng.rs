@@ -18,6 +18,8 @@ pub mod stream {
     pub const PRODUCER: u64 = 1;
     /// Group `i` uses `GROUP_BASE + i`.
     pub const GROUP_BASE: u64 = 100;
+    /// Group `i`'s random crashes use `CRASH_BASE + i`.
+    pub const CRASH_BASE: u64 = 200;
 }
 
 impl SimRng {
@@ -43,6 +45,14 @@ impl SimRng {
 }
 
 /// A well-mixed 64-bit hash used only to derive stream seeds.
+/// A uniform draw in [0, 1) that depends only on `(seed, a, b)`: for per-record decisions
+/// that must not consume a stream (whether a record is poison does not depend on who reads it
+/// or when).
+pub fn unit_hash(seed: u64, a: u64, b: u64) -> f64 {
+    let mixed = splitmix64(seed ^ splitmix64(a ^ splitmix64(b.wrapping_add(0xD1E))));
+    (mixed >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 fn splitmix64(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

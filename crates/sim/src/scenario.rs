@@ -6,6 +6,7 @@
 //! each numeric knob's range once, so validation, the UI's sliders and the docs never disagree.
 
 use crate::assignor::Strategy;
+use crate::sink::SinkMode;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -48,12 +49,16 @@ pub struct BrokerConfig {
     /// before a new group's first assignment. Kafka's default is 3000; the first lesson uses 0
     /// so the group is already formed when the picture starts. Range 0..=300_000.
     pub group_initial_rebalance_delay_ms: u32,
+    /// `log.retention.check.interval.ms`: how often the broker looks for records to delete
+    /// under `retention.ms` / `retention.bytes` (Kafka default 300000). Range 1..=3_600_000.
+    pub log_retention_check_interval_ms: u32,
 }
 
 impl Default for BrokerConfig {
     fn default() -> Self {
         Self {
             group_initial_rebalance_delay_ms: 3000,
+            log_retention_check_interval_ms: 300_000,
         }
     }
 }
@@ -88,6 +93,56 @@ pub enum MemberAction {
     /// Processing takes `factor` times longer for `duration_ms` (a slow downstream), while the
     /// heartbeat thread keeps running.
     SlowDown { duration_ms: u64, factor: u32 },
+    /// The whole group's offsets are moved (`kafka-consumer-groups --reset-offsets`, or every
+    /// member calling `seek()`): committed offsets and positions jump to `to`, and members
+    /// drop the batch they hold. The member id is the one that runs the tool; the reset applies
+    /// to every partition of the group. This is the "re-read after a bug fix" move.
+    ResetOffsets { to: OffsetTarget },
+}
+
+/// Where a reset moves a group's offsets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum OffsetTarget {
+    /// The log start offset of each partition (`--to-earliest`).
+    Earliest,
+    /// The log end offset of each partition (`--to-latest`).
+    Latest,
+    /// The first record appended at or after `at_ms` (`--to-datetime`).
+    Timestamp { at_ms: u64 },
+}
+
+/// `auto.offset.reset`: where a consumer starts when it has no valid committed offset (a new
+/// group, or an offset that retention deleted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AutoOffsetReset {
+    Earliest,
+    /// Kafka's default.
+    #[default]
+    Latest,
+    /// No reset: the consumer gets an OffsetOutOfRange error and reads nothing more from that
+    /// partition.
+    None,
+}
+
+/// When the application commits on its own (with `enable.auto.commit` false, or besides it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ManualCommit {
+    /// No manual commits: only `enable.auto.commit` and the rebalance listener commit.
+    #[default]
+    None,
+    /// `commitSync()` of the poll's positions right after `poll()`, before any processing.
+    BeforeProcessing,
+    /// `commitSync()` of one offset after each record's write.
+    AfterEachRecord,
+    /// `commitSync()` after the whole batch a `poll()` returned is processed.
+    AfterBatch,
+    /// The offset is written in the same transaction as the output (Kafka transactions with
+    /// `sendOffsetsToTransaction`, or an output store that keeps the offsets); a member that is
+    /// no longer the owner is fenced and its writes abort.
+    Transactional,
 }
 
 /// The topic every producer writes to and every group reads.
@@ -99,6 +154,15 @@ pub struct TopicConfig {
     /// Partition count (`num.partitions`, whose broker default is 1; the lesson starts at 6 so
     /// that sharing work is visible). Range 1..=64.
     pub partitions: u32,
+    /// `retention.ms`: records older than this are deleted (Kafka default 604800000, seven
+    /// days; -1 keeps them for ever). Range -1..=604_800_000.
+    pub retention_ms: i64,
+    /// `retention.bytes`: a partition larger than this deletes its oldest records (Kafka
+    /// default -1, no limit). Range -1..=1_000_000_000.
+    pub retention_bytes: i64,
+    /// Size of one record on the broker in bytes, for `retention.bytes` (not a Kafka setting).
+    /// Range 1..=1_000_000.
+    pub record_bytes: u32,
 }
 
 /// How records are produced (the Kafka producer's side).
@@ -156,6 +220,73 @@ pub struct GroupConfig {
     /// A rebalance listener that commits in `onPartitionsRevoked`. Matters when
     /// `enable.auto.commit` is false; auto-commit already commits before every rebalance.
     pub commit_on_revoke: bool,
+    /// When the application commits by itself (`commitSync()` placement, or transactions).
+    pub manual_commit: ManualCommit,
+    /// The output store's behaviour with a repeated write (not a Kafka setting).
+    pub sink: SinkMode,
+    /// `auto.offset.reset`: earliest, latest (Kafka default) or none.
+    pub auto_offset_reset: AutoOffsetReset,
+    /// When the group's members start, in ms. 0 means from the beginning, with committed
+    /// offset 0 everywhere (as if the group existed before the first record); a later start is
+    /// a new group with no committed offsets, so `auto.offset.reset` decides where it begins.
+    /// Range 0..=3_600_000.
+    pub start_ms: u64,
+    /// Random crashes: the mean time between two crashes of one member, in ms (exponential,
+    /// drawn from the scenario's seed); 0 = never. Range 0..=3_600_000.
+    pub crash_mean_interval_ms: u64,
+    /// How long a randomly crashed member stays down before it restarts, in ms.
+    /// Range 0..=3_600_000.
+    pub crash_down_ms: u64,
+    /// Lag (records waiting in one partition) that raises an alert, as a monitoring rule on
+    /// `records-lag` would; 0 = alert at 100, 1 000, 10 000 and 100 000. Range 0..=10_000_000.
+    pub lag_alert_records: u64,
+    /// Records the application cannot process, and what its error handler does about them.
+    pub errors: ErrorHandling,
+}
+
+/// Poison records and the error handler (Kafka's consumer has none built in; the names follow
+/// Spring Kafka's `DefaultErrorHandler` and `DeadLetterPublishingRecoverer`, and Kafka
+/// Connect's `errors.*` settings).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ErrorHandling {
+    /// Every n-th record of each partition (offsets n-1, 2n-1, ...) always fails; 0 = none.
+    /// Range 0..=1_000_000.
+    pub poison_every_nth: u64,
+    /// Each record always fails with this probability, decided by the seed; 0 = none.
+    /// Range 0.0..=1.0.
+    pub poison_probability: f64,
+    /// Deliveries of a failing record before it is given up: `FixedBackOff`'s maxAttempts
+    /// retries plus the first try. Spring's default is 10 (9 retries). Range 1..=1_000.
+    pub max_attempts: u32,
+    /// Wait between two attempts (`FixedBackOff` interval; Spring's default handler uses 0).
+    /// Range 0..=600_000.
+    pub backoff_ms: u64,
+    /// `errors.deadletterqueue.topic.name`: where a record goes once its attempts are used up
+    /// (Spring's default is `<topic>.DLT`). Empty: it is logged and skipped, as Spring's
+    /// default recoverer does, and counts as lost.
+    pub dead_letter_topic: String,
+}
+
+impl Default for ErrorHandling {
+    fn default() -> Self {
+        Self {
+            poison_every_nth: 0,
+            poison_probability: 0.0,
+            max_attempts: 10,
+            backoff_ms: 0,
+            dead_letter_topic: String::new(),
+        }
+    }
+}
+
+impl ErrorHandling {
+    /// Whether the record at `partition`/`offset` always fails, in the run seeded `seed`.
+    pub fn is_poison(&self, seed: u64, partition: u32, offset: u64) -> bool {
+        let nth = self.poison_every_nth > 0 && (offset + 1) % self.poison_every_nth == 0;
+        nth || (self.poison_probability > 0.0
+            && crate::rng::unit_hash(seed, u64::from(partition), offset) < self.poison_probability)
+    }
 }
 
 /// How long the application takes to handle one record.
@@ -192,6 +323,7 @@ impl Default for Scenario {
             groups: vec![GroupConfig::default()],
             broker: BrokerConfig {
                 group_initial_rebalance_delay_ms: 0,
+                ..BrokerConfig::default()
             },
             schedule: Vec::new(),
         }
@@ -203,6 +335,9 @@ impl Default for TopicConfig {
         Self {
             name: "events".into(),
             partitions: 6,
+            retention_ms: 604_800_000,
+            retention_bytes: -1,
+            record_bytes: 1_000,
         }
     }
 }
@@ -254,6 +389,14 @@ impl GroupConfig {
             max_poll_interval_ms: 300_000,
             static_membership: false,
             commit_on_revoke: false,
+            manual_commit: ManualCommit::None,
+            sink: SinkMode::Plain,
+            auto_offset_reset: AutoOffsetReset::Latest,
+            start_ms: 0,
+            crash_mean_interval_ms: 0,
+            crash_down_ms: 10_000,
+            lag_alert_records: 0,
+            errors: ErrorHandling::default(),
         }
     }
 }
@@ -296,6 +439,21 @@ pub const KNOBS: &[KnobRange] = &[
         64.0,
         "partitions",
     ),
+    knob(
+        "topic.retention_ms",
+        Some("retention.ms"),
+        -1.0,
+        604_800_000.0,
+        "ms",
+    ),
+    knob(
+        "topic.retention_bytes",
+        Some("retention.bytes"),
+        -1.0,
+        1_000_000_000.0,
+        "bytes",
+    ),
+    knob("topic.record_bytes", None, 1.0, 1_000_000.0, "bytes"),
     knob("producer.rate_per_s", None, 0.0, 100_000.0, "records/s"),
     knob("producer.key_count", None, 0.0, 100_000.0, "keys"),
     knob("producer.key_skew", None, 0.0, 3.0, "Zipf exponent"),
@@ -350,6 +508,50 @@ pub const KNOBS: &[KnobRange] = &[
         3_600_000.0,
         "ms",
     ),
+    knob("groups[].start_ms", None, 0.0, 3_600_000.0, "ms"),
+    knob(
+        "groups[].crash_mean_interval_ms",
+        None,
+        0.0,
+        3_600_000.0,
+        "ms",
+    ),
+    knob("groups[].crash_down_ms", None, 0.0, 3_600_000.0, "ms"),
+    knob(
+        "groups[].errors.poison_every_nth",
+        None,
+        0.0,
+        1_000_000.0,
+        "records",
+    ),
+    knob(
+        "groups[].errors.poison_probability",
+        None,
+        0.0,
+        1.0,
+        "probability",
+    ),
+    knob(
+        "groups[].errors.max_attempts",
+        Some("FixedBackOff maxAttempts + 1"),
+        1.0,
+        1_000.0,
+        "attempts",
+    ),
+    knob(
+        "groups[].errors.backoff_ms",
+        Some("FixedBackOff interval"),
+        0.0,
+        600_000.0,
+        "ms",
+    ),
+    knob(
+        "groups[].lag_alert_records",
+        None,
+        0.0,
+        10_000_000.0,
+        "records",
+    ),
     knob(
         "broker.group_initial_rebalance_delay_ms",
         Some("group.initial.rebalance.delay.ms"),
@@ -357,10 +559,18 @@ pub const KNOBS: &[KnobRange] = &[
         300_000.0,
         "ms",
     ),
+    knob(
+        "broker.log_retention_check_interval_ms",
+        Some("log.retention.check.interval.ms"),
+        1.0,
+        3_600_000.0,
+        "ms",
+    ),
     knob("schedule[].at_ms", None, 0.0, 3_600_000.0, "ms"),
     knob("schedule[].down_ms", None, 0.0, 3_600_000.0, "ms"),
     knob("schedule[].duration_ms", None, 1.0, 3_600_000.0, "ms"),
     knob("schedule[].factor", None, 1.0, 1_000.0, "x"),
+    knob("schedule[].to.at_ms", None, 0.0, 3_600_000.0, "ms"),
 ];
 
 /// The range of the knob at `field`; panics on a typo, which tests catch at once.
@@ -406,6 +616,9 @@ impl Scenario {
         }
         check("duration_ms", self.duration_ms as f64)?;
         check("topic.partitions", f64::from(self.topic.partitions))?;
+        check("topic.retention_ms", self.topic.retention_ms as f64)?;
+        check("topic.retention_bytes", self.topic.retention_bytes as f64)?;
+        check("topic.record_bytes", f64::from(self.topic.record_bytes))?;
         check("producer.rate_per_s", f64::from(self.producer.rate_per_s))?;
         check("producer.key_count", f64::from(self.producer.key_count))?;
         check("producer.key_skew", self.producer.key_skew)?;
@@ -423,6 +636,10 @@ impl Scenario {
         check(
             "broker.group_initial_rebalance_delay_ms",
             f64::from(self.broker.group_initial_rebalance_delay_ms),
+        )?;
+        check(
+            "broker.log_retention_check_interval_ms",
+            f64::from(self.broker.log_retention_check_interval_ms),
         )?;
         self.check_schedule()
     }
@@ -460,7 +677,13 @@ impl Scenario {
                     check("schedule[].duration_ms", duration_ms as f64)?;
                     check("schedule[].factor", f64::from(factor))?;
                 }
-                MemberAction::Start | MemberAction::Leave | MemberAction::Crash => {}
+                MemberAction::ResetOffsets {
+                    to: OffsetTarget::Timestamp { at_ms },
+                } => check("schedule[].to.at_ms", at_ms as f64)?,
+                MemberAction::Start
+                | MemberAction::Leave
+                | MemberAction::Crash
+                | MemberAction::ResetOffsets { .. } => {}
             }
         }
         Ok(())
@@ -530,6 +753,32 @@ impl GroupConfig {
             "groups[].max_poll_interval_ms",
             f64::from(self.max_poll_interval_ms),
         )?;
+        check("groups[].start_ms", self.start_ms as f64)?;
+        check(
+            "groups[].crash_mean_interval_ms",
+            self.crash_mean_interval_ms as f64,
+        )?;
+        check("groups[].crash_down_ms", self.crash_down_ms as f64)?;
+        check("groups[].lag_alert_records", self.lag_alert_records as f64)?;
+        let errors = &self.errors;
+        check(
+            "groups[].errors.poison_every_nth",
+            errors.poison_every_nth as f64,
+        )?;
+        check(
+            "groups[].errors.poison_probability",
+            errors.poison_probability,
+        )?;
+        check(
+            "groups[].errors.max_attempts",
+            f64::from(errors.max_attempts),
+        )?;
+        check("groups[].errors.backoff_ms", errors.backoff_ms as f64)?;
+        if errors.dead_letter_topic.len() > 249 {
+            return Err(ScenarioError(
+                "errors.deadletterqueue.topic.name is longer than Kafka's 249 characters".into(),
+            ));
+        }
         if self.heartbeat_interval_ms >= self.session_timeout_ms {
             return Err(ScenarioError(format!(
                 "heartbeat.interval.ms ({}) must be below session.timeout.ms ({})",

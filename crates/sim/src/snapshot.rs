@@ -6,9 +6,12 @@
 
 use crate::assignor::Strategy;
 use crate::group::{Activity, Group, GroupState, MemberPhase};
+use crate::scenario::ManualCommit;
+use crate::sink::{Effect, SinkMode, Tallies};
 use crate::topic::{Record, NULL_KEY};
 use crate::world::World;
 use serde::Serialize;
+use std::collections::VecDeque;
 
 /// Everything a lesson draws at one moment.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -79,6 +82,33 @@ pub struct GroupView {
     pub members: Vec<MemberView>,
     /// The group's progress in each partition, indexed by partition.
     pub partitions: Vec<GroupPartitionView>,
+    /// Lost, duplicated and exactly-once records, read off the group's output store.
+    pub tallies: Tallies,
+    pub sink_mode: SinkMode,
+    pub manual_commit: ManualCommit,
+    pub enable_auto_commit: bool,
+    /// Records retention deleted before the group read them.
+    pub lost_to_retention: u64,
+    /// Writes a fenced member's aborted transactions never made.
+    pub aborted_total: u64,
+    /// The newest effects in the output store, oldest first (at most the snapshot's tail
+    /// length).
+    pub recent_effects: Vec<Effect>,
+    /// The dead-letter topic's name (empty: failed records are skipped) and its newest records.
+    pub dead_letter_topic: String,
+    pub recent_dead_letters: Vec<Effect>,
+    /// Per partition, what the output store holds for the records around the group's marks.
+    pub cells: Vec<SinkCells>,
+}
+
+/// What the output store holds for a partition's offsets `[from, from + writes.len())`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SinkCells {
+    pub from: u64,
+    /// Writes that reached the sink per offset (capped at 255).
+    pub writes: Vec<u8>,
+    /// Whether each offset went to the dead-letter topic.
+    pub dead_lettered: Vec<bool>,
 }
 
 /// A group's progress in one partition.
@@ -94,6 +124,19 @@ pub struct GroupPartitionView {
     pub committed: u64,
     /// Log end offset minus processed offset.
     pub lag: u64,
+    /// One past the highest offset anyone in the group has processed: with `processed`
+    /// below it, a crash means re-reading; with `committed` above it, records skipped.
+    pub high_water: u64,
+    /// Records retention deleted before the group read them.
+    pub lost_to_retention: u64,
+    /// Where the group began reading this partition (records below were before its time).
+    pub first_offset: u64,
+    /// Below this the group has moved on: a record there with no effect never gets one.
+    pub frontier: u64,
+    /// A live owner holds `[processed, position)`: fetched, not lost, not yet written.
+    pub held: bool,
+    /// The position fell below the log start with `auto.offset.reset` = none.
+    pub out_of_range: bool,
 }
 
 /// One member.
@@ -109,6 +152,8 @@ pub struct MemberView {
     /// The record in hand, if any.
     pub state: MemberState,
     pub processed_total: u64,
+    /// Failed attempts at the record in hand (a poison record being retried).
+    pub attempts: u32,
     /// Records fetched by the last poll and not yet processed.
     pub batch_remaining: u64,
     /// When the last non-empty poll happened.
@@ -183,7 +228,11 @@ impl Snapshot {
                     .collect(),
             },
             partitions,
-            groups: world.groups.iter().map(|g| group_view(g, world)).collect(),
+            groups: world
+                .groups
+                .iter()
+                .map(|g| group_view(g, world, tail_len))
+                .collect(),
         }
     }
 }
@@ -197,7 +246,41 @@ fn record_view(offset: u64, record: &Record) -> RecordView {
     }
 }
 
-fn group_view(group: &Group, world: &World) -> GroupView {
+/// The sink's view of `tail_len` offsets of each partition around where the group is: its
+/// processed and committed marks about three quarters along.
+fn sink_cells(group: &Group, world: &World, tail_len: usize) -> Vec<SinkCells> {
+    let sink = &group.sink;
+    world
+        .topic
+        .partitions
+        .iter()
+        .enumerate()
+        .map(|(p, log)| {
+            // Keep the group's marks in view, with what it has done to their left.
+            let progress = &group.partitions[p];
+            let marks = progress.processed.max(progress.committed);
+            let end = log.log_end_offset().min(marks + tail_len as u64 / 4);
+            let from = end.saturating_sub(tail_len as u64);
+            SinkCells {
+                from,
+                writes: (from..end)
+                    .map(|o| sink.partitions[p].writes_of(o).min(255) as u8)
+                    .collect(),
+                dead_lettered: (from..end)
+                    .map(|o| sink.dead_letters[p].writes_of(o) > 0)
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The newest `count` of `effects`, oldest first.
+fn newest(effects: &VecDeque<Effect>, count: usize) -> Vec<Effect> {
+    let skip = effects.len().saturating_sub(count);
+    effects.iter().skip(skip).copied().collect()
+}
+
+fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
     let members = group
         .members
         .iter()
@@ -226,6 +309,7 @@ fn group_view(group: &Group, world: &World) -> GroupView {
                 Activity::Ready | Activity::Waiting { .. } => MemberState::Waiting,
             },
             processed_total: member.processed_total,
+            attempts: member.attempts,
             batch_remaining: member.unprocessed_in_batch(),
             last_poll_ms: member.last_fetch_ms,
             last_fetch: member
@@ -243,12 +327,19 @@ fn group_view(group: &Group, world: &World) -> GroupView {
         .partitions
         .iter()
         .zip(&world.topic.partitions)
-        .map(|(progress, log)| GroupPartitionView {
+        .enumerate()
+        .map(|(p, (progress, log))| GroupPartitionView {
+            frontier: group.frontier(p),
+            held: group.held_by_live_owner(p),
             owner: progress.owner,
             position: progress.position,
             processed: progress.processed,
             committed: progress.committed,
             lag: log.log_end_offset() - progress.processed,
+            high_water: progress.high_water,
+            lost_to_retention: progress.lost_to_retention,
+            first_offset: progress.first_offset,
+            out_of_range: progress.out_of_range,
         })
         .collect();
     GroupView {
@@ -265,5 +356,15 @@ fn group_view(group: &Group, world: &World) -> GroupView {
         processed_total: group.processed_total,
         members,
         partitions,
+        tallies: group.tallies(),
+        sink_mode: group.config.sink,
+        manual_commit: group.config.manual_commit,
+        enable_auto_commit: group.config.enable_auto_commit,
+        lost_to_retention: group.lost_to_retention(),
+        aborted_total: group.aborted_total,
+        recent_effects: newest(&group.sink.recent, tail_len),
+        dead_letter_topic: group.config.errors.dead_letter_topic.clone(),
+        recent_dead_letters: newest(&group.sink.recent_dead_letters, tail_len),
+        cells: sink_cells(group, world, tail_len),
     }
 }

@@ -1,7 +1,9 @@
 //! The World: one run of a Scenario, advanced tick by tick in a fixed order.
 //!
 //! Time is an integer count of milliseconds. A tick at time `t` runs, in this order: the
-//! producer sends what is due and appends what has waited out `linger.ms`; every group runs
+//! producer sends what is due and appends what has waited out `linger.ms`; at each
+//! `log.retention.check.interval.ms`, retention deletes what has expired (and groups count what
+//! they lose to it); scheduled actions apply; every group runs
 //! every member's poll loop (groups in scenario order, members in id order); the metrics take a
 //! sample if one is due. Ticks where nothing can happen are skipped: the world jumps to the
 //! earliest time any part has work, which gives the same result as visiting every millisecond
@@ -11,9 +13,10 @@ use crate::events::Event;
 use crate::group::{Group, StepSink};
 use crate::metrics::Metrics;
 use crate::producer::Producer;
+use crate::rng::{stream, SimRng};
 use crate::scenario::{MemberAction, Scenario, ScenarioError, ScheduledAction};
 use crate::snapshot::Snapshot;
-use crate::topic::Topic;
+use crate::topic::{Retention, Topic};
 use crate::trace::TraceHasher;
 
 /// A running simulation.
@@ -34,6 +37,8 @@ pub struct World {
     /// How many of `events` are already folded into the trace.
     events_hashed: usize,
     pub(crate) trace: TraceHasher,
+    retention: Retention,
+    retention_check_interval_ms: u64,
 }
 
 impl World {
@@ -64,10 +69,16 @@ impl World {
             groups,
             metrics: Metrics::default(),
             events: Vec::new(),
-            schedule: expand_schedule(&scenario.schedule),
+            schedule: expand_schedule(&scenario.schedule, &generated_actions(scenario)),
             next_action: 0,
             events_hashed: 0,
             trace: TraceHasher::default(),
+            retention: Retention {
+                ms: scenario.topic.retention_ms,
+                bytes: scenario.topic.retention_bytes,
+                record_bytes: scenario.topic.record_bytes,
+            },
+            retention_check_interval_ms: u64::from(scenario.broker.log_retention_check_interval_ms),
         };
         world.start();
         Ok(world)
@@ -98,6 +109,7 @@ impl World {
         [
             self.producer.next_send_ms(),
             self.producer.next_append_ms(),
+            self.next_expiry_ms(),
             self.metrics.next_sample_ms(),
             next_action_ms,
         ]
@@ -120,6 +132,16 @@ impl World {
             events: &mut self.events,
             trace: &mut self.trace,
         };
+        if now_ms > 0 && now_ms % self.retention_check_interval_ms == 0 {
+            let retention = self.retention;
+            apply_retention(
+                &mut self.topic,
+                &mut self.groups,
+                retention,
+                now_ms,
+                &mut sink,
+            );
+        }
         while let Some(action) = self
             .schedule
             .get(self.next_action)
@@ -130,7 +152,13 @@ impl World {
                 .iter_mut()
                 .find(|g| g.group_id() == action.group_id)
             {
-                group.apply_action(&action.member_id, action.action, now_ms, &mut sink);
+                group.apply_action(
+                    &action.member_id,
+                    action.action,
+                    now_ms,
+                    &self.topic,
+                    &mut sink,
+                );
             }
             self.next_action += 1;
         }
@@ -162,7 +190,7 @@ impl World {
         if same_settings != self.scenario || scenario.validate().is_err() {
             return false;
         }
-        let expanded = expand_schedule(&scenario.schedule);
+        let expanded = expand_schedule(&scenario.schedule, &generated_actions(scenario));
         let applied = &self.schedule[..self.next_action];
         let keeps_the_past = expanded.get(..self.next_action) == Some(applied)
             && expanded[self.next_action..]
@@ -173,6 +201,28 @@ impl World {
             self.schedule = expanded;
         }
         keeps_the_past
+    }
+
+    /// The broker's next retention check (every `log.retention.check.interval.ms`), if the
+    /// topic has a limit and a record to delete by then could exist.
+    fn next_expiry_ms(&self) -> u64 {
+        if self.retention.ms < 0 && self.retention.bytes < 0 {
+            return u64::MAX;
+        }
+        let interval_ms = self.retention_check_interval_ms;
+        let by_age = self
+            .topic
+            .partitions
+            .iter()
+            .map(|p| p.next_expiry_ms(&self.retention));
+        let earliest_ms = if self.retention.bytes >= 0 {
+            self.now_ms + 1
+        } else {
+            by_age.min().unwrap_or(u64::MAX).max(self.now_ms + 1)
+        };
+        earliest_ms
+            .div_ceil(interval_ms)
+            .saturating_mul(interval_ms)
     }
 
     /// The scheduled actions (restarts expanded into a leave and a start), in time order.
@@ -221,9 +271,76 @@ impl World {
     }
 }
 
-/// The schedule in time order (stable, so same-time actions keep the scenario's order), with
-/// each restart split into a leave now and a start `down_ms` later.
-fn expand_schedule(schedule: &[ScheduledAction]) -> Vec<ScheduledAction> {
+/// Deletes what retention says has expired, and tells each group what it lost.
+fn apply_retention(
+    topic: &mut Topic,
+    groups: &mut [Group],
+    retention: Retention,
+    now_ms: u64,
+    sink: &mut StepSink,
+) {
+    for (p, log) in topic.partitions.iter_mut().enumerate() {
+        let expired = log.expired(now_ms, &retention);
+        if expired == 0 {
+            continue;
+        }
+        let old_start = log.log_start_offset();
+        log.delete_oldest(expired);
+        for group in groups.iter_mut() {
+            group.on_log_start_moved(p as u32, old_start, log.log_start_offset(), now_ms, sink);
+        }
+    }
+}
+
+/// Most crashes drawn for one group: a limit so a tiny mean interval cannot flood a run.
+const MAX_RANDOM_CRASHES: usize = 1_000;
+
+/// Actions the scenario implies without listing them: the start of a group that begins later,
+/// and random crashes (each followed by a restart `crash_down_ms` later), drawn from the
+/// group's own crash stream up to `duration_ms`.
+fn generated_actions(scenario: &Scenario) -> Vec<ScheduledAction> {
+    let mut actions = Vec::new();
+    for (index, group) in scenario.groups.iter().enumerate() {
+        let at = |at_ms: u64, member: u32, action: MemberAction| ScheduledAction {
+            at_ms,
+            group_id: group.group_id.clone(),
+            member_id: format!("c{member}"),
+            action,
+        };
+        if group.start_ms > 0 {
+            actions.extend((1..=group.members).map(|m| at(group.start_ms, m, MemberAction::Start)));
+        }
+        if group.crash_mean_interval_ms == 0 || group.members == 0 {
+            continue;
+        }
+        let mut rng = SimRng::for_stream(scenario.seed, stream::CRASH_BASE + index as u64);
+        let mean_ms = group.crash_mean_interval_ms as f64;
+        let mut crashes = 0;
+        for member in 1..=group.members {
+            let mut t_ms = group.start_ms;
+            while crashes < MAX_RANDOM_CRASHES {
+                let gap_ms = -mean_ms * libm::log(1.0 - rng.unit_f64());
+                t_ms += (gap_ms as u64).max(1);
+                if t_ms >= scenario.duration_ms {
+                    break;
+                }
+                actions.push(at(t_ms, member, MemberAction::Crash));
+                t_ms += group.crash_down_ms;
+                actions.push(at(t_ms, member, MemberAction::Start));
+                crashes += 1;
+            }
+        }
+    }
+    actions
+}
+
+/// The schedule in time order (stable, so same-time actions keep the scenario's order, and
+/// generated actions come after listed ones), with each restart split into a leave now and a
+/// start `down_ms` later.
+fn expand_schedule(
+    schedule: &[ScheduledAction],
+    generated: &[ScheduledAction],
+) -> Vec<ScheduledAction> {
     let mut expanded: Vec<ScheduledAction> = schedule
         .iter()
         .flat_map(|action| match action.action {
@@ -237,6 +354,7 @@ fn expand_schedule(schedule: &[ScheduledAction]) -> Vec<ScheduledAction> {
             ],
             _ => vec![action.clone()],
         })
+        .chain(generated.iter().cloned())
         .collect();
     expanded.sort_by_key(|a| a.at_ms);
     expanded

@@ -6,7 +6,11 @@
 use proptest::prelude::*;
 use streamlab_sim::assignor::Strategy as Assignor;
 use streamlab_sim::invariants::InvariantChecker;
-use streamlab_sim::scenario::{Distribution, GroupConfig, MemberAction, Scenario, ScheduledAction};
+use streamlab_sim::scenario::{
+    AutoOffsetReset, Distribution, GroupConfig, ManualCommit, MemberAction, OffsetTarget, Scenario,
+    ScheduledAction,
+};
+use streamlab_sim::sink::SinkMode;
 use streamlab_sim::World;
 
 fn group_strategy() -> impl Strategy<Value = GroupConfig> {
@@ -45,6 +49,58 @@ fn group_strategy() -> impl Strategy<Value = GroupConfig> {
                 group
             },
         )
+        .prop_flat_map(|group| (Just(group), delivery_knobs(), error_knobs()))
+        .prop_map(
+            |(mut group, (manual, sink, reset, start_ms, crash_ms), errors)| {
+                let (nth, probability, attempts, backoff_ms, dead_letters) = errors;
+                group.errors.poison_every_nth = nth;
+                group.errors.poison_probability = probability;
+                group.errors.max_attempts = attempts;
+                group.errors.backoff_ms = backoff_ms;
+                if dead_letters {
+                    group.errors.dead_letter_topic = "t.DLT".into();
+                }
+                group.manual_commit = manual;
+                group.sink = sink;
+                group.auto_offset_reset = reset;
+                group.start_ms = start_ms;
+                group.crash_mean_interval_ms = crash_ms;
+                group.crash_down_ms = 500;
+                group
+            },
+        )
+}
+
+/// Poison records (every n-th, or by chance), attempts, back-off and a dead-letter topic.
+fn error_knobs() -> impl Strategy<Value = (u64, f64, u32, u64, bool)> {
+    (
+        prop_oneof![Just(0u64), 1u64..60],
+        prop_oneof![Just(0.0f64), 0.0f64..0.05],
+        1u32..5,
+        0u64..400,
+        any::<bool>(),
+    )
+}
+
+/// Commit placement, sink, `auto.offset.reset`, a late start and random crashes.
+fn delivery_knobs() -> impl Strategy<Value = (ManualCommit, SinkMode, AutoOffsetReset, u64, u64)> {
+    (
+        prop::sample::select(vec![
+            ManualCommit::None,
+            ManualCommit::BeforeProcessing,
+            ManualCommit::AfterEachRecord,
+            ManualCommit::AfterBatch,
+            ManualCommit::Transactional,
+        ]),
+        prop::sample::select(vec![SinkMode::Plain, SinkMode::Idempotent]),
+        prop::sample::select(vec![
+            AutoOffsetReset::Earliest,
+            AutoOffsetReset::Latest,
+            AutoOffsetReset::None,
+        ]),
+        prop_oneof![Just(0u64), 1u64..2_000],
+        prop_oneof![Just(0u64), 200u64..3_000],
+    )
 }
 
 fn action_strategy() -> impl Strategy<Value = (u64, usize, u32, MemberAction)> {
@@ -58,6 +114,12 @@ fn action_strategy() -> impl Strategy<Value = (u64, usize, u32, MemberAction)> {
             duration_ms,
             factor
         }),
+        prop_oneof![
+            Just(OffsetTarget::Earliest),
+            Just(OffsetTarget::Latest),
+            (0u64..3_000).prop_map(|at_ms| OffsetTarget::Timestamp { at_ms }),
+        ]
+        .prop_map(|to| MemberAction::ResetOffsets { to }),
     ];
     (0u64..3_000, 0usize..3, 1u32..=14, action)
 }
@@ -73,12 +135,23 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
         prop::collection::vec(group_strategy(), 1..=3),
         prop::collection::vec(action_strategy(), 0..6),
         0u32..=2_000,
+        (
+            prop_oneof![Just(-1i64), 100i64..2_000],
+            prop_oneof![Just(-1i64), 1_000i64..100_000],
+            1u32..1_000,
+        ),
     )
         .prop_map(
-            |(seed, partitions, rate, keys, skew, linger, groups, actions, delay)| {
+            |(seed, partitions, rate, keys, skew, linger, groups, actions, delay, retention)| {
                 let mut scenario = Scenario::default();
                 scenario.seed = seed;
                 scenario.topic.partitions = partitions;
+                let (retention_ms, retention_bytes, check_ms) = retention;
+                scenario.topic.retention_ms = retention_ms;
+                scenario.topic.retention_bytes = retention_bytes;
+                scenario.broker.log_retention_check_interval_ms = check_ms;
+                scenario.topic.record_bytes = 100;
+                scenario.duration_ms = 3_000;
                 scenario.producer.rate_per_s = rate;
                 scenario.producer.key_count = keys;
                 scenario.producer.key_skew = skew;

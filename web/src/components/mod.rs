@@ -2,6 +2,9 @@
 
 pub mod canvas;
 pub mod counters;
+pub mod delivery_knobs;
+pub mod delivery_log;
+pub mod delivery_panel;
 pub mod diagram;
 pub mod embed_button;
 pub mod embed_challenge;

@@ -3,6 +3,7 @@
 //! A lesson is plain data so that later lessons (and the gallery) can list and render them the
 //! same way; the words are ours, written for a learner meeting the idea for the first time.
 
+pub mod delivery;
 pub mod partitions;
 pub mod rebalances;
 pub mod watermarks;
@@ -13,7 +14,7 @@ use streamlab_sim::eventtime::EventTimeScenario;
 use streamlab_sim::Scenario;
 
 /// Every lesson, in the order the site lists them.
-pub const LESSONS: &[&Lesson] = &[&partitions::LESSON, &rebalances::LESSON];
+pub const LESSONS: &[&Lesson] = &[&partitions::LESSON, &rebalances::LESSON, &delivery::LESSON];
 
 /// The event-time lessons, which run on `EventTimeWorld` and mount their own playground; the
 /// site lists them after [`LESSONS`].
@@ -119,6 +120,9 @@ pub struct Lesson {
     /// Whether the lesson shows the group protocol: state machine, member timelines,
     /// lifecycle buttons, protocol knobs and the eager/cooperative comparison.
     pub shows_membership: bool,
+    /// Whether the lesson shows the delivery picture: exact tallies, the sink, the
+    /// dead-letter topic, crash and reset buttons, and the commit, retention and error knobs.
+    pub shows_delivery: bool,
 }
 
 /// A guided experiment of an event-time lesson.

@@ -98,4 +98,5 @@ pub const LESSON: Lesson = Lesson {
     default_scenario: Scenario::default,
     presets: &[],
     shows_membership: false,
+    shows_delivery: false,
 };

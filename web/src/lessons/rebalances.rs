@@ -105,4 +105,5 @@ pub const LESSON: Lesson = Lesson {
         "storm-cooperative-is-not-enough",
     ],
     shows_membership: true,
+    shows_delivery: false,
 };

@@ -6,6 +6,7 @@ use super::poll_loop::CommitCause;
 use super::{Activity, Group, GroupState, Liveness, Member, StepSink};
 use crate::events::{Event, EventKind};
 use crate::scenario::MemberAction;
+use crate::topic::Topic;
 
 impl Group {
     /// Applies `action` to the member called `member_id` at `now_ms`. `Restart` is expanded
@@ -15,6 +16,7 @@ impl Group {
         member_id: &str,
         action: MemberAction,
         now_ms: u64,
+        topic: &Topic,
         sink: &mut StepSink,
     ) {
         // Any of these can bring a coordinator timer forward (a crash starts a session clock).
@@ -27,6 +29,8 @@ impl Group {
                 self.members.push(member);
                 self.members.len() - 1
             }
+            // A reset is the group's business, whoever runs the tool.
+            None if matches!(action, MemberAction::ResetOffsets { .. }) => 0,
             // Acting on a member that never existed changes nothing.
             None => return,
         };
@@ -34,6 +38,10 @@ impl Group {
             MemberAction::Start => self.start_member(m, now_ms, sink),
             MemberAction::Leave | MemberAction::Restart { .. } => self.leave(m, now_ms, sink),
             MemberAction::Crash => self.crash(m),
+            MemberAction::ResetOffsets { to } => {
+                self.reset_offsets(to, topic);
+                true
+            }
             MemberAction::Pause { duration_ms } => self.pause(m, now_ms, duration_ms),
             MemberAction::SlowDown {
                 duration_ms,
@@ -138,6 +146,7 @@ impl Group {
         member.liveness = liveness;
         member.activity = Activity::Waiting { until_ms: u64::MAX };
         member.clear_batch();
+        member.attempts = 0;
         member.joined = false;
         member.rejoin_pending = false;
     }

@@ -90,6 +90,8 @@ pub struct Member {
     pub(crate) slow_until_ms: u64,
     /// Records this member finished processing (duplicates included).
     pub processed_total: u64,
+    /// Failed attempts at the record in hand (a poison record being retried).
+    pub attempts: u32,
 }
 
 impl Member {
@@ -116,6 +118,7 @@ impl Member {
             slow_factor: 1,
             slow_until_ms: 0,
             processed_total: 0,
+            attempts: 0,
         }
     }
 

@@ -14,9 +14,11 @@
 //! turn and takes what each has until the batch is full (Kafka's fetcher drains one fetched
 //! partition first, which evens out the same way over a few polls).
 
+mod errors;
 mod lifecycle;
 mod member;
 mod membership;
+mod offsets;
 mod poll_loop;
 
 pub use member::{Activity, FetchedRange, Liveness, Member};
@@ -25,6 +27,7 @@ use crate::assignor::Strategy;
 use crate::events::Event;
 use crate::rng::{stream, SimRng};
 use crate::scenario::GroupConfig;
+use crate::sink::{Sink, Span, Tallies};
 use crate::trace::TraceHasher;
 use serde::Serialize;
 
@@ -86,8 +89,41 @@ pub struct PartitionProgress {
     pub processed: u64,
     /// The last committed offset: where a new owner starts reading.
     pub committed: u64,
-    /// Every record below this offset has been processed at least once, by anyone.
+    /// One past the highest offset processed by anyone (records below it may still have been
+    /// skipped, by a commit made before processing).
     pub high_water: u64,
+    /// Whether `committed` is a real commit. A group that starts with the scenario begins with
+    /// offset 0 committed everywhere; a group started later has none, and `auto.offset.reset`
+    /// decides where it begins.
+    pub has_committed: bool,
+    /// A group without a committed offset has picked its starting point here.
+    pub started: bool,
+    /// Where the group began reading this partition: records below were there before it.
+    pub first_offset: u64,
+    /// Records retention deleted before the group got to them.
+    pub lost_to_retention: u64,
+    /// Everything below this offset was deleted before the group read it.
+    pub retention_floor: u64,
+    /// Records a reset to latest jumped over after an out-of-range position.
+    pub skipped_by_reset: u64,
+    /// The position fell below the log start with `auto.offset.reset` = none: the consumer
+    /// reads nothing more from this partition.
+    pub out_of_range: bool,
+}
+
+impl PartitionProgress {
+    /// Below this offset the group has moved on: a record there with no effect will not get
+    /// one (short of an explicit reset). Records a live owner has fetched but not yet
+    /// processed are in its hands, not lost, even when a commit before processing already
+    /// covers them; once that owner dies they are.
+    pub fn frontier(&self, held_by_live_owner: bool) -> u64 {
+        let committed = if held_by_live_owner {
+            self.committed.min(self.processed)
+        } else {
+            self.committed
+        };
+        committed.max(self.high_water).max(self.retention_floor)
+    }
 }
 
 /// A rebalance in progress.
@@ -114,8 +150,17 @@ pub struct Group {
     pub partitions: Vec<PartitionProgress>,
     /// Records processed by the group, duplicates included.
     pub processed_total: u64,
-    /// Records processed more than once.
+    /// Records processed more than once (whether the sink applied the repeat or not).
     pub duplicates_total: u64,
+    /// Writes aborted because a fenced member (no longer the owner) tried to commit them in a
+    /// transaction.
+    pub aborted_total: u64,
+    /// Offset resets applied (the one way committed offsets may move backwards).
+    pub resets_total: u64,
+    /// Processing attempts that failed (poison records, each try counted).
+    pub failed_attempts_total: u64,
+    /// The group's output store.
+    pub sink: Sink,
     /// Rebalances started.
     pub rebalances_total: u64,
     /// Lag-alert level reached per partition (0 = quiet, 1 = past the first threshold, ...).
@@ -125,7 +170,9 @@ pub struct Group {
     pub(crate) membership_due_ms: u64,
     pub(crate) initial_delay_ms: u64,
     index: u64,
-    rng: SimRng,
+    /// The run's seed, for per-record decisions that must not consume a stream.
+    pub(crate) seed: u64,
+    pub(crate) rng: SimRng,
 }
 
 /// Where a group's step writes what it did.
@@ -144,22 +191,39 @@ impl Group {
         index: u64,
     ) -> Self {
         let members = (1..=config.members)
-            .map(|i| Member::new(format!("c{i}"), 0))
+            .map(|i| {
+                let mut member = Member::new(format!("c{i}"), 0);
+                if config.start_ms > 0 {
+                    // Started by a scheduled Start at `start_ms`.
+                    member.liveness = Liveness::Stopped;
+                    member.activity = Activity::Waiting { until_ms: u64::MAX };
+                }
+                member
+            })
             .collect();
+        let progress = PartitionProgress {
+            has_committed: config.start_ms == 0,
+            ..PartitionProgress::default()
+        };
         Self {
             config: config.clone(),
             state: GroupState::Empty,
             generation: 0,
             members,
-            partitions: vec![PartitionProgress::default(); partition_count as usize],
+            partitions: vec![progress; partition_count as usize],
             processed_total: 0,
             duplicates_total: 0,
+            aborted_total: 0,
+            resets_total: 0,
+            failed_attempts_total: 0,
+            sink: Sink::new(config.sink, partition_count),
             rebalances_total: 0,
             lag_levels: vec![0; partition_count as usize],
             rebalance: None,
             membership_due_ms: 0,
             initial_delay_ms: u64::from(initial_delay_ms),
             index,
+            seed,
             rng: SimRng::for_stream(seed, stream::GROUP_BASE + index),
         }
     }
@@ -223,6 +287,44 @@ impl Group {
         }
         // A poll may have completed the last join of a rebalance.
         self.try_complete_rebalance(now_ms, topic, sink);
+    }
+
+    /// Lost, duplicated and exactly-once records, read off the sink.
+    pub fn tallies(&self) -> Tallies {
+        let spans: Vec<Span> = (0..self.partitions.len())
+            .map(|p| {
+                let progress = &self.partitions[p];
+                Span {
+                    first: progress.first_offset,
+                    frontier: self.frontier(p),
+                    in_hand: if self.held_by_live_owner(p) {
+                        (progress.processed, progress.position)
+                    } else {
+                        (0, 0)
+                    },
+                }
+            })
+            .collect();
+        self.sink.tallies(&spans)
+    }
+
+    /// Whether partition `p`'s owner is alive and still counts it as its own.
+    pub fn held_by_live_owner(&self, p: usize) -> bool {
+        self.partitions[p].owner.is_some_and(|m| {
+            let member = &self.members[m];
+            member.owns(p as u32)
+                && matches!(member.liveness, Liveness::Running | Liveness::Paused { .. })
+        })
+    }
+
+    /// Partition `p`'s frontier (see [`PartitionProgress::frontier`]).
+    pub fn frontier(&self, p: usize) -> u64 {
+        self.partitions[p].frontier(self.held_by_live_owner(p))
+    }
+
+    /// Records retention deleted before the group read them, over all partitions.
+    pub fn lost_to_retention(&self) -> u64 {
+        self.partitions.iter().map(|p| p.lost_to_retention).sum()
     }
 
     /// The earliest tick at which something in the group has work.

@@ -10,8 +10,8 @@
 use super::{Activity, FetchedRange, Group, GroupState, Liveness, StepSink};
 use crate::events::{Event, EventKind, PartitionOffset};
 use crate::rng::SimRng;
-use crate::scenario::{Distribution, ProcessingConfig};
-use crate::topic::Topic;
+use crate::scenario::{Distribution, ManualCommit, ProcessingConfig};
+use crate::topic::{Topic, NULL_KEY};
 
 /// Why a batch of commits happened, for the narration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,8 @@ pub(crate) enum CommitCause {
     AutoCommit,
     BeforeRevoke,
     OnClose,
+    BeforeProcessing,
+    AfterBatch,
 }
 
 impl Group {
@@ -85,8 +87,9 @@ impl Group {
                 Activity::Processing {
                     partition, offset, ..
                 } => {
-                    self.complete(m, partition, offset);
-                    self.members[m].activity = Activity::Ready;
+                    if self.complete(m, partition, offset, now_ms, topic, sink) {
+                        self.members[m].activity = Activity::Ready;
+                    }
                 }
                 Activity::Waiting { until_ms } => {
                     if until_ms > now_ms && !self.has_reason_to_wake(m, topic) {
@@ -145,26 +148,70 @@ impl Group {
         };
     }
 
-    fn complete(&mut self, m: usize, partition: u32, offset: u64) {
+    /// The record's write reaches the sink (or, for a fenced member in a transaction, aborts),
+    /// and the offsets that follow from the commit strategy move. Returns false when the record
+    /// failed and will be tried again (the member keeps it in hand).
+    fn complete(
+        &mut self,
+        m: usize,
+        partition: u32,
+        offset: u64,
+        now_ms: u64,
+        topic: &Topic,
+        sink: &mut StepSink,
+    ) -> bool {
+        let key = topic.partitions[partition as usize]
+            .get(offset)
+            .map(|r| r.key)
+            .filter(|&k| k != NULL_KEY);
+        let poison = self.config.errors.is_poison(self.seed, partition, offset);
+        if poison && !self.give_up_or_retry(m, partition, offset, key, now_ms, sink) {
+            return false;
+        }
         let member = &mut self.members[m];
         member.batch_next = offset + 1;
-        member.processed_total += 1;
         let owner = member.owns(partition);
+        let manual = self.config.manual_commit;
+        if manual == ManualCommit::Transactional && !owner {
+            // A removed member's transaction is fenced by the new generation: nothing lands.
+            self.aborted_total += 1;
+            return true;
+        }
+        if !poison {
+            member.processed_total += 1;
+            self.processed_total += 1;
+            if self.sink.write(now_ms, partition, offset, key) > 0 {
+                self.duplicates_total += 1;
+            }
+        }
         let progress = &mut self.partitions[partition as usize];
-        if offset < progress.high_water {
-            self.duplicates_total += 1;
-        } else {
-            progress.high_water = offset + 1;
+        if !poison {
+            progress.high_water = progress.high_water.max(offset + 1);
         }
-        // A removed member finishing its old batch has an effect, but moves nobody's offsets.
-        if owner && progress.processed == offset {
+        // A removed member finishing its old batch has an effect, but moves nobody's offsets;
+        // nor does a record that was in hand when the group's offsets were reset behind it.
+        if owner && progress.processed == offset && offset < progress.position {
             progress.processed = offset + 1;
+            if matches!(
+                manual,
+                ManualCommit::AfterEachRecord | ManualCommit::Transactional
+            ) {
+                // One commit per record: too many for the event stream, so no event; the
+                // committed marker shows it.
+                progress.committed = progress.committed.max(offset + 1);
+                progress.has_committed = true;
+            }
         }
-        self.processed_total += 1;
+        true
     }
 
     /// One `poll()`. Returns whether any record came back.
     fn poll(&mut self, m: usize, now_ms: u64, topic: &Topic, sink: &mut StepSink) -> bool {
+        if self.config.manual_commit == ManualCommit::AfterBatch {
+            // The application's commitSync() after its loop over the last poll's records.
+            let partitions: Vec<u32> = self.members[m].batch.iter().map(|r| r.partition).collect();
+            self.commit_positions(m, &partitions, now_ms, CommitCause::AfterBatch, sink);
+        }
         self.members[m].last_poll_ms = now_ms;
         // A batch fetched now must end before this deadline.
         let deadline_ms = now_ms + u64::from(self.config.max_poll_interval_ms) + 1;
@@ -191,7 +238,11 @@ impl Group {
             return false;
         }
         self.maybe_auto_commit(m, now_ms, sink);
-        self.fetch(m, now_ms, topic, sink)
+        let fetched = self.fetch(m, now_ms, topic, sink);
+        if fetched && self.config.manual_commit == ManualCommit::BeforeProcessing {
+            self.commit_fetched(m, now_ms, sink);
+        }
+        fetched
     }
 
     fn maybe_auto_commit(&mut self, m: usize, now_ms: u64, sink: &mut StepSink) {
@@ -224,12 +275,24 @@ impl Group {
             let progress = &mut self.partitions[p as usize];
             if progress.committed < progress.processed {
                 progress.committed = progress.processed;
+                progress.has_committed = true;
                 offsets.push(PartitionOffset {
                     partition: p,
                     offset: progress.processed,
                 });
             }
         }
+        self.push_commit_event(m, offsets, now_ms, cause, sink);
+    }
+
+    pub(crate) fn push_commit_event(
+        &mut self,
+        m: usize,
+        offsets: Vec<PartitionOffset>,
+        now_ms: u64,
+        cause: CommitCause,
+        sink: &mut StepSink,
+    ) {
         if offsets.is_empty() {
             return;
         }
@@ -243,6 +306,8 @@ impl Group {
                     CommitCause::AutoCommit => "auto-commit",
                     CommitCause::BeforeRevoke => "before giving up partitions",
                     CommitCause::OnClose => "on close",
+                    CommitCause::BeforeProcessing => "before processing",
+                    CommitCause::AfterBatch => "after the batch",
                 }
                 .to_string(),
             },
@@ -263,7 +328,17 @@ impl Group {
         for i in 0..owned {
             let partition = member.assigned[(start + i) % owned];
             let progress = &mut self.partitions[partition as usize];
-            let log_end = topic.partitions[partition as usize].log_end_offset();
+            let log = &topic.partitions[partition as usize];
+            if !progress.has_committed && !progress.started {
+                super::offsets::start_without_commit(progress, self.config.auto_offset_reset, log);
+            }
+            if progress.position < log.log_start_offset() {
+                super::offsets::reset_out_of_range(progress, self.config.auto_offset_reset, log);
+            }
+            if progress.out_of_range {
+                continue;
+            }
+            let log_end = log.log_end_offset();
             let take = (log_end - progress.position).min(room);
             if take == 0 {
                 continue;

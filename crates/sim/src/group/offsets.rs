@@ -1,0 +1,137 @@
+//! Where a group's offsets come from when they are not simply "the next record": a commit made
+//! before processing, `auto.offset.reset` (a new group, or a position that retention deleted),
+//! the loss retention causes, and an explicit reset (`kafka-consumer-groups --reset-offsets`).
+
+use super::poll_loop::CommitCause;
+use super::{Activity, Group, PartitionProgress, StepSink};
+use crate::events::{Event, EventKind, PartitionOffset};
+use crate::scenario::{AutoOffsetReset, OffsetTarget};
+use crate::topic::{PartitionLog, Topic};
+
+/// A position below the log start cannot be fetched: `auto.offset.reset` decides where the
+/// consumer goes instead (or, with `none`, that it reads nothing more there).
+pub(crate) fn reset_out_of_range(
+    progress: &mut PartitionProgress,
+    policy: AutoOffsetReset,
+    log: &PartitionLog,
+) {
+    let target = match policy {
+        AutoOffsetReset::Earliest => log.log_start_offset(),
+        AutoOffsetReset::Latest => {
+            progress.skipped_by_reset += log.log_end_offset() - log.log_start_offset();
+            log.log_end_offset()
+        }
+        AutoOffsetReset::None => {
+            progress.out_of_range = true;
+            return;
+        }
+    };
+    progress.position = target;
+    progress.processed = progress.processed.max(target);
+}
+
+/// A group with no committed offset in a partition starts where `auto.offset.reset` says;
+/// records before that were never its business, so they are not counted as lost.
+pub(crate) fn start_without_commit(
+    progress: &mut PartitionProgress,
+    policy: AutoOffsetReset,
+    log: &PartitionLog,
+) {
+    progress.started = true;
+    let offset = match policy {
+        AutoOffsetReset::Earliest => log.log_start_offset(),
+        AutoOffsetReset::Latest => log.log_end_offset(),
+        AutoOffsetReset::None => {
+            progress.out_of_range = true;
+            return;
+        }
+    };
+    progress.first_offset = offset;
+    progress.position = offset;
+    progress.processed = offset;
+    progress.committed = progress.committed.max(offset);
+}
+
+/// The first offset of `log` whose record was appended at or after `at_ms`.
+fn offset_for_time(log: &PartitionLog, at_ms: u64) -> u64 {
+    let records = log.range(log.log_start_offset(), log.log_end_offset());
+    log.log_start_offset() + records.partition_point(|r| r.append_ms < at_ms) as u64
+}
+
+impl Group {
+    /// `commitSync()` of the positions the last poll reached, before processing any of it.
+    pub(crate) fn commit_fetched(&mut self, m: usize, now_ms: u64, sink: &mut StepSink) {
+        let mut offsets = Vec::new();
+        for range in self.members[m].batch.clone() {
+            let progress = &mut self.partitions[range.partition as usize];
+            if progress.committed < range.to {
+                progress.committed = range.to;
+                progress.has_committed = true;
+                offsets.push(PartitionOffset {
+                    partition: range.partition,
+                    offset: range.to,
+                });
+            }
+        }
+        self.push_commit_event(m, offsets, now_ms, CommitCause::BeforeProcessing, sink);
+    }
+
+    /// Retention moved partition `p`'s log start from `old_start` to `new_start`: the records
+    /// in between that the group had not got to are lost to it.
+    pub(crate) fn on_log_start_moved(
+        &mut self,
+        p: u32,
+        old_start: u64,
+        new_start: u64,
+        now_ms: u64,
+        sink: &mut StepSink,
+    ) {
+        let frontier = self.frontier(p as usize);
+        let progress = &mut self.partitions[p as usize];
+        if !progress.has_committed && !progress.started {
+            // The group has not begun reading: it will start at or after the new log start.
+            return;
+        }
+        // Records a member already fetched are processed from its memory.
+        let read = frontier.max(progress.position);
+        let from = old_start.max(read).max(progress.first_offset);
+        if new_start <= from {
+            return;
+        }
+        progress.lost_to_retention += new_start - from;
+        progress.retention_floor = new_start;
+        sink.events.push(Event {
+            at_ms: now_ms,
+            kind: EventKind::LostToRetention {
+                group_id: self.config.group_id.clone(),
+                partition: p,
+                from,
+                to: new_start,
+            },
+        });
+    }
+
+    /// Moves every partition's committed offset and position to `to`; members drop what they
+    /// fetched and read again from there.
+    pub(crate) fn reset_offsets(&mut self, to: OffsetTarget, topic: &Topic) {
+        self.resets_total += 1;
+        for (progress, log) in self.partitions.iter_mut().zip(&topic.partitions) {
+            let offset = match to {
+                OffsetTarget::Earliest => log.log_start_offset(),
+                OffsetTarget::Latest => log.log_end_offset(),
+                OffsetTarget::Timestamp { at_ms } => offset_for_time(log, at_ms),
+            };
+            progress.committed = offset;
+            progress.has_committed = true;
+            progress.position = offset;
+            progress.processed = offset;
+            progress.out_of_range = false;
+        }
+        for member in &mut self.members {
+            member.clear_batch();
+            if matches!(member.activity, Activity::Waiting { until_ms } if until_ms != u64::MAX) {
+                member.activity = Activity::Ready;
+            }
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! The output store a group writes to: every effect, with the input record it came from.
+//!
+//! Processing a record ends with a write to the sink. A plain sink applies every write, so a
+//! record processed twice has two effects; an idempotent sink keeps the input's partition and
+//! offset with each row and ignores a write it has already applied. The tallies a learner
+//! sees (records lost, records with duplicate effects, records with exactly one effect) are
+//! computed from per-partition runs of equal write counts, which stay few (they grow with
+//! crashes and rebalances, not with records), so a long run needs little memory and the
+//! tallies are still exact. The newest effects are also kept, up to [`RECENT_EFFECTS_MAX`],
+//! for the table the lesson draws.
+
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// How many of the newest effects the sink keeps for drawing.
+pub const RECENT_EFFECTS_MAX: usize = 4_096;
+
+/// What the output store does with a write it has seen before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SinkMode {
+    /// Every write is a new effect (an email sent, a counter incremented).
+    #[default]
+    Plain,
+    /// Each row carries the input's partition and offset; a write already applied is ignored.
+    Idempotent,
+}
+
+/// One write that reached the sink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Effect {
+    pub at_ms: u64,
+    pub partition: u32,
+    pub offset: u64,
+    /// Key index of the input record, or `None` for a null key.
+    pub key: Option<u32>,
+    /// How many times this record had reached the sink before, this write included (1 = its
+    /// first effect).
+    pub nth: u32,
+    /// The sink ignored it (an idempotent sink that already had this offset).
+    pub ignored: bool,
+}
+
+/// A run of consecutive offsets `[from, to)` written the same number of times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    from: u64,
+    to: u64,
+    writes: u32,
+}
+
+/// The writes one partition's records made, as runs of equal write counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteRuns {
+    /// Sorted, disjoint, each with `writes >= 1`; neighbours that touch differ in `writes`.
+    runs: Vec<Run>,
+}
+
+impl WriteRuns {
+    /// Counts one more write of `offset`; returns how many writes it had before.
+    pub fn add(&mut self, offset: u64) -> u32 {
+        let i = self.runs.partition_point(|r| r.to <= offset);
+        let before = match self.runs.get(i) {
+            Some(run) if run.from <= offset => run.writes,
+            _ => 0,
+        };
+        let single = Run {
+            from: offset,
+            to: offset + 1,
+            writes: before + 1,
+        };
+        if before == 0 {
+            self.runs.insert(i, single);
+        } else {
+            let run = self.runs[i];
+            let pieces = [
+                Run { to: offset, ..run },
+                single,
+                Run {
+                    from: offset + 1,
+                    ..run
+                },
+            ];
+            self.runs
+                .splice(i..=i, pieces.into_iter().filter(|r| r.from < r.to));
+        }
+        self.merge_around(i);
+        before
+    }
+
+    /// Merges touching runs with equal counts near index `i`.
+    fn merge_around(&mut self, i: usize) {
+        let mut j = i.saturating_sub(1);
+        let end = (i + 3).min(self.runs.len());
+        let mut end = end;
+        while j + 1 < end {
+            let (a, b) = (self.runs[j], self.runs[j + 1]);
+            if a.to == b.from && a.writes == b.writes {
+                self.runs[j].to = b.to;
+                self.runs.remove(j + 1);
+                end -= 1;
+            } else {
+                j += 1;
+            }
+        }
+    }
+
+    /// How many times `offset` was written.
+    pub fn writes_of(&self, offset: u64) -> u32 {
+        let i = self.runs.partition_point(|r| r.to <= offset);
+        self.runs
+            .get(i)
+            .filter(|r| r.from <= offset)
+            .map_or(0, |r| r.writes)
+    }
+
+    /// Records written at least once.
+    pub fn covered(&self) -> u64 {
+        self.runs.iter().map(|r| r.to - r.from).sum()
+    }
+
+    /// Records written at least once below `end`.
+    pub fn covered_below(&self, end: u64) -> u64 {
+        self.runs
+            .iter()
+            .map(|r| r.to.min(end).saturating_sub(r.from))
+            .sum()
+    }
+
+    /// The first offset no record at or above has been written, i.e. the highest written + 1.
+    pub fn high_water(&self) -> u64 {
+        self.runs.last().map_or(0, |r| r.to)
+    }
+
+    /// Number of runs kept (the memory the tallies cost).
+    pub fn run_count(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// (records written exactly once, records written more than once, writes beyond the first).
+    fn counts(&self, cap: u32) -> (u64, u64, u64) {
+        let mut once = 0;
+        let mut more = 0;
+        let mut extra = 0;
+        for run in &self.runs {
+            let len = run.to - run.from;
+            let writes = run.writes.min(cap);
+            if writes == 1 {
+                once += len;
+            } else {
+                more += len;
+                extra += len * u64::from(writes - 1);
+            }
+        }
+        (once, more, extra)
+    }
+}
+
+/// What the learner reads off the sink.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tallies {
+    /// Records the group has moved past (below its committed offset or its furthest write)
+    /// that never had an effect.
+    pub lost: u64,
+    /// Records with more than one effect.
+    pub duplicated: u64,
+    /// Effects beyond each record's first.
+    pub duplicate_effects: u64,
+    /// Records with exactly one effect.
+    pub exactly_once: u64,
+    /// Records published to the dead-letter topic (each counted once).
+    pub dead_lettered: u64,
+    /// Records below the frontier a live member has fetched and not yet written: neither
+    /// lost nor done.
+    pub in_hand: u64,
+}
+
+/// A group's output store.
+#[derive(Clone, Debug)]
+pub struct Sink {
+    pub mode: SinkMode,
+    /// Writes per partition, indexed by partition.
+    pub partitions: Vec<WriteRuns>,
+    /// The newest effects, oldest first.
+    pub recent: VecDeque<Effect>,
+    /// Every write that reached the sink, ignored ones included.
+    pub writes_total: u64,
+    /// Records published to the dead-letter topic, per partition (a record published twice,
+    /// after a crash, counts twice).
+    pub dead_letters: Vec<WriteRuns>,
+    /// The dead-letter topic's newest records, oldest first.
+    pub recent_dead_letters: VecDeque<Effect>,
+}
+
+impl Sink {
+    pub fn new(mode: SinkMode, partition_count: u32) -> Self {
+        Self {
+            mode,
+            partitions: vec![WriteRuns::default(); partition_count as usize],
+            recent: VecDeque::new(),
+            writes_total: 0,
+            dead_letters: vec![WriteRuns::default(); partition_count as usize],
+            recent_dead_letters: VecDeque::new(),
+        }
+    }
+
+    /// The error handler published record `partition`/`offset` to the dead-letter topic.
+    pub fn dead_letter(&mut self, at_ms: u64, partition: u32, offset: u64, key: Option<u32>) {
+        let before = self.dead_letters[partition as usize].add(offset);
+        if self.recent_dead_letters.len() == RECENT_EFFECTS_MAX {
+            self.recent_dead_letters.pop_front();
+        }
+        self.recent_dead_letters.push_back(Effect {
+            at_ms,
+            partition,
+            offset,
+            key,
+            nth: before + 1,
+            ignored: false,
+        });
+    }
+
+    /// A write of record `partition`/`offset`; returns how many writes the record had before.
+    pub fn write(&mut self, at_ms: u64, partition: u32, offset: u64, key: Option<u32>) -> u32 {
+        let before = self.partitions[partition as usize].add(offset);
+        self.writes_total += 1;
+        if self.recent.len() == RECENT_EFFECTS_MAX {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Effect {
+            at_ms,
+            partition,
+            offset,
+            key,
+            nth: before + 1,
+            ignored: before > 0 && self.mode == SinkMode::Idempotent,
+        });
+        before
+    }
+
+    /// The tallies, given each partition's span: `first`, where the group began reading;
+    /// `frontier`, below which it has moved on (a record there with no effect will never get
+    /// one from this group); and `in_hand`, records a live member holds and will still write,
+    /// which are not lost even below the frontier.
+    pub fn tallies(&self, spans: &[Span]) -> Tallies {
+        let cap = match self.mode {
+            SinkMode::Plain => u32::MAX,
+            SinkMode::Idempotent => 1,
+        };
+        let mut tallies = Tallies::default();
+        for ((runs, dead), span) in self.partitions.iter().zip(&self.dead_letters).zip(spans) {
+            let (once, more, extra) = runs.counts(cap);
+            tallies.exactly_once += once;
+            tallies.duplicated += more;
+            tallies.duplicate_effects += extra;
+            // Records in [from, to) with neither a write nor a dead letter.
+            let unwritten = |from: u64, to: u64| {
+                let to = to.max(from);
+                let between = |r: &WriteRuns| r.covered_below(to) - r.covered_below(from);
+                (to - from) - between(runs) - between(dead)
+            };
+            let frontier = span.frontier.max(span.first);
+            let (held_from, held_to) = span.in_hand;
+            let held_from = held_from.clamp(span.first, frontier);
+            let held_to = held_to.clamp(held_from, frontier);
+            let in_hand = unwritten(held_from, held_to);
+            tallies.lost += unwritten(span.first, frontier) - in_hand;
+            tallies.in_hand += in_hand;
+            tallies.dead_lettered +=
+                dead.covered_below(frontier) - dead.covered_below(span.first.min(frontier));
+        }
+        tallies
+    }
+}
+
+/// Where the tallies of one partition are taken (see [`Sink::tallies`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub first: u64,
+    pub frontier: u64,
+    pub in_hand: (u64, u64),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_count_each_offset_and_stay_merged() {
+        let mut runs = WriteRuns::default();
+        for offset in 0..10 {
+            assert_eq!(runs.add(offset), 0);
+        }
+        assert_eq!(runs.run_count(), 1);
+        assert_eq!(runs.add(4), 1);
+        assert_eq!(runs.add(5), 1);
+        assert_eq!(runs.run_count(), 3);
+        assert_eq!(runs.writes_of(4), 2);
+        assert_eq!(runs.writes_of(6), 1);
+        assert_eq!(runs.add(20), 0);
+        assert_eq!(runs.covered(), 11);
+        assert_eq!(runs.covered_below(15), 10);
+        assert_eq!(runs.high_water(), 21);
+        for offset in 0..4 {
+            runs.add(offset);
+        }
+        // 0..6 written twice, 6..10 once, 20 once.
+        assert_eq!(runs.run_count(), 3);
+        assert_eq!(runs.counts(u32::MAX), (5, 6, 6));
+        assert_eq!(runs.counts(1), (11, 0, 0));
+    }
+
+    #[test]
+    fn tallies_count_gaps_below_the_frontier_as_lost() {
+        let mut sink = Sink::new(SinkMode::Plain, 2);
+        for offset in [0, 1, 2, 5, 6, 6] {
+            sink.write(0, 0, offset, None);
+        }
+        let span = |first, frontier| Span {
+            first,
+            frontier,
+            in_hand: (0, 0),
+        };
+        let tallies = sink.tallies(&[span(0, 8), span(0, 0)]);
+        assert_eq!(tallies.lost, 3, "3, 4 and 7");
+        assert_eq!(tallies.duplicated, 1);
+        assert_eq!(tallies.duplicate_effects, 1);
+        assert_eq!(tallies.exactly_once, 4);
+        let mut idempotent = Sink::new(SinkMode::Idempotent, 1);
+        idempotent.write(0, 0, 0, None);
+        idempotent.write(0, 0, 0, None);
+        assert!(idempotent.recent[1].ignored);
+        assert_eq!(idempotent.tallies(&[span(0, 1)]).duplicated, 0);
+        let held = Span {
+            in_hand: (6, 8),
+            ..span(0, 8)
+        };
+        assert_eq!(sink.tallies(&[held, span(0, 0)]).lost, 2, "7 is in hand");
+    }
+}
