@@ -7,7 +7,7 @@
 //! is created behind the watermark fires a late pane at once, so no "fired" flag is stored.
 
 use super::assigner::FixedAssigner;
-use super::keys::KeyId;
+use super::keys::{ensure_key_state, KeyId};
 use super::output::{FiredPane, Timing, WindowState};
 use super::watermark::Watermark;
 use std::collections::{BTreeMap, VecDeque};
@@ -64,10 +64,7 @@ impl FixedWindows {
         watermark: Watermark,
         fired: &mut Vec<FiredPane>,
     ) {
-        let key_index = key as usize;
-        if self.per_key.len() <= key_index {
-            self.per_key.resize_with(key_index + 1, KeySlots::default);
-        }
+        let key_index = ensure_key_state(&mut self.per_key, key);
         for start_ms in self.assigner.starts(time_ms) {
             let end_ms = start_ms + self.assigner.size_ms;
             if watermark.has_reached(end_ms + self.allowed_lateness_ms) {

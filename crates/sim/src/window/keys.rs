@@ -186,6 +186,16 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// Makes sure `per_key` has a state for `key` (keys are dense indices handed out in order of
+/// first sight, so the vector only ever grows by the new ones) and returns its index.
+pub(crate) fn ensure_key_state<T: Default>(per_key: &mut Vec<T>, key: KeyId) -> usize {
+    let key_index = key as usize;
+    if per_key.len() <= key_index {
+        per_key.resize_with(key_index + 1, T::default);
+    }
+    key_index
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,7 +23,7 @@
 //! Each session remembers its latest timer, so a visit sets a new one only where no later
 //! timer of that session is still waiting.
 
-use super::keys::KeyId;
+use super::keys::{ensure_key_state, KeyId};
 use super::output::{FiredPane, Timing, WindowState};
 use super::watermark::Watermark;
 use std::collections::{BTreeSet, VecDeque};
@@ -87,10 +87,7 @@ impl Sessions {
         watermark: Watermark,
         fired: &mut Vec<FiredPane>,
     ) {
-        let key_index = key as usize;
-        if self.per_key.len() <= key_index {
-            self.per_key.resize_with(key_index + 1, VecDeque::new);
-        }
+        let key_index = ensure_key_state(&mut self.per_key, key);
         let sessions = &mut self.per_key[key_index];
         let own_end_ms = time_ms + self.gap_ms;
         // Sorted by start and by end alike, so the sessions overlapping [t, t + gap) (those

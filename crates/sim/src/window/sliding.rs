@@ -20,7 +20,7 @@
 //! result (every window created is checked against the watermark first), so they are pruned
 //! lazily, when the key is next touched or loses a window.
 
-use super::keys::KeyId;
+use super::keys::{ensure_key_state, KeyId};
 use super::output::{FiredPane, Timing, WindowState};
 use super::watermark::Watermark;
 use std::collections::{BTreeSet, VecDeque};
@@ -110,10 +110,7 @@ impl SlidingWindows {
         watermark: Watermark,
         fired: &mut Vec<FiredPane>,
     ) {
-        let key_index = key as usize;
-        if self.per_key.len() <= key_index {
-            self.per_key.resize_with(key_index + 1, KeyState::default);
-        }
+        let key_index = ensure_key_state(&mut self.per_key, key);
         self.prune_records(key, watermark);
         let d = self.time_difference_ms;
         let state = &mut self.per_key[key_index];
