@@ -92,7 +92,7 @@ fn delivery_knobs() -> impl Strategy<Value = (ManualCommit, SinkMode, AutoOffset
             ManualCommit::AfterBatch,
             ManualCommit::Transactional,
         ]),
-        prop::sample::select(vec![SinkMode::Plain, SinkMode::Idempotent]),
+        prop::sample::select(vec![SinkMode::Plain, SinkMode::Idempotent, SinkMode::ByKey]),
         prop::sample::select(vec![
             AutoOffsetReset::Earliest,
             AutoOffsetReset::Latest,

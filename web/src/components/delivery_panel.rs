@@ -100,6 +100,9 @@ fn strategy_words(group: &GroupView) -> String {
         streamlab_sim::sink::SinkMode::Idempotent => {
             "idempotent sink (keyed by partition and offset)"
         }
+        streamlab_sim::sink::SinkMode::ByKey => {
+            "upsert by record key (a write older than the key's newest is ignored)"
+        }
     };
     format!("{commit}, {sink}")
 }
@@ -137,12 +140,13 @@ fn sink_table(group: &GroupView) -> Html {
                 { for newest.iter().map(|e| {
                     let repeat = e.nth > 1;
                     let what = match (repeat, e.ignored) {
+                        (_, true) if e.nth == 1 => "ignored (its key holds a newer offset)".to_string(),
                         (_, true) => format!("#{}: ignored (already applied)", e.nth),
                         (true, false) => format!("#{}: a duplicate effect", e.nth),
                         (false, false) => "first".to_string(),
                     };
                     html! {
-                        <tr class={classes!(repeat.then_some(if e.ignored { "ignored" } else { "duplicate" }))}>
+                        <tr class={classes!((repeat || e.ignored).then_some(if e.ignored { "ignored" } else { "duplicate" }))}>
                             <td>{ format!("{:.2} s", e.at_ms as f64 / 1000.0) }</td>
                             <td>{ format!("p{} @ {}", e.partition, e.offset) }</td>
                             <td>{ e.key.map_or("null".to_string(), |k| format!("k{k}")) }</td>
