@@ -197,6 +197,13 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
                 slider_max={Some(5_000.0)} step={1.0}
                 hint="These records always fail processing (0: none)."
                 on_change={number(|s, i, v| s.groups[i].errors.poison_every_nth = v as u64)} />
+            <NumberKnob label="Transient failures" scope={scope.clone()} unit="per attempt"
+                value={errors.transient_failure_probability}
+                min={range("groups[].errors.transient_failure_probability").min}
+                max={range("groups[].errors.transient_failure_probability").max}
+                step={0.01}
+                hint="Any attempt fails with this probability (a timeout, a lock), drawn from the seed per record and attempt: most failing records get through on a retry and reach the sink once; only one that fails every attempt goes to the dead-letter topic."
+                on_change={number(|s, i, v| s.groups[i].errors.transient_failure_probability = v)} />
             <NumberKnob label="Attempts" scope={scope.clone()}
                 config_name={Some(AttrValue::from("FixedBackOff maxAttempts + 1"))} unit="attempts"
                 value={f64::from(errors.max_attempts)}
