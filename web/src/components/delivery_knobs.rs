@@ -201,7 +201,7 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
                 value={errors.transient_failure_probability}
                 min={range("groups[].errors.transient_failure_probability").min}
                 max={range("groups[].errors.transient_failure_probability").max}
-                step={0.01}
+                step={0.001}
                 hint="Any attempt fails with this probability (a timeout, a lock), drawn from the seed per record and attempt: most failing records get through on a retry and reach the sink once; only one that fails every attempt goes to the dead-letter topic."
                 on_change={number(|s, i, v| s.groups[i].errors.transient_failure_probability = v)} />
             <NumberKnob label="Attempts" scope={scope.clone()}
