@@ -113,6 +113,8 @@ pub const LESSON: Lesson = Lesson {
          Spring Kafka's DefaultErrorHandler (FixedBackOff) and Kafka Connect's errors.* \
          settings. The record is retried in place, and a member waiting out a back-off still \
          counts as polling.",
+        "Transient failures are drawn independently for each attempt; real ones come in \
+         bursts (a database down for a minute fails every record until it is back).",
         "An offset reset applies while the group runs, as if every member called seek(); \
          kafka-consumer-groups --reset-offsets requires the group to be stopped.",
         "The idempotent sink keeps every input's partition and offset; a real one needs a \
