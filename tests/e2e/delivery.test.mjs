@@ -20,12 +20,17 @@ const tallies = (page, group) =>
     return out;
   }, group);
 
-/** Plays at 16× until the simulated clock passes `ms`, then pauses. */
-async function playPast(page, ms) {
+/** Plays at 16× (the page may already be playing). */
+async function play(page) {
   await page.locator('.question').click();
   for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
   const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
   if (!playing) await page.keyboard.press('Space');
+}
+
+/** Plays at 16× until the simulated clock passes `ms`, then pauses. */
+async function playPast(page, ms) {
+  await play(page);
   await page.waitForFunction((t) => window.__streamlab.simMs() >= t, ms, { timeout: 60_000 });
   await page.keyboard.press('Space');
 }
@@ -100,6 +105,90 @@ test('a new group started at earliest reads the retained history', { timeout: 90
   // with the 20 s of history it started with: whatever it loses, retention deleted unread.
   assert.equal(t['records lost'], t['of the lost']);
   await screenshot(page, 'delivery-new-group-at-earliest');
+  assertQuiet(visit);
+  await page.close();
+});
+
+/** The narration's lines, newest first. */
+const narration = (page) => page.locator('.narration li .text').allInnerTexts();
+
+test('an upsert by key after a crash loses nothing and repeats no effect', { timeout: 120_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=commit-after-duplicates`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.selectOption('#knob-d0-sink', 'by-key');
+  await page.waitForFunction(() => location.hash.includes('?s=2.'));
+  await playPast(page, 25_000);
+  const t = await tallies(page, 'search');
+  assert.equal(t['records lost'], 0);
+  assert.equal(t['records with duplicate effects'], 0, 'the replayed writes are ignored');
+  assert.ok(t['records with exactly one effect'] > 1000);
+  assert.match(await page.locator('.delivery-group h3').first().innerText(), /upsert by record key/);
+  await screenshot(page, 'delivery-upsert-by-key');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('transient failures mostly pass on a retry, and the diagram says which member retries', { timeout: 120_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=poison-message-holds-the-line`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.fill('#knob-d0-transient-failures', '0.003');
+  await page.dispatchEvent('#knob-d0-transient-failures', 'change');
+  await page.waitForFunction(() => location.hash.includes('?s=2.'));
+  await play(page);
+  // A member waiting out a back-off is labelled with its retry count, not only a colour.
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('g.member.retrying text')].some((t) => /↻ retry \d+\/3/.test(t.textContent)),
+    null, { timeout: 60_000 },
+  );
+  await page.keyboard.press('Space');
+  await screenshot(page, 'delivery-member-retrying');
+  await playPast(page, 20_000);
+  const lines = await narration(page);
+  assert.ok(lines.some((l) => /on attempt \d: the failure was transient/.test(l)), 'a record got through on a retry');
+  const t = await tallies(page, 'search');
+  assert.equal(t['records lost'], 0);
+  assert.equal(t['records with duplicate effects'], 0);
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('the buttons act on the group picked, and reset it to latest or to a time', { timeout: 120_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=analytics-falls-behind-retention`);
+  const { page } = visit;
+  await waitForApp(page);
+  await playPast(page, 20_000);
+  await page.selectOption('.delivery-actions select', { label: 'analytics' });
+  await page.getByRole('button', { name: 'Reset offsets to latest' }).click();
+  await page.waitForFunction(() => location.hash.includes('?s=2.'));
+  await playPast(page, 21_000);
+  let lines = await narration(page);
+  assert.ok(lines.some((l) => l.startsWith("analytics's offsets are reset to the log end")), lines.slice(0, 5).join('\n'));
+  await page.fill('.reset-time input', '5');
+  await page.dispatchEvent('.reset-time input', 'change');
+  await page.getByRole('button', { name: 'Reset offsets to 5 s' }).click();
+  await playPast(page, 22_000);
+  lines = await narration(page);
+  assert.ok(lines.some((l) => l.startsWith("analytics's offsets are reset to the first record appended at or after 5000 ms")));
+  assert.ok(!lines.some((l) => l.startsWith("search's offsets are reset")), 'search was left alone');
+  await screenshot(page, 'delivery-reset-analytics');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('with auto.offset.reset=none, the narration says why a partition stopped', { timeout: 120_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=analytics-falls-behind-retention`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.selectOption('#knob-d1-offset-reset', 'none');
+  await page.waitForFunction(() => location.hash.includes('?s=2.'));
+  await playPast(page, 50_000);
+  const lines = await narration(page);
+  assert.ok(
+    lines.some((l) => /^analytics\/c1: p\d's position \d+ is below the log start \d+ .*auto\.offset\.reset=none.*OffsetOutOfRangeException/.test(l)),
+    lines.slice(0, 8).join('\n'),
+  );
   assertQuiet(visit);
   await page.close();
 });

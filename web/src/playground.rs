@@ -60,6 +60,8 @@ pub enum Msg {
     Edit(Edit),
     Preset(&'static str),
     Act(String, MemberAction),
+    /// (group id, member id, action) to schedule now for a named group.
+    ActIn(String, String, MemberAction),
     ToggleCompare,
     /// Redraw the charts now (sent right after a rebuilt picture is on screen).
     RefreshCharts,
@@ -292,10 +294,14 @@ impl Component for Playground {
                 }
             }
             Msg::Act(member_id, action) => {
+                let group_id = self.scenario.groups[0].group_id.clone();
+                return Component::update(self, ctx, Msg::ActIn(group_id, member_id, action));
+            }
+            Msg::ActIn(group_id, member_id, action) => {
                 let mut next = self.forked();
                 next.schedule.push(ScheduledAction {
                     at_ms: self.run.world().now_ms() + 1,
-                    group_id: next.groups[0].group_id.clone(),
+                    group_id,
                     member_id,
                     action,
                 });
@@ -362,7 +368,7 @@ impl Component for Playground {
                             }
                             if lesson.shows_delivery {
                                 <DeliveryPanel snapshot={self.run.snapshot.0.clone()} now_ms={self.run.world().now_ms()}
-                                    on_act={link.callback(|(member, action)| Msg::Act(member, action))}
+                                    on_act={link.callback(|(group, member, action)| Msg::ActIn(group, member, action))}
                                     on_edit={on_edit.clone()} />
                             }
                             <LagChart data={self.chart.clone()} />

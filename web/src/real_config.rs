@@ -98,8 +98,17 @@ fn commit_lines(group: &GroupConfig) -> Vec<String> {
                 .into(),
         );
     }
+    if group.sink == SinkMode::ByKey {
+        lines.push(
+            "# the output store upserts by record key and ignores a write older than the key's newest offset"
+                .into(),
+        );
+    }
     let errors = &group.errors;
-    if errors.poison_every_nth > 0 || errors.poison_probability > 0.0 {
+    if errors.poison_every_nth > 0
+        || errors.poison_probability > 0.0
+        || errors.transient_failure_probability > 0.0
+    {
         lines.push(format!(
             "# Spring Kafka: new DefaultErrorHandler(new DeadLetterPublishingRecoverer(template), new FixedBackOff({}, {}))",
             errors.backoff_ms,

@@ -112,6 +112,26 @@ pub enum EventKind {
         max_attempts: u32,
         backoff_ms: u64,
     },
+    /// `auto.offset.reset=none` and a partition the consumer cannot place: its position is
+    /// below the log start (`OffsetOutOfRangeException`) or it has no committed offset
+    /// (`NoOffsetForPartitionException`). It reads nothing more there until an explicit reset.
+    OffsetOutOfRange {
+        group_id: String,
+        member_id: String,
+        partition: u32,
+        /// The position that fell out of range; `None` when there was no committed offset.
+        position: Option<u64>,
+        log_start: u64,
+    },
+    /// A record that had failed succeeded on a later attempt: written once, not dead-lettered.
+    RecordRecovered {
+        group_id: String,
+        member_id: String,
+        partition: u32,
+        offset: u64,
+        /// The attempt that succeeded (2 = the first retry).
+        attempts: u32,
+    },
     /// A record used up its attempts: published to the dead-letter topic (or, with none,
     /// skipped), and its partition moves on.
     DeadLettered {
@@ -149,7 +169,9 @@ impl EventKind {
             | EventKind::Reprocessing { .. }
             | EventKind::LostToRetention { .. }
             | EventKind::RecordFailed { .. }
-            | EventKind::DeadLettered { .. } => "loss",
+            | EventKind::DeadLettered { .. }
+            | EventKind::OffsetOutOfRange { .. } => "loss",
+            EventKind::RecordRecovered { .. } => "caught-up",
         }
     }
 }
@@ -275,6 +297,33 @@ pub fn narrate(event: &Event) -> String {
             backoff_ms,
         } => format!(
             "{group_id}/{member_id} failed to process p{partition} offset {offset}; the error handler retries it every {backoff_ms} ms, up to {max_attempts} attempts, and nothing else {member_id} reads moves meanwhile."
+        ),
+        EventKind::OffsetOutOfRange {
+            group_id,
+            member_id,
+            partition,
+            position: Some(position),
+            log_start,
+        } => format!(
+            "{group_id}/{member_id}: p{partition}'s position {position} is below the log start {log_start} (retention deleted it) and auto.offset.reset=none, so the consumer gets OffsetOutOfRangeException and reads nothing more from p{partition} until its offsets are reset."
+        ),
+        EventKind::OffsetOutOfRange {
+            group_id,
+            member_id,
+            partition,
+            position: None,
+            ..
+        } => format!(
+            "{group_id}/{member_id}: p{partition} has no committed offset and auto.offset.reset=none, so the consumer gets NoOffsetForPartitionException and reads nothing from p{partition} until its offsets are reset."
+        ),
+        EventKind::RecordRecovered {
+            group_id,
+            member_id,
+            partition,
+            offset,
+            attempts,
+        } => format!(
+            "{group_id}/{member_id} processed p{partition} offset {offset} on attempt {attempts}: the failure was transient, the record has one effect and nothing goes to the dead-letter topic."
         ),
         EventKind::DeadLettered {
             group_id,

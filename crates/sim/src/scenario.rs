@@ -256,6 +256,10 @@ pub struct ErrorHandling {
     /// Each record always fails with this probability, decided by the seed; 0 = none.
     /// Range 0.0..=1.0.
     pub poison_probability: f64,
+    /// Each attempt at any record fails with this probability (a timeout, a deadlock): a
+    /// transient error that a retry may get past. Decided by the seed per partition, offset and
+    /// attempt, so the same run fails the same attempts. 0 = none. Range 0.0..=1.0.
+    pub transient_failure_probability: f64,
     /// Deliveries of a failing record before it is given up: `FixedBackOff`'s maxAttempts
     /// retries plus the first try. Spring's default is 10 (9 retries). Range 1..=1_000.
     pub max_attempts: u32,
@@ -273,6 +277,7 @@ impl Default for ErrorHandling {
         Self {
             poison_every_nth: 0,
             poison_probability: 0.0,
+            transient_failure_probability: 0.0,
             max_attempts: 10,
             backoff_ms: 0,
             dead_letter_topic: String::new(),
@@ -286,6 +291,20 @@ impl ErrorHandling {
         let nth = self.poison_every_nth > 0 && (offset + 1) % self.poison_every_nth == 0;
         nth || (self.poison_probability > 0.0
             && crate::rng::unit_hash(seed, u64::from(partition), offset) < self.poison_probability)
+    }
+
+    /// Whether attempt `attempt` (1 = the first try) at `partition`/`offset` fails: always for
+    /// a poison record, otherwise with `transient_failure_probability`, drawn independently
+    /// per attempt from the seed.
+    pub fn attempt_fails(&self, seed: u64, partition: u32, offset: u64, attempt: u32) -> bool {
+        if self.is_poison(seed, partition, offset) {
+            return true;
+        }
+        // A salt per attempt keeps these draws apart from the poison rule's and each other's.
+        let salt = 0x7EA5_1E47_u64 ^ u64::from(attempt).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.transient_failure_probability > 0.0
+            && crate::rng::unit_hash(seed ^ salt, u64::from(partition), offset)
+                < self.transient_failure_probability
     }
 }
 
@@ -532,6 +551,13 @@ pub const KNOBS: &[KnobRange] = &[
         "probability",
     ),
     knob(
+        "groups[].errors.transient_failure_probability",
+        None,
+        0.0,
+        1.0,
+        "probability",
+    ),
+    knob(
         "groups[].errors.max_attempts",
         Some("FixedBackOff maxAttempts + 1"),
         1.0,
@@ -768,6 +794,10 @@ impl GroupConfig {
         check(
             "groups[].errors.poison_probability",
             errors.poison_probability,
+        )?;
+        check(
+            "groups[].errors.transient_failure_probability",
+            errors.transient_failure_probability,
         )?;
         check(
             "groups[].errors.max_attempts",

@@ -2,7 +2,10 @@
 //!
 //! Processing a record ends with a write to the sink. A plain sink applies every write, so a
 //! record processed twice has two effects; an idempotent sink keeps the input's partition and
-//! offset with each row and ignores a write it has already applied. The tallies a learner
+//! offset with each row and ignores a write it has already applied. A by-key sink is an upsert
+//! keyed by the record key with a version check: per key (and input partition) it keeps the
+//! highest input offset applied and ignores a write that is not newer, so a replayed older
+//! record never puts an old value back. The tallies a learner
 //! sees (records lost, records with duplicate effects, records with exactly one effect) are
 //! computed from per-partition runs of equal write counts, which stay few (they grow with
 //! crashes and rebalances, not with records), so a long run needs little memory and the
@@ -10,7 +13,7 @@
 //! for the table the lesson draws.
 
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 /// How many of the newest effects the sink keeps for drawing.
 pub const RECENT_EFFECTS_MAX: usize = 4_096;
@@ -24,6 +27,10 @@ pub enum SinkMode {
     Plain,
     /// Each row carries the input's partition and offset; a write already applied is ignored.
     Idempotent,
+    /// An upsert keyed by the record key, versioned by the input offset: a write whose offset
+    /// is not above the newest one applied for its key (in its partition) is ignored. A record
+    /// with a null key has nothing to upsert by and is appended like a plain write.
+    ByKey,
 }
 
 /// One write that reached the sink.
@@ -37,7 +44,8 @@ pub struct Effect {
     /// How many times this record had reached the sink before, this write included (1 = its
     /// first effect).
     pub nth: u32,
-    /// The sink ignored it (an idempotent sink that already had this offset).
+    /// The sink ignored it (an idempotent sink that already had this offset, or a by-key sink
+    /// whose key already held this offset or a newer one).
     pub ignored: bool,
 }
 
@@ -190,6 +198,11 @@ pub struct Sink {
     pub dead_letters: Vec<WriteRuns>,
     /// The dead-letter topic's newest records, oldest first.
     pub recent_dead_letters: VecDeque<Effect>,
+    /// By-key mode: the newest input offset applied per (key, input partition). Bounded by the
+    /// number of keys times partitions.
+    versions: BTreeMap<(u32, u32), u64>,
+    /// By-key mode: the writes that were applied (not ignored), per partition.
+    applied: Vec<WriteRuns>,
 }
 
 impl Sink {
@@ -201,6 +214,23 @@ impl Sink {
             writes_total: 0,
             dead_letters: vec![WriteRuns::default(); partition_count as usize],
             recent_dead_letters: VecDeque::new(),
+            versions: BTreeMap::new(),
+            applied: vec![WriteRuns::default(); partition_count as usize],
+        }
+    }
+
+    /// Whether a write of `partition`/`offset` with `key` changes the store, given it had
+    /// `before` earlier writes; updates the by-key versions.
+    fn applies(&mut self, partition: u32, offset: u64, key: Option<u32>, before: u32) -> bool {
+        match (self.mode, key) {
+            (SinkMode::Plain, _) | (SinkMode::ByKey, None) => true,
+            (SinkMode::Idempotent, _) => before == 0,
+            (SinkMode::ByKey, Some(key)) => {
+                let newest = self.versions.entry((key, partition)).or_insert(offset);
+                let newer = *newest < offset || (*newest == offset && before == 0);
+                *newest = (*newest).max(offset);
+                newer
+            }
         }
     }
 
@@ -224,6 +254,10 @@ impl Sink {
     pub fn write(&mut self, at_ms: u64, partition: u32, offset: u64, key: Option<u32>) -> u32 {
         let before = self.partitions[partition as usize].add(offset);
         self.writes_total += 1;
+        let applied = self.applies(partition, offset, key, before);
+        if applied && self.mode == SinkMode::ByKey {
+            self.applied[partition as usize].add(offset);
+        }
         if self.recent.len() == RECENT_EFFECTS_MAX {
             self.recent.pop_front();
         }
@@ -233,7 +267,7 @@ impl Sink {
             offset,
             key,
             nth: before + 1,
-            ignored: before > 0 && self.mode == SinkMode::Idempotent,
+            ignored: !applied,
         });
         before
     }
@@ -242,14 +276,22 @@ impl Sink {
     /// `frontier`, below which it has moved on (a record there with no effect will never get
     /// one from this group); and `in_hand`, records a live member holds and will still write,
     /// which are not lost even below the frontier.
+    ///
+    /// In by-key mode the duplicates are counted from the applied writes alone, and a record
+    /// that reached the sink only as ignored writes (its key already held a newer offset)
+    /// counts as exactly once: the table holds what applying every record in order would.
     pub fn tallies(&self, spans: &[Span]) -> Tallies {
-        let cap = match self.mode {
-            SinkMode::Plain => u32::MAX,
-            SinkMode::Idempotent => 1,
-        };
         let mut tallies = Tallies::default();
-        for ((runs, dead), span) in self.partitions.iter().zip(&self.dead_letters).zip(spans) {
-            let (once, more, extra) = runs.counts(cap);
+        let partitions = self.partitions.iter().zip(&self.applied);
+        for (((runs, applied), dead), span) in partitions.zip(&self.dead_letters).zip(spans) {
+            let (once, more, extra) = match self.mode {
+                SinkMode::Plain => runs.counts(u32::MAX),
+                SinkMode::Idempotent => runs.counts(1),
+                SinkMode::ByKey => {
+                    let (_, more, extra) = applied.counts(u32::MAX);
+                    (runs.covered() - more, more, extra)
+                }
+            };
             tallies.exactly_once += once;
             tallies.duplicated += more;
             tallies.duplicate_effects += extra;
@@ -336,5 +378,32 @@ mod tests {
             ..span(0, 8)
         };
         assert_eq!(sink.tallies(&[held, span(0, 0)]).lost, 2, "7 is in hand");
+    }
+
+    #[test]
+    fn a_by_key_sink_never_writes_an_older_value_back() {
+        let mut sink = Sink::new(SinkMode::ByKey, 1);
+        // Key 7 at offsets 0 and 2, key 8 at 1; then a replay from offset 0.
+        let first = [(0, Some(7)), (1, Some(8)), (2, Some(7))];
+        for (offset, key) in first {
+            sink.write(0, 0, offset, key);
+        }
+        for (offset, key) in first {
+            sink.write(1, 0, offset, key);
+        }
+        let applied: Vec<bool> = sink.recent.iter().map(|e| !e.ignored).collect();
+        assert_eq!(applied, [true, true, true, false, false, false]);
+        // A null key has nothing to upsert by: every write lands.
+        sink.write(2, 0, 3, None);
+        sink.write(2, 0, 3, None);
+        assert!(!sink.recent[7].ignored);
+        let tallies = sink.tallies(&[Span {
+            first: 0,
+            frontier: 4,
+            in_hand: (0, 0),
+        }]);
+        assert_eq!(tallies.exactly_once, 3);
+        assert_eq!(tallies.duplicated, 1, "the null-keyed record");
+        assert_eq!(tallies.lost, 0);
     }
 }

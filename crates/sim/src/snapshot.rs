@@ -96,6 +96,8 @@ pub struct GroupView {
     pub recent_effects: Vec<Effect>,
     /// The dead-letter topic's name (empty: failed records are skipped) and its newest records.
     pub dead_letter_topic: String,
+    /// Deliveries of a failing record before the error handler gives up.
+    pub max_attempts: u32,
     pub recent_dead_letters: Vec<Effect>,
     /// Per partition, what the output store holds for the records around the group's marks.
     pub cells: Vec<SinkCells>,
@@ -152,7 +154,7 @@ pub struct MemberView {
     /// The record in hand, if any.
     pub state: MemberState,
     pub processed_total: u64,
-    /// Failed attempts at the record in hand (a poison record being retried).
+    /// Failed attempts at the record in hand (a failing record being retried).
     pub attempts: u32,
     /// Records fetched by the last poll and not yet processed.
     pub batch_remaining: u64,
@@ -364,6 +366,7 @@ fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
         aborted_total: group.aborted_total,
         recent_effects: newest(&group.sink.recent, tail_len),
         dead_letter_topic: group.config.errors.dead_letter_topic.clone(),
+        max_attempts: group.config.errors.max_attempts,
         recent_dead_letters: newest(&group.sink.recent_dead_letters, tail_len),
         cells: sink_cells(group, world, tail_len),
     }

@@ -49,6 +49,10 @@ const IDEMPOTENT: Strategy = Strategy {
     sink: SinkMode::Idempotent,
     ..AFTER_BATCH
 };
+const BY_KEY: Strategy = Strategy {
+    sink: SinkMode::ByKey,
+    ..AFTER_BATCH
+};
 
 /// Three partitions, two members, batches of up to 40 at 5 ms a record (c1 is about 90% busy,
 /// so it is usually mid-batch); member `c1` crashes at
@@ -134,7 +138,7 @@ proptest! {
     #[test]
     fn atomic_or_idempotent_is_effectively_once(
         seed in any::<u64>(), crash_at_ms in 1_000u64..8_000, down_ms in 0u64..10_000,
-        strategy in prop::sample::select(vec![TRANSACTIONAL, IDEMPOTENT]),
+        strategy in prop::sample::select(vec![TRANSACTIONAL, IDEMPOTENT, BY_KEY]),
     ) {
         let (_, tallies) = run(&scenario(seed, strategy, crash_at_ms, down_ms))?;
         prop_assert_eq!(tallies.lost, 0, "{:?} {:?}", strategy, tallies);
@@ -149,6 +153,7 @@ proptest! {
             (AFTER_BATCH, false, true),
             (TRANSACTIONAL, false, false),
             (IDEMPOTENT, false, false),
+            (BY_KEY, false, false),
         ] {
             let mut s = scenario(seed, strategy, 1_000, 0);
             s.schedule.clear();
@@ -194,15 +199,35 @@ fn recount(world: &World) -> Tallies {
         "the run must be short enough for the sink to keep every effect"
     );
     let mut writes: BTreeMap<(u32, u64), u32> = BTreeMap::new();
+    // By-key mode, replayed independently: the newest offset applied per (key, partition),
+    // and the writes each record made that changed the table.
+    let mut newest: BTreeMap<(u32, u32), u64> = BTreeMap::new();
+    let mut applied: BTreeMap<(u32, u64), u32> = BTreeMap::new();
     for effect in &sink.recent {
-        *writes.entry((effect.partition, effect.offset)).or_default() += 1;
+        let at = (effect.partition, effect.offset);
+        *writes.entry(at).or_default() += 1;
+        let changes = match effect.key {
+            Some(key) => {
+                let old = newest.get(&(key, effect.partition)).copied();
+                let newer = old.is_none_or(|old| old < effect.offset);
+                if newer {
+                    newest.insert((key, effect.partition), effect.offset);
+                }
+                newer
+            }
+            None => true,
+        };
+        if sink.mode == SinkMode::ByKey {
+            assert_eq!(effect.ignored, !changes, "{effect:?}");
+        }
+        *applied.entry(at).or_default() += u32::from(changes);
     }
     let mut tallies = Tallies::default();
-    for (&(_, _), &n) in &writes {
-        let effects = if sink.mode == SinkMode::Idempotent {
-            1
-        } else {
-            n
+    for (at, &n) in &writes {
+        let effects = match sink.mode {
+            SinkMode::Idempotent => 1,
+            SinkMode::ByKey => applied[at].max(1),
+            SinkMode::Plain => n,
         };
         if effects == 1 {
             tallies.exactly_once += 1;
@@ -243,7 +268,7 @@ fn tallies_equal_a_recount_of_the_sink() {
     let mut seen_lost = false;
     let mut seen_duplicated = false;
     for seed in 0..8 {
-        for strategy in [BEFORE, AFTER_BATCH, AUTO, IDEMPOTENT, TRANSACTIONAL] {
+        for strategy in [BEFORE, AFTER_BATCH, AUTO, IDEMPOTENT, BY_KEY, TRANSACTIONAL] {
             let mut s = scenario(seed, strategy, 1_500 + seed * 300, 2_000);
             s.duration_ms = 9_000;
             let (world, tallies) = run(&s).unwrap();

@@ -52,9 +52,10 @@ fn group_strategy() -> impl Strategy<Value = GroupConfig> {
         .prop_flat_map(|group| (Just(group), delivery_knobs(), error_knobs()))
         .prop_map(
             |(mut group, (manual, sink, reset, start_ms, crash_ms), errors)| {
-                let (nth, probability, attempts, backoff_ms, dead_letters) = errors;
+                let (nth, probability, transient, attempts, backoff_ms, dead_letters) = errors;
                 group.errors.poison_every_nth = nth;
                 group.errors.poison_probability = probability;
+                group.errors.transient_failure_probability = transient;
                 group.errors.max_attempts = attempts;
                 group.errors.backoff_ms = backoff_ms;
                 if dead_letters {
@@ -72,10 +73,11 @@ fn group_strategy() -> impl Strategy<Value = GroupConfig> {
 }
 
 /// Poison records (every n-th, or by chance), attempts, back-off and a dead-letter topic.
-fn error_knobs() -> impl Strategy<Value = (u64, f64, u32, u64, bool)> {
+fn error_knobs() -> impl Strategy<Value = (u64, f64, f64, u32, u64, bool)> {
     (
         prop_oneof![Just(0u64), 1u64..60],
         prop_oneof![Just(0.0f64), 0.0f64..0.05],
+        prop_oneof![Just(0.0f64), 0.0f64..0.5],
         1u32..5,
         0u64..400,
         any::<bool>(),
@@ -92,7 +94,7 @@ fn delivery_knobs() -> impl Strategy<Value = (ManualCommit, SinkMode, AutoOffset
             ManualCommit::AfterBatch,
             ManualCommit::Transactional,
         ]),
-        prop::sample::select(vec![SinkMode::Plain, SinkMode::Idempotent]),
+        prop::sample::select(vec![SinkMode::Plain, SinkMode::Idempotent, SinkMode::ByKey]),
         prop::sample::select(vec![
             AutoOffsetReset::Earliest,
             AutoOffsetReset::Latest,

@@ -190,3 +190,48 @@ fn the_retention_and_replay_presets_show_what_they_promise() {
         "it read the history"
     );
 }
+
+#[test]
+fn with_no_reset_policy_a_deleted_position_stops_its_partition_and_says_so() {
+    let mut scenario = falls_behind();
+    scenario.groups[1].auto_offset_reset = AutoOffsetReset::None;
+    let mut world = World::new(&scenario).unwrap();
+    run_checked(&mut world, 60_000);
+    let analytics = &world.groups()[1];
+    let stopped: Vec<u32> = (0..scenario.topic.partitions)
+        .filter(|&p| analytics.partitions[p as usize].out_of_range)
+        .collect();
+    assert!(!stopped.is_empty(), "retention overtook analytics");
+    let narrated: Vec<(u32, String)> = world
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            streamlab_sim::events::EventKind::OffsetOutOfRange {
+                group_id,
+                partition,
+                position,
+                log_start,
+                ..
+            } if group_id == "analytics" => {
+                assert!(position.is_some_and(|p| p < *log_start));
+                Some((*partition, streamlab_sim::events::narrate(e)))
+            }
+            _ => None,
+        })
+        .collect();
+    // Once per stopped partition, not once per poll.
+    assert_eq!(
+        narrated.iter().map(|(p, _)| *p).collect::<Vec<_>>().len(),
+        stopped.len()
+    );
+    for (p, line) in &narrated {
+        assert!(stopped.contains(p));
+        assert!(line.contains("auto.offset.reset=none"), "{line}");
+        assert!(line.contains("OffsetOutOfRangeException"), "{line}");
+    }
+    // A stopped partition reads nothing more: the position stays below the log start.
+    for &p in &stopped {
+        let start = world.topic().partitions[p as usize].log_start_offset();
+        assert!(analytics.partitions[p as usize].position < start);
+    }
+}

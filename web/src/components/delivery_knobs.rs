@@ -104,10 +104,10 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
         }
     });
     let sink_changed = edit_with(on, move |s, v: String| {
-        s.groups[i].sink = if v == "idempotent" {
-            SinkMode::Idempotent
-        } else {
-            SinkMode::Plain
+        s.groups[i].sink = match v.as_str() {
+            "idempotent" => SinkMode::Idempotent,
+            "by-key" => SinkMode::ByKey,
+            _ => SinkMode::Plain,
         };
     });
     let reset_changed = edit_with(on, move |s, v: String| {
@@ -131,6 +131,10 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
         (
             AttrValue::from("idempotent"),
             AttrValue::from("idempotent: keyed by partition+offset"),
+        ),
+        (
+            AttrValue::from("by-key"),
+            AttrValue::from("upsert by key: newest offset wins"),
         ),
     ];
     let resets: Vec<(AttrValue, AttrValue)> = RESETS
@@ -161,8 +165,8 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
                 hint="A rebalance listener that commits before giving partitions up."
                 on_change={toggle(|s, i, v| s.groups[i].commit_on_revoke = v)} />
             <SelectKnob label="Sink" scope={scope.clone()} options={sinks}
-                value={AttrValue::from(if group.sink == SinkMode::Idempotent { "idempotent" } else { "plain" })}
-                hint="What the output store does with a write it has already seen."
+                value={AttrValue::from(sink_name(group.sink))}
+                hint="What the output store does with a write it has already seen. Upsert by key keeps, per key, the highest input offset applied and ignores one that is not newer, so a replay never writes an old value back; a null key has nothing to upsert by and is appended."
                 on_change={sink_changed} />
             <NumberKnob label="Random crashes: mean interval" scope={scope.clone()} unit="ms"
                 value={group.crash_mean_interval_ms as f64}
@@ -193,6 +197,13 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
                 slider_max={Some(5_000.0)} step={1.0}
                 hint="These records always fail processing (0: none)."
                 on_change={number(|s, i, v| s.groups[i].errors.poison_every_nth = v as u64)} />
+            <NumberKnob label="Transient failures" scope={scope.clone()} unit="per attempt"
+                value={errors.transient_failure_probability}
+                min={range("groups[].errors.transient_failure_probability").min}
+                max={range("groups[].errors.transient_failure_probability").max}
+                step={0.001}
+                hint="Any attempt fails with this probability (a timeout, a lock), drawn from the seed per record and attempt: most failing records get through on a retry and reach the sink once; only one that fails every attempt goes to the dead-letter topic."
+                on_change={number(|s, i, v| s.groups[i].errors.transient_failure_probability = v)} />
             <NumberKnob label="Attempts" scope={scope.clone()}
                 config_name={Some(AttrValue::from("FixedBackOff maxAttempts + 1"))} unit="attempts"
                 value={f64::from(errors.max_attempts)}
@@ -215,5 +226,14 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
                     s.groups[i].errors.dead_letter_topic = if v { format!("{}.DLT", s.topic.name) } else { String::new() };
                 })} />
         </fieldset>
+    }
+}
+
+/// The sink select's value for a mode.
+fn sink_name(mode: SinkMode) -> &'static str {
+    match mode {
+        SinkMode::Plain => "plain",
+        SinkMode::Idempotent => "idempotent",
+        SinkMode::ByKey => "by-key",
     }
 }

@@ -1,8 +1,9 @@
 //! The delivery lesson's picture: per group the exact tallies (lost, duplicated, exactly once,
 //! dead-lettered, lost to retention), each partition's newest records as the output store sees
 //! them, the sink as a table filling with writes, the dead-letter topic beside the main topic,
-//! and buttons that crash or start a member, reset the group's offsets, or start a new group at
-//! earliest. Buttons add scheduled actions (or a group) to the scenario at the current time.
+//! and buttons that crash or start a member of the selected group, reset that group's offsets
+//! (to earliest, latest or a time), or start a new group at earliest. Buttons add scheduled
+//! actions (or a group) to the scenario at the current time.
 
 use super::delivery_log::DeliveryLog;
 use super::knob_panel::Edit;
@@ -10,8 +11,8 @@ use crate::palette::group_colour;
 use std::rc::Rc;
 use streamlab_sim::group::MemberPhase;
 use streamlab_sim::scenario::{
-    AutoOffsetReset, GroupConfig, MemberAction, OffsetTarget, Scenario, DEFAULT_GROUP_IDS,
-    MAX_GROUPS,
+    knob_range, AutoOffsetReset, GroupConfig, MemberAction, OffsetTarget, Scenario,
+    DEFAULT_GROUP_IDS, MAX_GROUPS,
 };
 use streamlab_sim::sink::Effect;
 use streamlab_sim::snapshot::{GroupView, Snapshot};
@@ -24,18 +25,22 @@ const SINK_ROWS: usize = 8;
 pub struct DeliveryPanelProps {
     pub snapshot: Rc<Snapshot>,
     pub now_ms: u64,
-    /// (member id, action) to schedule now for the first group.
-    pub on_act: Callback<(String, MemberAction)>,
+    /// (group id, member id, action) to schedule now.
+    pub on_act: Callback<(String, String, MemberAction)>,
     pub on_edit: Callback<Edit>,
 }
 
 #[function_component(DeliveryPanel)]
 pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
     let snapshot = &props.snapshot;
+    // The group the buttons act on, and the time a reset to a timestamp goes back to (None:
+    // ten seconds before now).
+    let selected = use_state(|| 0usize);
+    let reset_at_s = use_state(|| None::<u64>);
     html! {
         <section class="delivery" aria-label="Delivery guarantees">
             { for snapshot.groups.iter().enumerate().map(|(i, g)| group_block(i, g, snapshot)) }
-            { actions(props) }
+            { actions(props, &selected, &reset_at_s) }
             <p class="legend delivery-legend">
                 <span class="swatch cell-once">{ "written once" }</span>
                 <span class="swatch cell-repeated">{ "×2 written again" }</span>
@@ -100,6 +105,9 @@ fn strategy_words(group: &GroupView) -> String {
         streamlab_sim::sink::SinkMode::Idempotent => {
             "idempotent sink (keyed by partition and offset)"
         }
+        streamlab_sim::sink::SinkMode::ByKey => {
+            "upsert by record key (a write older than the key's newest is ignored)"
+        }
     };
     format!("{commit}, {sink}")
 }
@@ -137,12 +145,13 @@ fn sink_table(group: &GroupView) -> Html {
                 { for newest.iter().map(|e| {
                     let repeat = e.nth > 1;
                     let what = match (repeat, e.ignored) {
+                        (_, true) if e.nth == 1 => "ignored (its key holds a newer offset)".to_string(),
                         (_, true) => format!("#{}: ignored (already applied)", e.nth),
                         (true, false) => format!("#{}: a duplicate effect", e.nth),
                         (false, false) => "first".to_string(),
                     };
                     html! {
-                        <tr class={classes!(repeat.then_some(if e.ignored { "ignored" } else { "duplicate" }))}>
+                        <tr class={classes!((repeat || e.ignored).then_some(if e.ignored { "ignored" } else { "duplicate" }))}>
                             <td>{ format!("{:.2} s", e.at_ms as f64 / 1000.0) }</td>
                             <td>{ format!("p{} @ {}", e.partition, e.offset) }</td>
                             <td>{ e.key.map_or("null".to_string(), |k| format!("k{k}")) }</td>
@@ -155,15 +164,26 @@ fn sink_table(group: &GroupView) -> Html {
     }
 }
 
-fn actions(props: &DeliveryPanelProps) -> Html {
-    let Some(group) = props.snapshot.groups.first() else {
+fn actions(
+    props: &DeliveryPanelProps,
+    selected: &UseStateHandle<usize>,
+    reset_at_s: &UseStateHandle<Option<u64>>,
+) -> Html {
+    let groups = &props.snapshot.groups;
+    let index = (**selected).min(groups.len().saturating_sub(1));
+    let Some(group) = groups.get(index) else {
         return html! {};
     };
+    let group_id = group.group_id.clone();
     let act = |member: &str, action: MemberAction| {
         let on_act = props.on_act.clone();
-        let member = member.to_string();
-        Callback::from(move |_: MouseEvent| on_act.emit((member.clone(), action)))
+        let (group_id, member) = (group_id.clone(), member.to_string());
+        Callback::from(move |_: MouseEvent| on_act.emit((group_id.clone(), member.clone(), action)))
     };
+    // A reset is the group's business; the tool names no member, so the first one stands in.
+    let any_member = group.members.first().map_or("c1", |m| m.member_id.as_str());
+    let reset = |to: OffsetTarget| act(any_member, MemberAction::ResetOffsets { to });
+    let at_s = reset_at_s.unwrap_or(props.now_ms.saturating_sub(10_000) / 1000);
     let start_at = props.now_ms + 1;
     let add_group = {
         let on_edit = props.on_edit.clone();
@@ -173,10 +193,14 @@ fn actions(props: &DeliveryPanelProps) -> Html {
             }))
         })
     };
-    let can_add = props.snapshot.groups.len() < MAX_GROUPS;
+    let can_add = groups.len() < MAX_GROUPS;
     html! {
         <div class="delivery-actions" aria-label="Do something">
-            <span>{ format!("{}:", group.group_id) }</span>
+            if groups.len() > 1 {
+                { group_selector(groups, index, selected) }
+            } else {
+                <span>{ format!("{group_id}:") }</span>
+            }
             { for group.members.iter().map(|m| {
                 let down = matches!(m.phase, MemberPhase::Dead | MemberPhase::Stopped);
                 if down {
@@ -185,12 +209,57 @@ fn actions(props: &DeliveryPanelProps) -> Html {
                     html! { <button type="button" class="danger" onclick={act(&m.member_id, MemberAction::Crash)}>{ format!("Crash {}", m.member_id) }</button> }
                 }
             }) }
-            <button type="button" onclick={act("c1", MemberAction::ResetOffsets { to: OffsetTarget::Earliest })}>
-                { "Reset offsets to earliest" }
-            </button>
+            <span class="reset-buttons" role="group" aria-label={format!("Reset {group_id}'s offsets (kafka-consumer-groups --reset-offsets)")}>
+                <button type="button" onclick={reset(OffsetTarget::Earliest)}>{ "Reset offsets to earliest" }</button>
+                <button type="button" onclick={reset(OffsetTarget::Latest)}>{ "Reset offsets to latest" }</button>
+                <label class="reset-time">{ "to time " }
+                    <input type="number" min="0" max={(knob_range("schedule[].to.at_ms").max / 1000.0).to_string()} step="1" value={at_s.to_string()}
+                        aria-label="Reset time in seconds of the run"
+                        onchange={time_changed(reset_at_s)} />
+                    { " s" }
+                </label>
+                <button type="button" onclick={reset(OffsetTarget::Timestamp { at_ms: at_s * 1000 })}>
+                    { format!("Reset offsets to {at_s} s") }
+                </button>
+            </span>
             <button type="button" disabled={!can_add} onclick={add_group}>{ "Start a new group at earliest" }</button>
         </div>
     }
+}
+
+/// Which group the buttons act on.
+fn group_selector(groups: &[GroupView], index: usize, selected: &UseStateHandle<usize>) -> Html {
+    let onchange = {
+        let selected = selected.clone();
+        Callback::from(move |e: Event| {
+            let value = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            selected.set(value.parse().unwrap_or(0));
+        })
+    };
+    html! {
+        <label class="group-select">{ "Act on " }
+            <select aria-label="Group the buttons act on" {onchange}>
+                { for groups.iter().enumerate().map(|(i, g)| html! {
+                    <option value={i.to_string()} selected={i == index}>{ g.group_id.clone() }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+/// The reset time the learner typed, in whole seconds within the knob's documented range.
+fn time_changed(reset_at_s: &UseStateHandle<Option<u64>>) -> Callback<Event> {
+    let reset_at_s = reset_at_s.clone();
+    let max_s = knob_range("schedule[].to.at_ms").max / 1000.0;
+    Callback::from(move |e: Event| {
+        let value = e
+            .target_unchecked_into::<web_sys::HtmlInputElement>()
+            .value();
+        let seconds = value.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+        reset_at_s.set(seconds.map(|v| v.clamp(0.0, max_s) as u64));
+    })
 }
 
 /// Adds a group that starts at `start_ms` with `auto.offset.reset=earliest`, under the first

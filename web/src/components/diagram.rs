@@ -311,7 +311,9 @@ fn member_box(
             .join(","),
     };
     // Every phase but plain work is also said in words, so colour is never the only clue.
+    let retry = retry_label(member, group.max_attempts);
     let status = match phase {
+        MemberPhase::Processing if retry.is_some() => retry.as_deref(),
         MemberPhase::Processing | MemberPhase::Waiting | MemberPhase::Idle => None,
         MemberPhase::Rebalancing => Some("⟳ rejoining"),
         MemberPhase::Removed => Some("removed: finishing old batch"),
@@ -325,7 +327,7 @@ fn member_box(
     );
     let class = format!("{phase:?}").to_lowercase();
     html! {
-        <g class={classes!("member", class)}>
+        <g class={classes!("member", class, retry.is_some().then_some("retrying"))}>
             <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height={h.to_string()} rx="4"
                 stroke={if phase == MemberPhase::Removed { "#D55E00" } else { colour }}
                 stroke-dasharray={if dashed { "4 3" } else { "none" }} />
@@ -341,6 +343,18 @@ fn member_box(
             { activity(member, x + w - 40.0, y, h, props) }
         </g>
     }
+}
+
+/// "↻ retry n/N" while the member is retrying a failing record (its n-th retry of the N the
+/// error handler allows), so a blocked member reads differently from a busy one without colour.
+fn retry_label(member: &MemberView, max_attempts: u32) -> Option<String> {
+    (member.attempts > 0 && matches!(member.state, MemberState::Processing { .. })).then(|| {
+        format!(
+            "↻ retry {}/{}",
+            member.attempts,
+            max_attempts.saturating_sub(1)
+        )
+    })
 }
 
 /// The record in hand (with a progress bar), or nothing when waiting.

@@ -68,6 +68,15 @@ pub const LESSON: Lesson = Lesson {
             },
         },
         TryThis {
+            prompt: "Or make it an upsert by record key.",
+            expect: "Each replayed record finds its key already at that offset or a newer one, \
+                     so the table marks it ignored and never puts an older value back.",
+            apply: |s| {
+                s.groups[0].manual_commit = ManualCommit::AfterBatch;
+                s.groups[0].sink = SinkMode::ByKey;
+            },
+        },
+        TryThis {
             prompt: "Commit in the output's transaction instead.",
             expect: "No loss and no duplicates with a plain sink: the offset and the effect \
                      land together or not at all.",
@@ -104,10 +113,15 @@ pub const LESSON: Lesson = Lesson {
          Spring Kafka's DefaultErrorHandler (FixedBackOff) and Kafka Connect's errors.* \
          settings. The record is retried in place, and a member waiting out a back-off still \
          counts as polling.",
+        "Transient failures are drawn independently for each attempt; real ones come in \
+         bursts (a database down for a minute fails every record until it is back).",
         "An offset reset applies while the group runs, as if every member called seek(); \
          kafka-consumer-groups --reset-offsets requires the group to be stopped.",
         "The idempotent sink keeps every input's partition and offset; a real one needs a \
          unique key or a stored offset per partition.",
+        "The upsert-by-key sink versions each key by its input offset within one partition; \
+         it is exact while a key always lands in the same partition (the partition count never \
+         changes here). A record whose key already holds a newer value counts as done.",
     ],
     default_scenario: opening_scenario,
     presets: &[

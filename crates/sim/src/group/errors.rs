@@ -1,5 +1,5 @@
-//! A record the application cannot process: the error handler retries it after a back-off,
-//! then gives up and publishes it to the dead-letter topic (or skips it). The record stays in
+//! A record the application cannot process: the error handler retries it after a back-off
+//! (a transient failure may pass on a later attempt), then gives up and publishes it to the dead-letter topic (or skips it). The record stays in
 //! the member's hands the whole time, so its partition, and every other partition that member
 //! reads, stands still: head-of-line blocking. Modelled on Spring Kafka's `DefaultErrorHandler`
 //! with a `FixedBackOff` and a `DeadLetterPublishingRecoverer`.
@@ -65,5 +65,30 @@ impl Group {
             topic,
         }));
         true
+    }
+
+    /// Attempt `attempt` at `partition`/`offset` succeeded after earlier ones failed: the
+    /// record is written once, nothing goes to the dead-letter topic, and the line moves on.
+    pub(crate) fn recovered(
+        &mut self,
+        m: usize,
+        partition: u32,
+        offset: u64,
+        attempt: u32,
+        now_ms: u64,
+        sink: &mut StepSink,
+    ) {
+        let member = &mut self.members[m];
+        member.attempts = 0;
+        sink.events.push(Event {
+            at_ms: now_ms,
+            kind: EventKind::RecordRecovered {
+                group_id: self.config.group_id.clone(),
+                member_id: member.id.clone(),
+                partition,
+                offset,
+                attempts: attempt,
+            },
+        });
     }
 }

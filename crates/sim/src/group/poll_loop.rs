@@ -164,9 +164,14 @@ impl Group {
             .get(offset)
             .map(|r| r.key)
             .filter(|&k| k != NULL_KEY);
-        let poison = self.config.errors.is_poison(self.seed, partition, offset);
-        if poison && !self.give_up_or_retry(m, partition, offset, key, now_ms, sink) {
+        let attempt = self.members[m].attempts + 1;
+        let errors = &self.config.errors;
+        let failed = errors.attempt_fails(self.seed, partition, offset, attempt);
+        if failed && !self.give_up_or_retry(m, partition, offset, key, now_ms, sink) {
             return false;
+        }
+        if !failed && attempt > 1 {
+            self.recovered(m, partition, offset, attempt, now_ms, sink);
         }
         let member = &mut self.members[m];
         member.batch_next = offset + 1;
@@ -177,7 +182,7 @@ impl Group {
             self.aborted_total += 1;
             return true;
         }
-        if !poison {
+        if !failed {
             member.processed_total += 1;
             self.processed_total += 1;
             if self.sink.write(now_ms, partition, offset, key) > 0 {
@@ -185,7 +190,7 @@ impl Group {
             }
         }
         let progress = &mut self.partitions[partition as usize];
-        if !poison {
+        if !failed {
             progress.high_water = progress.high_water.max(offset + 1);
         }
         // A removed member finishing its old batch has an effect, but moves nobody's offsets;
@@ -329,6 +334,9 @@ impl Group {
             let partition = member.assigned[(start + i) % owned];
             let progress = &mut self.partitions[partition as usize];
             let log = &topic.partitions[partition as usize];
+            let was_stopped = progress.out_of_range;
+            let committed =
+                (progress.has_committed || progress.started).then_some(progress.position);
             if !progress.has_committed && !progress.started {
                 super::offsets::start_without_commit(progress, self.config.auto_offset_reset, log);
             }
@@ -336,6 +344,19 @@ impl Group {
                 super::offsets::reset_out_of_range(progress, self.config.auto_offset_reset, log);
             }
             if progress.out_of_range {
+                if !was_stopped {
+                    let event = EventKind::OffsetOutOfRange {
+                        group_id: self.config.group_id.clone(),
+                        member_id: member.id.clone(),
+                        partition,
+                        position: committed,
+                        log_start: log.log_start_offset(),
+                    };
+                    sink.events.push(Event {
+                        at_ms: now_ms,
+                        kind: event,
+                    });
+                }
                 continue;
             }
             let log_end = log.log_end_offset();
