@@ -1,15 +1,26 @@
 //! The topic: partitions as append-only logs of records, addressed by offset.
 //!
-//! A partition keeps its records in a `Vec` whose index is `offset - base_offset`, so reading
-//! by offset is O(1) and appending never moves earlier records. Retention (`retention.ms`,
-//! `retention.bytes`) moves the log start offset forward. Kafka deletes whole segments
-//! (`segment.bytes`, 1 GiB by default), so its log start jumps; here every record is its own
-//! segment and the log start moves record by record (said in the lesson).
+//! A partition keeps its records in sealed chunks of [`CHUNK_RECORDS`] records, shared and
+//! never changed once full, plus one open chunk that appends go to. Cloning a log (every
+//! checkpoint of the timeline clones the world) copies a pointer per sealed chunk and the open
+//! chunk's few records, not the whole history. Offsets are absolute: chunk `k` holds offsets
+//! `k * CHUNK_RECORDS ..`, so reading by offset is O(1). Retention (`retention.ms`,
+//! `retention.bytes`) moves the log start offset forward and drops every chunk wholly below
+//! it. Kafka deletes whole segments (`segment.bytes`, 1 GiB by default), so its log start
+//! jumps; here every record is its own segment and the log start moves record by record (said
+//! in the lesson); the chunks are only how memory is held, never seen.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 /// Key index meaning "no key" (Kafka's null key).
 pub const NULL_KEY: u32 = u32::MAX;
+
+/// Records per sealed chunk: small enough that the open chunk copied by a clone stays cheap,
+/// large enough that a long log is a few hundred pointers.
+pub const CHUNK_RECORDS: usize = 1024;
 
 /// One record as stored in a partition. Its offset is its place in the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -27,11 +38,14 @@ pub struct Record {
 pub struct PartitionLog {
     /// Offset of the first record still in the log.
     log_start_offset: u64,
-    /// Records from `log_start_offset` on are `records[head..]`; `records[head + i]` has
-    /// offset `log_start_offset + i`. Deleted records before `head` are dropped in bulk now and
-    /// then, so deleting one record costs O(1).
-    records: Vec<Record>,
-    head: usize,
+    /// Offset of the first record of `sealed[0]` (or of `open`, if nothing is sealed): always
+    /// a multiple of [`CHUNK_RECORDS`]. Records below `log_start_offset` in the first chunk
+    /// are deleted but kept until the whole chunk is.
+    base_offset: u64,
+    /// Full chunks, oldest first, each exactly [`CHUNK_RECORDS`] long.
+    sealed: VecDeque<Arc<[Record]>>,
+    /// The chunk appends go to; shorter than [`CHUNK_RECORDS`].
+    open: Vec<Record>,
 }
 
 impl PartitionLog {
@@ -41,31 +55,62 @@ impl PartitionLog {
 
     /// The offset the next appended record will get.
     pub fn log_end_offset(&self) -> u64 {
-        self.log_start_offset + self.len() as u64
+        self.open_base_offset() + self.open.len() as u64
     }
 
     /// Records still in the log.
     pub fn len(&self) -> usize {
-        self.records.len() - self.head
+        (self.log_end_offset() - self.log_start_offset) as usize
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// The records still in the log, oldest first.
-    fn live(&self) -> &[Record] {
-        &self.records[self.head..]
+    /// Numbers of the sealed chunks held (chunk `k` holds offsets `k * CHUNK_RECORDS ..`):
+    /// clones of one run share the chunks with the same number.
+    pub fn sealed_chunks(&self) -> std::ops::Range<u64> {
+        let first = self.base_offset / CHUNK_RECORDS as u64;
+        first..first + self.sealed.len() as u64
     }
 
-    /// Deletes the oldest `count` records (at most all of them): the log start moves forward.
+    /// Records in the open chunk, which a clone copies.
+    pub fn open_records(&self) -> usize {
+        self.open.len()
+    }
+
+    fn open_base_offset(&self) -> u64 {
+        self.base_offset + (self.sealed.len() * CHUNK_RECORDS) as u64
+    }
+
+    /// The records still in the log, oldest first.
+    fn live(&self) -> Records<'_> {
+        self.range(self.log_start_offset, self.log_end_offset())
+    }
+
+    /// Records from `from` (held, at or after `base_offset`) up to `to` or the end of the
+    /// chunk holding `from`, whichever comes first.
+    fn contiguous(&self, from: u64, to: u64) -> &[Record] {
+        let index = (from - self.base_offset) as usize;
+        let (chunk, within) = (index / CHUNK_RECORDS, index % CHUNK_RECORDS);
+        let records = match self.sealed.get(chunk) {
+            Some(sealed) => &sealed[..],
+            None => &self.open[..],
+        };
+        let end = records.len().min(within + (to - from) as usize);
+        &records[within..end]
+    }
+
+    /// Deletes the oldest `count` records (at most all of them): the log start moves forward,
+    /// and chunks wholly below it are let go.
     pub fn delete_oldest(&mut self, count: usize) {
         let count = count.min(self.len());
-        self.head += count;
         self.log_start_offset += count as u64;
-        if self.head > 1024 && self.head * 2 > self.records.len() {
-            self.records.drain(..self.head);
-            self.head = 0;
+        while !self.sealed.is_empty()
+            && self.base_offset + CHUNK_RECORDS as u64 <= self.log_start_offset
+        {
+            self.sealed.pop_front();
+            self.base_offset += CHUNK_RECORDS as u64;
         }
     }
 
@@ -90,36 +135,132 @@ impl PartitionLog {
 
     /// When the oldest record passes `retention.ms`, if there is one and a limit.
     pub fn next_expiry_ms(&self, retention: &Retention) -> u64 {
-        match (self.live().first(), u64::try_from(retention.ms)) {
+        match (self.get(self.log_start_offset), u64::try_from(retention.ms)) {
             (Some(oldest), Ok(ms)) => oldest.append_ms + ms + 1,
             _ => u64::MAX,
         }
     }
 
-    /// Appends a record and returns its offset.
+    /// Appends a record and returns its offset. A chunk that fills is sealed.
     pub fn append(&mut self, record: Record) -> u64 {
         debug_assert!(self
-            .records
+            .open
             .last()
+            .or_else(|| self.sealed.back().and_then(|chunk| chunk.last()))
             .is_none_or(|last| last.append_ms <= record.append_ms));
-        self.records.push(record);
-        self.log_end_offset() - 1
+        let offset = self.log_end_offset();
+        self.open.push(record);
+        if self.open.len() == CHUNK_RECORDS {
+            let full = std::mem::replace(&mut self.open, Vec::with_capacity(CHUNK_RECORDS));
+            self.sealed.push_back(Arc::from(full));
+        }
+        offset
     }
 
     /// The record at `offset`, if it is still in the log.
     pub fn get(&self, offset: u64) -> Option<&Record> {
-        let index = offset.checked_sub(self.log_start_offset)?;
-        self.live().get(usize::try_from(index).ok()?)
+        if offset < self.log_start_offset || offset >= self.log_end_offset() {
+            return None;
+        }
+        self.contiguous(offset, offset + 1).first()
     }
 
     /// Records with offsets in `[from, to)` that are still in the log.
-    pub fn range(&self, from: u64, to: u64) -> &[Record] {
-        let live = self.live();
-        let clamp =
-            |offset: u64| (offset.saturating_sub(self.log_start_offset) as usize).min(live.len());
-        &live[clamp(from)..clamp(to).max(clamp(from))]
+    pub fn range(&self, from: u64, to: u64) -> Records<'_> {
+        let clamp = |offset: u64| offset.clamp(self.log_start_offset, self.log_end_offset());
+        Records {
+            log: self,
+            from: clamp(from),
+            to: clamp(to).max(clamp(from)),
+        }
     }
 }
+
+/// Records with consecutive offsets in one log, read in place across its chunks.
+#[derive(Clone, Copy, Debug)]
+pub struct Records<'a> {
+    log: &'a PartitionLog,
+    from: u64,
+    to: u64,
+}
+
+impl<'a> Records<'a> {
+    pub fn len(&self) -> usize {
+        (self.to - self.from) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many records, from the first, satisfy `pred`, which must hold for a prefix of them
+    /// and fail for the rest (as `slice::partition_point`).
+    pub fn partition_point(&self, mut pred: impl FnMut(&Record) -> bool) -> usize {
+        let (mut low, mut high) = (self.from, self.to);
+        while low < high {
+            let mid = low + (high - low) / 2;
+            if pred(&self.log.contiguous(mid, mid + 1)[0]) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        (low - self.from) as usize
+    }
+
+    pub fn iter(&self) -> RecordIter<'a> {
+        RecordIter {
+            log: self.log,
+            chunk: [].iter(),
+            next_offset: self.from,
+            to: self.to,
+        }
+    }
+}
+
+impl<'a> IntoIterator for Records<'a> {
+    type Item = &'a Record;
+    type IntoIter = RecordIter<'a>;
+
+    fn into_iter(self) -> RecordIter<'a> {
+        self.iter()
+    }
+}
+
+/// Walks [`Records`] a chunk at a time.
+#[derive(Clone, Debug)]
+pub struct RecordIter<'a> {
+    log: &'a PartitionLog,
+    /// What is left of the chunk being read.
+    chunk: std::slice::Iter<'a, Record>,
+    /// The offset of the first record after `chunk`.
+    next_offset: u64,
+    to: u64,
+}
+
+impl<'a> Iterator for RecordIter<'a> {
+    type Item = &'a Record;
+
+    fn next(&mut self) -> Option<&'a Record> {
+        if let Some(record) = self.chunk.next() {
+            return Some(record);
+        }
+        if self.next_offset >= self.to {
+            return None;
+        }
+        let chunk = self.log.contiguous(self.next_offset, self.to);
+        self.next_offset += chunk.len() as u64;
+        self.chunk = chunk.iter();
+        self.chunk.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.chunk.len() + (self.to - self.next_offset) as usize;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for RecordIter<'_> {}
 
 /// A topic's retention settings (`retention.ms`, `retention.bytes`; -1 = no limit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,6 +340,66 @@ mod tests {
         };
         assert_eq!(log.expired(0, &by_size), 1400, "keeps the newest 100");
         assert_eq!(log.next_expiry_ms(&by_size), u64::MAX);
+    }
+
+    /// The log against a plain `Vec` of every record ever appended, across many chunk
+    /// boundaries, with retention deleting in uneven steps.
+    #[test]
+    fn chunked_logs_read_like_one_long_log() {
+        let mut log = PartitionLog::default();
+        let mut all = Vec::new();
+        let mut start = 0;
+        for step in 0..40u64 {
+            for _ in 0..(step * 337) % 1500 {
+                let r = record(all.len() as u64 / 3);
+                assert_eq!(log.append(r), all.len() as u64);
+                all.push(r);
+            }
+            let delete = ((step * 701) % 2100) as usize;
+            log.delete_oldest(delete);
+            start = (start + delete).min(all.len());
+            assert_eq!(log.log_start_offset(), start as u64);
+            assert_eq!(log.log_end_offset(), all.len() as u64);
+            assert!(log.sealed_chunks().start * CHUNK_RECORDS as u64 <= start as u64);
+            for offset in [0, start, start + 1, start + 1023, start + 1024, all.len()] {
+                let offset = offset.saturating_sub(1);
+                let expected = all.get(offset).filter(|_| offset >= start);
+                assert_eq!(log.get(offset as u64), expected, "{offset}");
+            }
+            let (from, to) = (start.saturating_sub(5), (start + 2500).min(all.len()));
+            let read: Vec<Record> = log
+                .range(from as u64, to as u64)
+                .into_iter()
+                .copied()
+                .collect();
+            assert_eq!(read, all[start..to]);
+            let at_ms = (start as u64 + 1800) / 3;
+            let expected = all[start..].partition_point(|r| r.append_ms < at_ms);
+            assert_eq!(
+                log.live().partition_point(|r| r.append_ms < at_ms),
+                expected
+            );
+        }
+        assert!(all.len() > 10 * CHUNK_RECORDS, "{}", all.len());
+    }
+
+    #[test]
+    fn clones_share_sealed_chunks_and_diverge_after() {
+        let mut log = PartitionLog::default();
+        for t in 0..(3 * CHUNK_RECORDS as u64 + 5) {
+            log.append(record(t));
+        }
+        let mut copy = log.clone();
+        assert!(Arc::ptr_eq(&log.sealed[2], &copy.sealed[2]));
+        assert_eq!(log.open_records(), 5);
+        copy.append(record(1 << 40));
+        copy.delete_oldest(2 * CHUNK_RECORDS);
+        assert_eq!(copy.sealed_chunks(), 2..3);
+        assert_eq!(log.sealed_chunks(), 0..3);
+        assert_eq!(log.log_end_offset() + 1, copy.log_end_offset());
+        assert!(log.get(log.log_end_offset()).is_none());
+        assert_eq!(log.get(5).unwrap().append_ms, 5);
+        assert!(copy.get(5).is_none());
     }
 
     #[test]
