@@ -37,7 +37,7 @@ pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
             { for snapshot.groups.iter().enumerate().map(|(i, g)| group_block(i, g, snapshot)) }
             { actions(props) }
             <p class="legend delivery-legend">
-                <span class="swatch cell-once">{ "written once" }</span>
+                <span class="swatch cell-once">{ "✓ written once" }</span>
                 <span class="swatch cell-repeated">{ "×2 written again" }</span>
                 <span class="swatch cell-lost">{ "✕ lost: never written" }</span>
                 <span class="swatch cell-dead">{ "D dead-lettered" }</span>
