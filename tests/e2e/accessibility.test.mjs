@@ -9,7 +9,7 @@ import { openPage, screenshot, waitForApp } from './harness.mjs';
 import { assertQuiet, useSiteAndBrowser } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
-const lessons = ['partitions', 'rebalances', 'which-clock', 'watermarks'];
+const lessons = ['partitions', 'rebalances', 'which-clock', 'watermarks', 'windows', 'delivery'];
 
 async function openLesson(slug, { reducedMotion, width } = {}) {
   const visit = await openPage(env.browser, `${env.site.url}#/${slug}`, {
@@ -126,7 +126,7 @@ test('with reduced motion the diagram jumps between states and nothing flashes',
   await page.close();
 });
 
-test('each theme reaches the canvas charts, and a lesson fits a phone', { timeout: 150_000 }, async () => {
+test('each theme reaches the canvas charts and SVG pictures, and every lesson fits a phone', { timeout: 300_000 }, async () => {
   for (const theme of ['light', 'dark', 'projector']) {
     for (const slug of ['rebalances', 'which-clock']) {
       const visit = await openPage(env.browser, `${env.site.url}#/${slug}`, {
@@ -143,6 +143,32 @@ test('each theme reaches the canvas charts, and a lesson fits a phone', { timeou
         return [hex, `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`];
       }, canvas);
       assert.equal(corner, paper, `${theme} ${slug}: the chart is painted on the theme's paper`);
+      await screenshot(page, `lesson-${slug}-${theme}`);
+      assertQuiet(visit);
+      await page.close();
+    }
+    // The SVG pictures and their controls take the theme's colours, not the browser's.
+    for (const [slug, selector, variable, property] of [
+      ['windows', '.wt-chart svg', '--paper', 'backgroundColor'],
+      ['windows', '.wt-summary', '--ink', 'fill'],
+      ['delivery', '.delivery-actions button', '--paper-raised', 'backgroundColor'],
+      ['delivery', '.delivery-actions button:not(.danger)', '--ink', 'color'],
+    ]) {
+      const visit = await openPage(env.browser, `${env.site.url}#/${slug}`, {
+        setUp: (page) => page.addInitScript((t) => localStorage.setItem('streamlab-theme', t), theme),
+      });
+      const { page } = visit;
+      await waitForApp(page);
+      await page.locator(selector).first().waitFor();
+      const [wanted, actual] = await page.evaluate(([sel, name, prop]) => {
+        const probe = document.createElement('span');
+        probe.style.color = `var(${name})`;
+        document.body.append(probe);
+        const colour = getComputedStyle(probe).color;
+        probe.remove();
+        return [colour, getComputedStyle(document.querySelector(sel))[prop]];
+      }, [selector, variable, property]);
+      assert.equal(actual, wanted, `${theme} ${slug}: ${selector} ${property} follows ${variable}`);
       await screenshot(page, `lesson-${slug}-${theme}`);
       assertQuiet(visit);
       await page.close();

@@ -4,7 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openPage, waitForApp } from './harness.mjs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { artifactsDir, openPage, waitForApp } from './harness.mjs';
 import { assertQuiet, useSiteAndBrowser } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
@@ -50,7 +52,6 @@ test('an event-time lesson exports its windows and scenario and shows Flink sett
   const { page } = visit;
   await waitForApp(page);
   await page.waitForFunction(() => (window.__streamlab_eventtime?.simMs ?? 0) > 15_000);
-  assert.equal(await page.locator('.tools button', { hasText: 'Chart (PNG)' }).count(), 0, 'its chart is SVG: no PNG button');
   const csv = (await download(page, 'Metrics (CSV)')).bytes.toString();
   const [header, ...rows] = csv.trim().split('\n');
   assert.equal(header.split(',')[0], 'window_start_ms');
@@ -62,4 +63,37 @@ test('an event-time lesson exports its windows and scenario and shows Flink sett
   assert.ok(settings.includes(`forBoundedOutOfOrderness(Duration.ofMillis(${scenario.max_out_of_orderness_ms}))`), settings);
   assertQuiet(visit);
   await page.close();
+});
+
+/** Checks `png` is a PNG of `atLeastWidth` × `atLeastHeight` px or more with real content, and keeps it for review. */
+async function assertPicture(png, fileName, atLeastWidth, atLeastHeight) {
+  assert.equal(png.name, fileName);
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${fileName} is a PNG`);
+  // The IHDR chunk, first in every PNG, holds the width and height.
+  const [width, height] = [png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)];
+  assert.ok(width >= atLeastWidth && height >= atLeastHeight, `${fileName} is ${width}×${height}`);
+  // A blank picture of that size compresses to a few hundred bytes; a drawn one does not.
+  assert.ok(png.bytes.length > 10_000, `${fileName} has content: ${png.bytes.length} bytes`);
+  await mkdir(artifactsDir, { recursive: true });
+  await writeFile(join(artifactsDir, `export-${fileName}`), png.bytes);
+}
+
+test('the SVG pictures (watermarks, windows, delivery log) save as PNG in the page\'s theme', { timeout: 120_000 }, async () => {
+  for (const [slug, button, fileName, width, height] of [
+    ['watermarks', 'Chart (PNG)', 'streamlab-watermarks-chart.png', 1000, 600],
+    ['windows', 'Chart (PNG)', 'streamlab-windows-chart.png', 1600, 600],
+    ['delivery', 'Log (PNG)', 'streamlab-delivery-log.png', 600, 150],
+  ]) {
+    const visit = await openPage(env.browser, `${env.site.url}#/${slug}`, {
+      setUp: (page) => page.addInitScript(() => localStorage.setItem('streamlab-theme', 'dark')),
+    });
+    const { page } = visit;
+    await waitForApp(page);
+    await page.locator('.tools button', { hasText: button }).waitFor();
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(1500);
+    await assertPicture(await download(page, button), fileName, width, height);
+    assertQuiet(visit);
+    await page.close();
+  }
 });

@@ -34,6 +34,11 @@ test('the bare address and #/ show a card for every lesson, grouped by theme', {
       assert.equal(claims.length, 3, 'guarantee, what a node can know, how it fails');
       assert.ok(claims.every((c) => c.trim().length > 10), `claims have words: ${claims}`);
     }
+    // The delivery card previews its own lesson: committed and processed marks, a dead-letter box.
+    const delivery = page.locator('article.card[data-slug="delivery"] svg.thumbnail');
+    assert.equal(await delivery.locator('.thumb-dlq').count(), 1, 'a dead-letter box');
+    assert.equal(await delivery.locator('.mark-committed').count(), await delivery.locator('.mark-processed').count());
+    assert.ok((await delivery.locator('.mark-committed').count()) > 0, 'committed offsets drawn');
     assertQuiet(visit);
     await page.close();
   }

@@ -218,7 +218,11 @@ impl Component for EventTimePlayground {
         let now_ms = self.world().now_ms();
         let watermark = self.world().combined_watermark();
         let locked = page_of(ctx).embed.locked;
-        let chart_selector = (lesson.view == EventTimeView::Clocks).then_some(".et-chart canvas");
+        let chart_selector = Some(match lesson.view {
+            EventTimeView::Clocks => ".et-chart canvas",
+            EventTimeView::Watermarks => ".wm-chart svg",
+            EventTimeView::Windows => ".wt-chart svg",
+        });
         html! {
             <div class="page">
                 <SiteHeader current={lesson.slug} />

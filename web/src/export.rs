@@ -182,7 +182,7 @@ pub fn download_canvas(selector: &str, name: &str) -> bool {
     true
 }
 
-fn click_download(name: &str, url: &str) {
+pub(crate) fn click_download(name: &str, url: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };

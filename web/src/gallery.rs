@@ -38,7 +38,9 @@ pub fn cards() -> Vec<LessonCard> {
             guarantee: l.guarantee,
             knowledge: l.knowledge,
             failure: l.failure,
-            thumbnail: if l.shows_membership {
+            thumbnail: if l.shows_delivery {
+                Thumbnail::Delivery
+            } else if l.shows_membership {
                 Thumbnail::Rebalance { members }
             } else {
                 Thumbnail::Log {

@@ -24,6 +24,7 @@ pub mod panic_overlay;
 pub mod playground;
 pub mod real_config;
 pub mod shared;
+pub mod svg_png;
 pub mod test_hooks;
 pub mod theme;
 

@@ -377,7 +377,7 @@ impl Component for Playground {
                         <aside class="side" inert={locked}>
                             <ShareBar url={self.share_url.clone()} />
                             <LessonTools url={self.share_url.clone()} slug={lesson.slug} title={lesson.title}
-                                of={ToolsFor::Group { scenario: self.scenario.clone(), now_ms: self.run.world().now_ms() }} />
+                                of={ToolsFor::Group { scenario: self.scenario.clone(), now_ms: self.run.world().now_ms(), delivery_log: lesson.shows_delivery }} />
                             if !lesson.presets.is_empty() {
                                 <PresetsBar slugs={lesson.presets} on_pick={link.callback(Msg::Preset)} />
                             }

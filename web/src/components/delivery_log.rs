@@ -43,6 +43,7 @@ impl CellState {
     /// A mark that carries the meaning without colour.
     fn glyph(self) -> &'static str {
         match self {
+            CellState::Once => "✓",
             CellState::Repeated => "×2",
             CellState::Lost => "✕",
             CellState::DeadLettered => "D",

@@ -42,7 +42,7 @@ pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
             { for snapshot.groups.iter().enumerate().map(|(i, g)| group_block(i, g, snapshot)) }
             { actions(props, &selected, &reset_at_s) }
             <p class="legend delivery-legend">
-                <span class="swatch cell-once">{ "written once" }</span>
+                <span class="swatch cell-once">{ "✓ written once" }</span>
                 <span class="swatch cell-repeated">{ "×2 written again" }</span>
                 <span class="swatch cell-lost">{ "✕ lost: never written" }</span>
                 <span class="swatch cell-dead">{ "D dead-lettered" }</span>

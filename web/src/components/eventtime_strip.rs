@@ -7,7 +7,7 @@
 use super::canvas::use_canvas_drawing;
 use crate::palette::key_colour;
 use crate::shared::Shared;
-use crate::theme::ChartInk;
+use crate::theme::{colour_var, ChartInk};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
@@ -142,7 +142,8 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
         let w = seconds(watermark_ms);
         let _ = chart.draw_series(LineSeries::new(
             [(w, 0.0), (w, 1.0)],
-            RGBColor(0, 114, 178).stroke_width(2),
+            // The theme's blue: the dark theme lightens it to stay visible on dark paper.
+            colour_var("--blue", RGBColor(0, 114, 178)).stroke_width(2),
         ));
     }
     let _ = root.present();

@@ -40,6 +40,8 @@ const AXIS: f64 = 30.0;
 const TITLE: f64 = 30.0;
 const STRIP: f64 = 16.0;
 const BAND_GAP: f64 = 10.0;
+/// Room the watermark's label needs left of its line.
+const WATERMARK_LABEL: f64 = 64.0;
 
 /// Okabe–Ito colours, one per window type, in lane order; every band is also named.
 const LANE_COLOURS: [&str; 4] = ["#0072B2", "#E69F00", "#CC79A7", "#009E73"];
@@ -170,7 +172,12 @@ pub fn windows_chart(props: &WindowsChartProps) -> Html {
                 if let Some(wx) = watermark_x {
                     <g class="wt-watermark">
                         <line x1={format!("{wx:.1}")} y1={TOP.to_string()} x2={format!("{wx:.1}")} y2={format!("{y:.1}")} />
-                        <text x={format!("{:.1}", wx - 3.0)} y={format!("{:.1}", y - 3.0)} text-anchor="end">{ "watermark" }</text>
+                        // Near the left edge the label goes right of the line, so it is never cut off.
+                        if wx < LEFT + WATERMARK_LABEL {
+                            <text x={format!("{:.1}", wx + 3.0)} y={format!("{:.1}", y - 3.0)} text-anchor="start">{ "watermark" }</text>
+                        } else {
+                            <text x={format!("{:.1}", wx - 3.0)} y={format!("{:.1}", y - 3.0)} text-anchor="end">{ "watermark" }</text>
+                        }
                     </g>
                 }
             </svg>

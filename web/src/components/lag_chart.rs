@@ -1,7 +1,9 @@
 //! Charts drawn with plotters on a canvas: lag per partition and throughput per group.
 //!
 //! The chart shows the last minute of simulated time. It is redrawn only when the playground
-//! hands it new data (a few times a second at most), not on every animation frame.
+//! hands it new data (a few times a second at most), not on every animation frame. Each line
+//! has its own dash pattern and point marker as well as its own colour (the legend shows all
+//! three), so partitions and groups stay apart without telling colours apart.
 
 use super::canvas::use_canvas_drawing;
 use crate::palette::{group_colour, series_colour};
@@ -66,6 +68,67 @@ struct Line {
 
 /// Legends beyond this many lines would cover the chart; the lines still draw.
 const MOST_LEGEND_ENTRIES: usize = 12;
+
+/// Line patterns, as (dash, gap) in pixels; `None` is solid.
+const DASHES: [Option<(u32, u32)>; 3] = [None, Some((8, 4)), Some((2, 3))];
+
+/// Point markers. With three dashes and four markers, the first twelve lines (every line
+/// that gets a legend) each have a pattern of their own.
+#[derive(Clone, Copy)]
+enum Marker {
+    Circle,
+    Triangle,
+    Square,
+    Cross,
+}
+const MARKERS: [Marker; 4] = [
+    Marker::Circle,
+    Marker::Triangle,
+    Marker::Square,
+    Marker::Cross,
+];
+
+/// How many markers a line carries across the chart: enough to follow, few enough to read.
+const MARKERS_PER_LINE: usize = 8;
+
+/// Marker `marker` of `colour`, centred on `at`, as a drawable element.
+fn marker_element<C: Clone + 'static>(
+    marker: Marker,
+    at: C,
+    colour: RGBColor,
+) -> DynElement<'static, CanvasBackend, C> {
+    with_marker(EmptyElement::at(at), (0, 0), marker, colour)
+}
+
+/// `base` with marker `marker` added at pixel offset `at` from its anchor.
+fn with_marker<C: Clone + 'static, B>(
+    base: B,
+    at: (i32, i32),
+    marker: Marker,
+    colour: RGBColor,
+) -> DynElement<'static, CanvasBackend, C>
+where
+    B: std::ops::Add<Circle<(i32, i32), i32>>
+        + std::ops::Add<TriangleMarker<(i32, i32), i32>>
+        + std::ops::Add<Rectangle<(i32, i32)>>
+        + std::ops::Add<Cross<(i32, i32), i32>>,
+    <B as std::ops::Add<Circle<(i32, i32), i32>>>::Output:
+        IntoDynElement<'static, CanvasBackend, C>,
+    <B as std::ops::Add<TriangleMarker<(i32, i32), i32>>>::Output:
+        IntoDynElement<'static, CanvasBackend, C>,
+    <B as std::ops::Add<Rectangle<(i32, i32)>>>::Output: IntoDynElement<'static, CanvasBackend, C>,
+    <B as std::ops::Add<Cross<(i32, i32), i32>>>::Output: IntoDynElement<'static, CanvasBackend, C>,
+{
+    let (x, y) = at;
+    match marker {
+        Marker::Circle => (base + Circle::new(at, 4, colour.filled())).into_dyn(),
+        Marker::Triangle => (base + TriangleMarker::new(at, 5, colour.filled())).into_dyn(),
+        Marker::Square => {
+            (base + Rectangle::new([(x - 4, y - 4), (x + 4, y + 4)], colour.filled())).into_dyn()
+        }
+        Marker::Cross => (base + Cross::new(at, 4, colour.stroke_width(2))).into_dyn(),
+    }
+}
 
 fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
     let lines = data
@@ -135,14 +198,32 @@ fn draw_lines(canvas: HtmlCanvasElement, data: &ChartData, y_desc: &str, lines: 
         .draw();
     shade_rebalances(&mut chart, data, top);
     let legend = lines.len() <= MOST_LEGEND_ENTRIES;
-    for line in lines {
+    for (i, line) in lines.into_iter().enumerate() {
         let colour = line.colour;
-        let drawn = chart.draw_series(LineSeries::new(line.points, colour.stroke_width(2)));
+        let style = colour.stroke_width(2);
+        let dash = DASHES[i % DASHES.len()];
+        let marker = MARKERS[i % MARKERS.len()];
+        // Markers start at a different point on each line so coinciding lines stay visible.
+        let every = (line.points.len() / MARKERS_PER_LINE).max(1);
+        let marks = line
+            .points
+            .iter()
+            .skip(i % every)
+            .step_by(every)
+            .map(|&p| marker_element(marker, p, colour))
+            .collect::<Vec<_>>();
+        let drawn = match dash {
+            None => chart.draw_series(LineSeries::new(line.points, style)),
+            Some((size, gap)) => {
+                chart.draw_series(DashedLineSeries::new(line.points, size, gap, style))
+            }
+        };
         if let (true, Ok(series)) = (legend, drawn) {
-            series.label(line.label).legend(move |(x, y)| {
-                PathElement::new([(x, y), (x + 12, y)], colour.stroke_width(2))
-            });
+            series
+                .label(line.label)
+                .legend(move |(x, y)| legend_sample(x, y, dash, marker, colour));
         }
+        let _ = chart.draw_series(marks);
     }
     if legend {
         let _ = chart
@@ -154,6 +235,26 @@ fn draw_lines(canvas: HtmlCanvasElement, data: &ChartData, y_desc: &str, lines: 
             .draw();
     }
     let _ = root.present();
+}
+
+/// A legend entry: a stretch of the line's pattern with its marker in the middle.
+fn legend_sample(
+    x: i32,
+    y: i32,
+    dash: Option<(u32, u32)>,
+    marker: Marker,
+    colour: RGBColor,
+) -> DynElement<'static, CanvasBackend, (i32, i32)> {
+    let style = colour.stroke_width(2);
+    // Four stretches, always, so every pattern is the same kind of element.
+    let pieces: [(i32, i32); 4] = match dash {
+        None => [(0, 5), (5, 10), (10, 15), (15, 20)],
+        Some((8, _)) => [(0, 6), (0, 6), (14, 20), (14, 20)],
+        Some(_) => [(0, 2), (5, 7), (13, 15), (18, 20)],
+    };
+    let piece = |i: usize| PathElement::new([(pieces[i].0, 0), (pieces[i].1, 0)], style);
+    let base = EmptyElement::at((x, y)) + piece(0) + piece(1) + piece(2) + piece(3);
+    with_marker(base, (10, 0), marker, colour)
 }
 
 /// Grey bands where the group was rebalancing, drawn under the lines.

@@ -18,6 +18,10 @@ pub enum Thumbnail {
     Watermark,
     /// One row of records above four bands of windows: tumbling, hopping, sliding, session.
     Windows,
+    /// Partitions as the output store sees them: records written, one written twice, one
+    /// lost; the processed mark and the committed offset apart; a poison record parked in a
+    /// dead-letter box.
+    Delivery,
 }
 
 const WIDTH: f64 = 240.0;
@@ -41,6 +45,7 @@ pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
         Thumbnail::Clocks => clocks(),
         Thumbnail::Watermark => watermark(),
         Thumbnail::Windows => windows(),
+        Thumbnail::Delivery => delivery(),
     };
     html! {
         <svg class="thumbnail" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} aria-hidden="true" focusable="false">
@@ -178,24 +183,102 @@ fn windows() -> Html {
         &[(14.0, 30.0), (86.0, 22.0), (144.0, 28.0), (208.0, 12.0)],
         &[(16.0, 30.0), (88.0, 22.0), (146.0, 28.0), (210.0, 8.0)],
     ];
+    // Each band edged in its colour on the lesson's chart, so the card reads as that chart.
+    let edges = ["--blue", "--orange", "--reddish-purple", "--bluish-green"];
     html! {
         <>
             { for records.iter().enumerate().map(|(i, x)| html! {
                 <circle cx={x.to_string()} cy="12" r="3" fill={key_colour(Some(i as u32 % 3))} />
             }) }
             { for bands.iter().enumerate().map(|(b, boxes)| {
+                let edge = format!("stroke: var({})", edges[b]);
                 let y = 22.0 + b as f64 * 18.0;
                 let rows = boxes.len().min(2) as f64;
                 html! {
                     <g>
                         { for boxes.iter().enumerate().map(|(i, (x, w))| html! {
-                            <rect class={classes!("thumb-window", (i % 2 == 1).then_some("odd"))}
-                                x={x.to_string()} y={(y + (i % 2) as f64 * 2.0).to_string()}
+                            <rect class={classes!("thumb-window", "thumb-box", (i % 2 == 1).then_some("odd"))}
+                                style={edge.clone()} x={x.to_string()} y={(y + (i % 2) as f64 * 2.0).to_string()}
                                 width={w.to_string()} height={(16.0 - rows).to_string()} />
                         }) }
                     </g>
                 }
             }) }
+        </>
+    }
+}
+
+/// One partition of the delivery thumbnail: its cells' classes, where processing has got to
+/// and where the committed offset is (both as cell indexes).
+struct DeliveryRow {
+    cells: [&'static str; 12],
+    processed: usize,
+    committed: usize,
+}
+
+fn delivery() -> Html {
+    // The same classes as the delivery lesson's log, so the colours (and themes) match it.
+    const W: &str = "cell-waiting";
+    const O: &str = "cell-once";
+    const R: &str = "cell-repeated";
+    const L: &str = "cell-lost";
+    const D: &str = "cell-dead";
+    let rows = [
+        // Committed behind processing: the gap would be re-read after a crash.
+        DeliveryRow {
+            cells: [O, O, O, R, O, O, O, O, O, W, W, W],
+            processed: 9,
+            committed: 6,
+        },
+        // Committed ahead of processing: the gap would be lost, and one already was.
+        DeliveryRow {
+            cells: [O, O, O, O, L, O, O, W, W, W, W, W],
+            processed: 7,
+            committed: 10,
+        },
+        // A poison record, retried and then parked in the dead-letter topic.
+        DeliveryRow {
+            cells: [O, O, D, O, O, O, O, O, O, O, W, W],
+            processed: 10,
+            committed: 10,
+        },
+    ];
+    let cell_x = |i: usize| 12.0 + i as f64 * 12.0;
+    let row_y = |r: usize| 6.0 + r as f64 * 30.0;
+    html! {
+        <>
+            { for rows.iter().enumerate().map(|(r, row)| {
+                let y = row_y(r);
+                let (low, high) = (row.processed.min(row.committed), row.processed.max(row.committed));
+                let risk = if row.committed > row.processed { "cell-risk-lost" } else { "cell-risk-reread" };
+                html! {
+                    <g>
+                        { for row.cells.iter().enumerate().map(|(i, class)| {
+                            let x = cell_x(i);
+                            html! {
+                                <g class={classes!("cell", *class, (low..high).contains(&i).then_some(risk))}>
+                                    <rect x={x.to_string()} y={y.to_string()} width="10" height="16" rx="1.5" />
+                                    if *class == L {
+                                        <path class="thumb-cross" d={format!("M {} {} l 6 6 m 0 -6 l -6 6", x + 2.0, y + 5.0)} />
+                                    }
+                                </g>
+                            }
+                        }) }
+                        <line class="mark-processed" x1={(cell_x(row.processed) - 1.0).to_string()} x2={(cell_x(row.processed) - 1.0).to_string()}
+                            y1={(y - 2.0).to_string()} y2={(y + 18.0).to_string()} />
+                        <polygon class="mark-committed" points={{
+                            let x = cell_x(row.committed) - 1.0;
+                            format!("{x},{} {},{} {},{}", y + 18.0, x - 4.0, y + 24.0, x + 4.0, y + 24.0)
+                        }} />
+                    </g>
+                }
+            }) }
+            <line class="thumb-link" x1={(cell_x(2) + 5.0).to_string()} y1={(row_y(2) + 8.0).to_string()} x2="178" y2={(row_y(2) + 8.0).to_string()} />
+            <rect class="thumb-dlq" x="178" y="44" width="52" height="42" rx="3" />
+            <text class="thumb-label" x="184" y="58">{ "DLQ" }</text>
+            <g class="cell cell-dead">
+                <rect x="186" y="64" width="10" height="16" rx="1.5" />
+            </g>
         </>
     }
 }

@@ -1,5 +1,5 @@
-//! The lesson's tools, beside the knobs: the embed snippet, exports (chart as PNG, metrics as
-//! CSV, scenario as JSON) and the "real config" panel, the Kafka properties or Flink calls the
+//! The lesson's tools, beside the knobs: the embed snippet, exports (charts as PNG, whether
+//! drawn on a canvas or as SVG; metrics as CSV, scenario as JSON) and the "real config" panel, the Kafka properties or Flink calls the
 //! knobs stand for.
 
 use crate::components::embed_button::EmbedButton;
@@ -7,6 +7,7 @@ use crate::export::{
     download_canvas, download_text, event_time_csv_at, group_csv_at, scenario_json,
 };
 use crate::real_config::{flink_settings, kafka_consumer_properties};
+use crate::svg_png::download_svg;
 use streamlab_sim::eventtime::EventTimeScenario;
 use streamlab_sim::Scenario;
 use yew::prelude::*;
@@ -17,11 +18,13 @@ pub enum ToolsFor {
     Group {
         scenario: Scenario,
         now_ms: u64,
+        /// Whether the lesson draws the delivery log (an SVG picture of its own to save).
+        delivery_log: bool,
     },
     EventTime {
         scenario: EventTimeScenario,
         now_ms: i64,
-        /// The canvas chart to save as PNG, if the lesson's view has one.
+        /// The chart (a canvas or an SVG) to save as PNG, if the lesson's view has one.
         chart_selector: Option<&'static str>,
     },
 }
@@ -43,17 +46,21 @@ pub fn lesson_tools(props: &LessonToolsProps) -> Html {
         (*memo).clone()
     };
     let slug = props.slug;
-    let chart = chart_selector(&props.of).map(|selector| {
-        let onclick = Callback::from(move |_: MouseEvent| {
-            download_canvas(selector, &format!("streamlab-{slug}-chart.png"));
+    let pictures = pictures(&props.of)
+        .into_iter()
+        .map(|(label, selector, file)| {
+            let onclick = Callback::from(move |_: MouseEvent| {
+                download_picture(selector, &format!("streamlab-{slug}-{file}.png"));
+            });
+            html! { <button type="button" {onclick}>{ label }</button> }
         });
-        html! { <button type="button" {onclick}>{ "Chart (PNG)" }</button> }
-    });
     let csv = {
         let of = props.of.clone();
         Callback::from(move |_: MouseEvent| {
             let text = match &of {
-                ToolsFor::Group { scenario, now_ms } => group_csv_at(scenario, *now_ms),
+                ToolsFor::Group {
+                    scenario, now_ms, ..
+                } => group_csv_at(scenario, *now_ms),
                 ToolsFor::EventTime {
                     scenario, now_ms, ..
                 } => event_time_csv_at(scenario, *now_ms),
@@ -79,7 +86,7 @@ pub fn lesson_tools(props: &LessonToolsProps) -> Html {
         <section class="tools" aria-label="Embed and export">
             <div class="tool-buttons">
                 <EmbedButton url={props.url.clone()} slug={props.slug} title={props.title} />
-                { for chart }
+                { for pictures }
                 <button type="button" onclick={csv}>{ "Metrics (CSV)" }</button>
                 <button type="button" onclick={json}>{ "Scenario (JSON)" }</button>
             </div>
@@ -106,10 +113,27 @@ fn scenario_key(of: &ToolsFor) -> ScenarioKey {
     }
 }
 
-fn chart_selector(of: &ToolsFor) -> Option<&'static str> {
+/// The pictures the lesson can save: (button label, selector, file name part).
+fn pictures(of: &ToolsFor) -> Vec<(&'static str, &'static str, &'static str)> {
     match of {
-        ToolsFor::Group { .. } => Some(".charts canvas"),
-        ToolsFor::EventTime { chart_selector, .. } => *chart_selector,
+        ToolsFor::Group { delivery_log, .. } => {
+            let mut pictures = vec![("Chart (PNG)", ".charts canvas", "chart")];
+            if *delivery_log {
+                pictures.push(("Log (PNG)", ".delivery-log", "log"));
+            }
+            pictures
+        }
+        ToolsFor::EventTime { chart_selector, .. } => chart_selector
+            .map(|selector| ("Chart (PNG)", selector, "chart"))
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// Saves the picture at `selector`: a canvas as it is, SVG with its theme colours inlined.
+fn download_picture(selector: &str, name: &str) {
+    if !download_canvas(selector, name) {
+        download_svg(selector, name);
     }
 }
 
