@@ -86,8 +86,14 @@ test('the copied link opens the same run at the same time in a new page', { time
   await playPastThenPause(page, 6000);
   await page.locator('.member-actions button', { hasText: 'crash' }).first().click();
   await page.locator('.question').click();
+  const crashedAt = await simMs(page);
   for (let i = 0; i < 30; i += 1) await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => location.hash.endsWith(`&t=${window.__streamlab.simMs()}`));
+  // Yew handles the key presses after they are dispatched: wait for the last of the 30 steps
+  // (100 ms each) rather than the first moment the address and the clock agree.
+  await page.waitForFunction(
+    (t) => window.__streamlab.simMs() === t && location.hash.endsWith(`&t=${t}`),
+    crashedAt + 30 * 100,
+  );
   const at = await simMs(page);
   const copied = await page.locator('.share-url').inputValue();
   assert.ok(copied.endsWith(`&t=${at}`), `${copied} at ${at}`);
