@@ -8,6 +8,7 @@
 use crate::embed::{with_options, EmbedOptions};
 use crate::test_hooks::now_ms;
 use wasm_bindgen::JsValue;
+use yew::AttrValue;
 
 /// Changes closer together than this (wall time) share one history entry.
 pub const HISTORY_DEBOUNCE_MS: f64 = 1_000.0;
@@ -30,8 +31,10 @@ pub struct AddressBar {
 impl AddressBar {
     /// Puts `fragment` (`#/…`) into the address bar, keeping how the page is shown (embed
     /// options, theme) from the address it replaces: a knob turned inside a course page's
-    /// frame must not bring the site's chrome back on Back or on a reload.
-    pub fn write(&mut self, fragment: &str, write: Write) {
+    /// frame must not bring the site's chrome back on Back or on a reload. Returns the link
+    /// "Copy link" offers: the same fragment on this page's URL, without those options.
+    pub fn write(&mut self, fragment: &str, write: Write) -> AttrValue {
+        let share_url = url_with(fragment).into();
         let shown_as = EmbedOptions::from_fragment(&current_fragment());
         let fragment = &with_options(fragment, &shown_as);
         let now = now_ms();
@@ -42,15 +45,15 @@ impl AddressBar {
         if write == Write::Change {
             self.last_change_ms = Some(now);
         }
-        let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else {
-            return;
-        };
-        // Failing to update the address bar loses nothing but the link; keep running.
-        let _ = if push {
-            history.push_state_with_url(&JsValue::NULL, "", Some(fragment))
-        } else {
-            history.replace_state_with_url(&JsValue::NULL, "", Some(fragment))
-        };
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            // Failing to update the address bar loses nothing but the link; keep running.
+            let _ = if push {
+                history.push_state_with_url(&JsValue::NULL, "", Some(fragment))
+            } else {
+                history.replace_state_with_url(&JsValue::NULL, "", Some(fragment))
+            };
+        }
+        share_url
     }
 }
 

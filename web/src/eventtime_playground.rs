@@ -310,8 +310,7 @@ impl EventTimePlayground {
     /// The clock moved without the scenario changing: update the link, not the history.
     fn write_position(&mut self) {
         let fragment = self.fragment();
-        self.address.write(&fragment, Write::Position);
-        self.share_url = url_with(&fragment).into();
+        self.share_url = self.address.write(&fragment, Write::Position);
     }
 
     /// What the scrubber marks: the processor's outage (the event the scenario injects).
@@ -370,8 +369,7 @@ impl EventTimePlayground {
                 self.scenario = scenario;
                 self.timeline = Timeline::new(world);
                 let fragment = self.fragment();
-                self.address.write(&fragment, Write::Change);
-                self.share_url = url_with(&fragment).into();
+                self.share_url = self.address.write(&fragment, Write::Change);
                 self.error = None;
                 self.advance();
             }

@@ -435,8 +435,7 @@ impl Playground {
     /// The clock moved without the scenario changing: update the link, not the history.
     fn write_position(&mut self) {
         let fragment = self.fragment();
-        self.address.write(&fragment, Write::Position);
-        self.share_url = url_with(&fragment).into();
+        self.share_url = self.address.write(&fragment, Write::Position);
     }
 
     /// The run is showing an earlier time than it has been to.
@@ -543,8 +542,7 @@ impl Playground {
         self.knob_started_at = Some(now_ms());
         self.scenario = scenario;
         let fragment = self.fragment();
-        self.address.write(&fragment, Write::Change);
-        self.share_url = url_with(&fragment).into();
+        self.share_url = self.address.write(&fragment, Write::Change);
     }
 
     fn advance(&mut self) {
