@@ -1,7 +1,10 @@
 //! Kafka's assignors on the examples Kafka documents and tests, plus the sticky behaviours a
 //! lesson shows (who keeps what when members join, leave or subscribe differently).
 
-use std::collections::BTreeMap;
+#[path = "support/simulation_sized_group.rs"]
+mod simulation_sized_group;
+
+use simulation_sized_group::simulation_sized_group;
 use streamlab_sim::assignor::{
     assign, cooperative_rebalance, AssignError, Assignment, GroupSubscription, MemberSubscription,
     Strategy, TopicPartition,
@@ -456,35 +459,18 @@ fn strategy_names_match_kafkas() {
     assert_eq!(cooperative, [Strategy::CooperativeSticky]);
 }
 
-/// A single-topic group of the size the simulation uses: 32 members, 64 partitions, owned as
-/// a previous rebalance among the first 24 members left them.
-fn simulation_sized_group() -> GroupSubscription {
-    let members = (0..32u32)
-        .map(|member| MemberSubscription {
-            id: format!("consumer-{member:02}"),
-            topics: vec!["t".to_string()],
-            owned: (0..64u32)
-                .filter(|partition| member < 24 && partition * 24 / 64 == member)
-                .map(|partition| TopicPartition::new("t", partition))
-                .collect(),
-        })
-        .collect();
-    GroupSubscription {
-        topics: BTreeMap::from([("t".to_string(), 64)]),
-        members,
-    }
-}
-
 #[test]
-fn a_group_the_size_the_simulation_uses_is_assigned_quickly() {
-    // The simulation calls this at every rebalance; even an unoptimised build must manage
-    // hundreds per second (an optimised one manages far more).
+fn a_group_the_size_the_simulation_uses_gets_two_partitions_each() {
+    // 32 members and 64 partitions, the storm lesson at its largest: every member, including
+    // the eight that owned nothing before, ends with two. (How fast this runs is measured by
+    // `cargo bench -p streamlab-sim --bench assignor`, not asserted here.)
     let group = simulation_sized_group();
-    let started = std::time::Instant::now();
-    for _ in 0..200 {
-        let assignment = run(Strategy::CooperativeSticky, &group);
-        assert!(assignment.values().all(|partitions| partitions.len() == 2));
+    for strategy in Strategy::ALL {
+        let assignment = run(strategy, &group);
+        assert_eq!(assignment.len(), 32, "{strategy:?}");
+        assert!(
+            assignment.values().all(|partitions| partitions.len() == 2),
+            "{strategy:?}"
+        );
     }
-    let elapsed = started.elapsed();
-    assert!(elapsed < std::time::Duration::from_secs(1), "{elapsed:?}");
 }
