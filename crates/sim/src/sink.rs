@@ -272,6 +272,19 @@ impl Sink {
         before
     }
 
+    /// How many effects record `partition`/`offset` had, counted the way [`Sink::tallies`]
+    /// counts them: every write in a plain store, at most one in an idempotent one, the
+    /// applied writes in an upsert by key (at least one once the record reached the store).
+    pub fn effects_of(&self, partition: u32, offset: u64) -> u32 {
+        let p = partition as usize;
+        let writes = self.partitions[p].writes_of(offset);
+        match self.mode {
+            SinkMode::Plain => writes,
+            SinkMode::Idempotent => writes.min(1),
+            SinkMode::ByKey => self.applied[p].writes_of(offset).max(writes.min(1)),
+        }
+    }
+
     /// The tallies, given each partition's span: `first`, where the group began reading;
     /// `frontier`, below which it has moved on (a record there with no effect will never get
     /// one from this group); and `in_hand`, records a live member holds and will still write,
@@ -378,6 +391,30 @@ mod tests {
             ..span(0, 8)
         };
         assert_eq!(sink.tallies(&[held, span(0, 0)]).lost, 2, "7 is in hand");
+    }
+
+    #[test]
+    fn effects_per_record_agree_with_the_tallies_in_every_mode() {
+        // Offsets 0..4 written once, then 1 and 2 again (a replay), keys 7, 8, 7, 8.
+        let keys = [Some(7), Some(8), Some(7), Some(8)];
+        for mode in [SinkMode::Plain, SinkMode::Idempotent, SinkMode::ByKey] {
+            let mut sink = Sink::new(mode, 1);
+            for offset in [0, 1, 2, 3, 1, 2] {
+                sink.write(0, 0, offset, keys[offset as usize]);
+            }
+            let effects: Vec<u32> = (0..5).map(|o| sink.effects_of(0, o)).collect();
+            let tallies = sink.tallies(&[Span {
+                first: 0,
+                frontier: 5,
+                in_hand: (0, 0),
+            }]);
+            let count = |f: fn(u32) -> bool| effects.iter().filter(|&&e| f(e)).count() as u64;
+            assert_eq!(count(|e| e == 1), tallies.exactly_once, "{mode:?}");
+            assert_eq!(count(|e| e >= 2), tallies.duplicated, "{mode:?}");
+            assert_eq!(count(|e| e == 0), tallies.lost, "{mode:?}");
+            let repeated = if mode == SinkMode::Plain { 2 } else { 0 };
+            assert_eq!(tallies.duplicated, repeated, "{mode:?}");
+        }
     }
 
     #[test]

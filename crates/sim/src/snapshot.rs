@@ -107,8 +107,11 @@ pub struct GroupView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SinkCells {
     pub from: u64,
-    /// Writes that reached the sink per offset (capped at 255).
+    /// Writes that reached the sink per offset, ignored ones included (capped at 255).
     pub writes: Vec<u8>,
+    /// Effects per offset as the tallies count them (capped at 255): below `writes` where an
+    /// idempotent or by-key store ignored a repeat.
+    pub effects: Vec<u8>,
     /// Whether each offset went to the dead-letter topic.
     pub dead_lettered: Vec<bool>,
 }
@@ -267,6 +270,9 @@ fn sink_cells(group: &Group, world: &World, tail_len: usize) -> Vec<SinkCells> {
                 from,
                 writes: (from..end)
                     .map(|o| sink.partitions[p].writes_of(o).min(255) as u8)
+                    .collect(),
+                effects: (from..end)
+                    .map(|o| sink.effects_of(p as u32, o).min(255) as u8)
                     .collect(),
                 dead_lettered: (from..end)
                     .map(|o| sink.dead_letters[p].writes_of(o) > 0)

@@ -1,5 +1,5 @@
 //! One group's view of each partition's newest records, coloured by what the output store
-//! holds for them: written once, written again, lost, dead-lettered, deleted by retention or
+//! holds for them: written once, written again, written again but ignored, lost, dead-lettered, deleted by retention or
 //! still waiting. The committed offset (solid triangle) and the processed mark (a bar) are
 //! drawn apart, and the records between them carry the crash's consequence: "lost if it dies
 //! now" when the commit ran ahead of processing, "re-read if it dies now" when it lags.
@@ -23,6 +23,8 @@ pub enum CellState {
     Deleted,
     Waiting,
     Once,
+    /// Written more than once, but the store ignored the repeats: still one effect.
+    RepeatIgnored,
     Repeated,
     Lost,
     DeadLettered,
@@ -34,9 +36,23 @@ impl CellState {
             CellState::Deleted => "cell-deleted",
             CellState::Waiting => "cell-waiting",
             CellState::Once => "cell-once",
+            CellState::RepeatIgnored => "cell-ignored",
             CellState::Repeated => "cell-repeated",
             CellState::Lost => "cell-lost",
             CellState::DeadLettered => "cell-dead",
+        }
+    }
+
+    /// What the cell's tooltip says.
+    fn words(self) -> &'static str {
+        match self {
+            CellState::Deleted => "deleted by retention",
+            CellState::Waiting => "waiting",
+            CellState::Once => "written once",
+            CellState::RepeatIgnored => "written again, the repeat ignored: one effect",
+            CellState::Repeated => "written again: more than one effect",
+            CellState::Lost => "lost: never written",
+            CellState::DeadLettered => "dead-lettered",
         }
     }
 
@@ -44,6 +60,7 @@ impl CellState {
     fn glyph(self) -> &'static str {
         match self {
             CellState::Once => "✓",
+            CellState::RepeatIgnored => "=",
             CellState::Repeated => "×2",
             CellState::Lost => "✕",
             CellState::DeadLettered => "D",
@@ -63,9 +80,11 @@ pub fn cell_state(
     let i = (offset - cells.from) as usize;
     if cells.dead_lettered[i] {
         CellState::DeadLettered
-    } else if cells.writes[i] >= 2 {
+    } else if cells.effects[i] >= 2 {
         CellState::Repeated
-    } else if cells.writes[i] == 1 {
+    } else if cells.effects[i] == 1 && cells.writes[i] >= 2 {
+        CellState::RepeatIgnored
+    } else if cells.effects[i] == 1 {
         CellState::Once
     } else if offset >= first && offset < moved_past {
         // Never written and the group has moved on: skipped by a commit, deleted unread by
@@ -108,7 +127,8 @@ fn row(group: &GroupView, log: &PartitionView, p: usize, cells: &SinkCells) -> H
         progress.committed.min(progress.processed),
         progress.committed.max(progress.processed),
     );
-    let at_risk = if progress.committed > progress.processed {
+    let commit_ahead = progress.committed > progress.processed;
+    let at_risk = if commit_ahead {
         "cell-risk-lost"
     } else {
         "cell-risk-reread"
@@ -121,9 +141,14 @@ fn row(group: &GroupView, log: &PartitionView, p: usize, cells: &SinkCells) -> H
                 let state = cell_state(cells, offset, log.log_start_offset, (progress.first_offset, moved_past));
                 let x = x_of(offset);
                 let risky = offset >= low && offset < high;
+                let risk_words = match (risky, commit_ahead) {
+                    (false, _) => "",
+                    (true, true) => " — lost if its owner dies now",
+                    (true, false) => " — re-read if its owner dies now",
+                };
                 html! {
                     <g class={classes!("cell", state.class(), risky.then_some(at_risk))}>
-                        <title>{ format!("p{p} offset {offset}: {state:?}{}", if risky { if progress.committed > progress.processed { " — lost if its owner dies now" } else { " — re-read if its owner dies now" } } else { "" }) }</title>
+                        <title>{ format!("p{p} offset {offset}: {}{risk_words}", state.words()) }</title>
                         <rect x={(x + 1.0).to_string()} y={(y + 2.0).to_string()} width={(CELL_PX - 2.0).to_string()} height="18" rx="2" />
                         <text x={(x + CELL_PX / 2.0).to_string()} y={(y + 15.0).to_string()} text-anchor="middle">{ state.glyph() }</text>
                     </g>

@@ -43,7 +43,8 @@ pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
             { actions(props, &selected, &reset_at_s) }
             <p class="legend delivery-legend">
                 <span class="swatch cell-once">{ "✓ written once" }</span>
-                <span class="swatch cell-repeated">{ "×2 written again" }</span>
+                <span class="swatch cell-repeated">{ "×2 written again: a second effect" }</span>
+                <span class="swatch cell-ignored">{ "= written again, ignored by the store" }</span>
                 <span class="swatch cell-lost">{ "✕ lost: never written" }</span>
                 <span class="swatch cell-dead">{ "D dead-lettered" }</span>
                 <span class="swatch cell-waiting">{ "waiting" }</span>
