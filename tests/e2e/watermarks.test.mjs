@@ -36,7 +36,14 @@ test('the lesson loads from its address and draws dots, the watermark and window
   await page.waitForFunction(() => window.__streamlab_eventtime?.simMs > 20_000);
   assert.match(await page.locator('.question').innerText(), /emitted its answer and a record for it just showed up/);
   assert.equal(await page.locator('.site-header nav a.current').innerText(), 'Watermarks and late events');
-  assert.ok((await page.locator('.wm-chart circle.wm-dot').count()) > 100, 'records are dots');
+  assert.ok((await page.locator('.wm-chart .wm-dot:not(.too-late)').count()) > 100, 'records are dots');
+  // A device is told by its mark's shape as well as its colour, and the key says which is which.
+  const shapes = await page.locator('.device-legend .device-key').evaluateAll((keys) => keys.map((k) => k.dataset.shape));
+  assert.ok(shapes.length >= 4, `devices in the key: ${shapes}`);
+  assert.equal(new Set(shapes.slice(0, 4)).size, 4, `four neighbouring devices, four shapes: ${shapes}`);
+  const drawn = await page.locator('.wm-chart .wm-dot:not(.too-late)').evaluateAll(
+    (dots) => new Set(dots.map((d) => `${d.getAttribute('fill')} ${d.getAttribute('d').replace(/[-\d.\s]/g, '')}`)).size);
+  assert.ok(drawn >= 4, `dots come in several device marks: ${drawn}`);
   const points = await page.locator('.wm-chart polyline.wm-line').getAttribute('points');
   assert.ok(points.split(' ').length > 10, 'the watermark line has a path');
   assert.ok((await page.locator('.wm-chart .wm-window rect').count()) >= 12, 'one column per window');
@@ -67,7 +74,7 @@ test('mobile stragglers: late records are dropped, and allowed lateness turns th
   assert.ok(lenient.dropped < strict.dropped / 4, `dropped ${strict.dropped} → ${lenient.dropped}`);
   assert.ok((await page.locator('.wm-panes li.late').count()) > 0, 'late panes are listed');
   assert.ok((await page.locator('.wm-chart .wm-pane.late').count()) > 0, 'late panes are drawn');
-  assert.ok((await page.locator('.wm-chart circle.wm-dot.late').count()) > 0, 'late records are ringed');
+  assert.ok((await page.locator('.wm-chart .wm-dot.late').count()) > 0, 'late records have a dashed outline');
   await screenshot(page, 'watermarks-stragglers-lenient');
   assertQuiet(visit);
   await page.close();

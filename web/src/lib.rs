@@ -10,6 +10,7 @@ pub mod browser;
 pub mod clock;
 pub mod components;
 pub mod derive;
+pub mod device_marks;
 pub mod embed;
 pub mod eventtime_link;
 pub mod eventtime_playground;

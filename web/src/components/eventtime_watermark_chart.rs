@@ -2,7 +2,8 @@
 //! processing time up y. Each processed record is a dot at (when it happened, when it was
 //! read); the watermark is the staircase those dots push up and to the right; windows are
 //! vertical columns; each pane is a bar across its column at the processing time it fired.
-//! Late records and late panes differ by shape and line style as well as colour.
+//! Late records and late panes differ by shape and line style as well as colour, and each
+//! device has its own mark shape (`device_marks`) as well as its colour.
 //!
 //! Clicking a dot selects its record: the chart marks where the skew correction would put it
 //! and lists its three timestamps below.
@@ -10,9 +11,10 @@
 //! [`WatermarkChartData::from_snapshot`] turns a snapshot into what is drawn, with the core's
 //! derivations (`eventtime::views`); the component only lays it out as SVG.
 
+use super::eventtime_device_legend::DeviceLegend;
 use super::eventtime_record_timestamps::RecordTimestamps;
+use crate::device_marks::{colour, mark_path};
 use crate::eventtime_playground::clock;
-use crate::palette::key_colour;
 use crate::shared::Shared;
 use streamlab_sim::eventtime::views::{lateness_of, watermark_before, watermark_path, Lateness};
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, Record, TimestampSource};
@@ -288,8 +290,10 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
                     }) }
                 </g>
             </svg>
-            <figcaption>{ "Each dot is a record at (its event time, the processing time it was read). \
-                Filled dots were on time; dots with a dashed ring were late but within the allowed lateness; \
+            <DeviceLegend devices={d.keys} />
+            <figcaption>{ "Each dot is a record at (its event time, the processing time it was read), \
+                in its device's shape and colour (key above). \
+                Small filled marks were on time; larger marks with a dashed outline were late but within the allowed lateness; \
                 crosses were too late (dropped or sent to the side output). The blue staircase is the watermark; \
                 the dotted diagonal is where a record with no delay would sit. Columns are windows (paler while still open). \
                 A solid bar with a diamond is a window's on-time pane (all devices, total count); a dashed bar with a \
@@ -301,17 +305,16 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
 }
 
 fn dot_html(dot: &ChartDot, x: f64, y: f64) -> Html {
-    let colour = key_colour(Some(dot.key));
-    let (cx, cy) = (format!("{x:.1}"), format!("{y:.1}"));
     let index = dot.record.index.to_string();
     let key = dot.key.to_string();
+    let fill = colour(dot.key);
     match dot.lateness {
-        Lateness::OnTime => {
-            html! { <circle class="wm-dot" {cx} {cy} r="2.5" fill={colour} data-index={index} data-key={key} /> }
-        }
-        Lateness::Late => {
-            html! { <circle class="wm-dot late" {cx} {cy} r="4.5" fill={colour} data-index={index} data-key={key} /> }
-        }
+        Lateness::OnTime => html! {
+            <path class="wm-dot" d={mark_path(dot.key, x, y, 2.8)} {fill} data-index={index} data-key={key} />
+        },
+        Lateness::Late => html! {
+            <path class="wm-dot late" d={mark_path(dot.key, x, y, 4.5)} {fill} data-index={index} data-key={key} />
+        },
         Lateness::TooLate => html! {
             <path class="wm-dot too-late" d={format!("M{:.1} {:.1}l8 8m-8 0l8 -8", x - 4.0, y - 4.0)} data-index={index} data-key={key} />
         },

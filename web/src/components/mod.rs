@@ -11,6 +11,7 @@ pub mod embed_challenge;
 pub mod error_banner;
 pub mod eventtime_chart;
 pub mod eventtime_counters;
+pub mod eventtime_device_legend;
 pub mod eventtime_knobs;
 pub mod eventtime_record_timestamps;
 pub mod eventtime_strip;
