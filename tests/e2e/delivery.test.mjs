@@ -121,6 +121,27 @@ test('a new group started at earliest reads the retained history', { timeout: 90
   await page.close();
 });
 
+test('a repeat the idempotent store ignored is drawn apart from a second effect', { timeout: 90_000 }, async () => {
+  // 23.3 s: both presets are re-reading what the crashed member had written but not committed.
+  const cells = async (preset) => {
+    const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=${preset}&t=23300`);
+    await waitForApp(visit.page);
+    await visit.page.waitForFunction(() => window.__streamlab.simMs() >= 23_300);
+    const count = (state) => visit.page.locator(`svg.delivery-log .cell.${state}`).count();
+    const found = { ignored: await count('cell-ignored'), repeated: await count('cell-repeated') };
+    if (preset.startsWith('idempotent')) await screenshot(visit.page, 'delivery-ignored-repeats');
+    assertQuiet(visit);
+    await visit.page.close();
+    return found;
+  };
+  const plain = await cells('commit-after-duplicates');
+  assert.ok(plain.repeated > 0, `a plain store shows second effects: ${JSON.stringify(plain)}`);
+  assert.equal(plain.ignored, 0);
+  const idempotent = await cells('idempotent-sink-effectively-once');
+  assert.ok(idempotent.ignored > 0, `the idempotent store shows ignored repeats: ${JSON.stringify(idempotent)}`);
+  assert.equal(idempotent.repeated, 0, 'and no second effect');
+});
+
 /** The narration's lines, newest first. */
 const narration = (page) => page.locator('.narration li .text').allInnerTexts();
 

@@ -128,10 +128,15 @@ test('eager and cooperative run side by side, and a member action lands in the l
   for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowUp');
   await page.waitForFunction(() => window.__streamlab.simMs() > 40_000, undefined, { timeout: 60_000 });
   await screenshot(page, 'lesson-rebalances-side-by-side');
+  // Paused, then one step past the crash, so the crash's line is among the narration's newest
+  // (at 32× a rebalance's lines could push it out of the list before the test reads it).
+  await page.keyboard.press('Space');
+  await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor();
   const before = page.url();
   await page.locator('.member-actions tr', { hasText: 'c6' }).locator('button', { hasText: 'crash' }).click();
   await page.waitForFunction((old) => location.href !== old, before);
-  assert.match(await page.locator('.narration').innerText(), /c6 crashes without a word/);
+  await page.locator('.transport button', { hasText: 'Step' }).click();
+  await page.locator('.narration li', { hasText: /c6 crashes without a word/ }).first().waitFor({ timeout: 10_000 });
   assertQuiet(visit);
   await page.close();
 });

@@ -292,7 +292,7 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
             </svg>
             <DeviceLegend devices={d.keys} />
             <figcaption>{ "Each dot is a record at (its event time, the processing time it was read), \
-                in its device's shape and colour (key above). \
+                in its device's shape and colour (the key is just below the chart). \
                 Small filled marks were on time; larger marks with a dashed outline were late but within the allowed lateness; \
                 crosses were too late (dropped or sent to the side output). The blue staircase is the watermark; \
                 the dotted diagonal is where a record with no delay would sit. Columns are windows (paler while still open). \
