@@ -1,32 +1,20 @@
 //! `streamlab assign`, run as a user would: a group as JSON on stdin, the assignment out.
 
+mod support;
+
 use serde_json::{json, Value};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+use support::assert_rejected;
+
+fn assign(args: &[&str], stdin: &str) -> Output {
+    support::run("assign", args, stdin.as_bytes())
+}
 
 const CONTRACT_EXAMPLE: &str = r#"{"topics": {"orders": 6, "clicks": 3},
  "members": [{"id": "c1", "topics": ["orders"], "owned": [["orders", 0]]},
              {"id": "c2", "topics": ["orders", "clicks"]}]}"#;
 
 const STRATEGIES: [&str; 4] = ["range", "roundrobin", "sticky", "cooperative-sticky"];
-
-fn assign(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_streamlab"))
-        .arg("assign")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    // A command that rejects its flags may exit before reading; a closed pipe is fine then.
-    let _ = child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(stdin.as_bytes());
-    child.wait_with_output().expect("the binary finishes")
-}
 
 /// The printed assignment; also checks it is exactly one line.
 fn assignment(strategy: &str, stdin: &str) -> Value {
@@ -39,18 +27,6 @@ fn assignment(strategy: &str, stdin: &str) -> Value {
     let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
     assert_eq!(stdout.lines().count(), 1, "{stdout:?}");
     serde_json::from_str(&stdout).expect("one JSON object")
-}
-
-fn assert_rejected(output: &Output, mentions: &str) {
-    assert_eq!(output.status.code(), Some(2));
-    assert!(output.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
-    assert!(stderr.ends_with('\n'), "{stderr:?}");
-    assert!(
-        stderr.contains(mentions),
-        "{stderr:?} should mention {mentions:?}"
-    );
 }
 
 #[test]

@@ -1,20 +1,12 @@
 //! `streamlab partition`, run as a user would: keys on stdin, one partition per line out.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::process::Output;
+use support::assert_rejected;
 
 fn partition(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_streamlab"))
-        .arg("partition")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    // A command that rejects its flags may exit before reading; a closed pipe is fine then.
-    let _ = child.stdin.take().expect("piped stdin").write_all(stdin);
-    child.wait_with_output().expect("the binary finishes")
+    support::run("partition", args, stdin)
 }
 
 fn lines(output: &Output) -> Vec<String> {
@@ -28,18 +20,6 @@ fn lines(output: &Output) -> Vec<String> {
         .lines()
         .map(str::to_string)
         .collect()
-}
-
-fn assert_rejected(output: &Output, mentions: &str) {
-    assert_eq!(output.status.code(), Some(2));
-    assert!(output.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
-    assert!(stderr.ends_with('\n'), "{stderr:?}");
-    assert!(
-        stderr.contains(mentions),
-        "{stderr:?} should mention {mentions:?}"
-    );
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! Fixture directories under `fixtures/window/` hold a config, an input and the exact expected
 //! output; the other tests cover bad input, which must give exit status 2 and one stderr line.
 
-use std::io::Write;
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 struct Outcome {
     status: i32,
@@ -13,22 +13,7 @@ struct Outcome {
 }
 
 fn streamlab(args: &[&str], stdin: &str) -> Outcome {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_streamlab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the streamlab binary starts");
-    // The binary may exit before reading everything (on an early error); that is fine.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes());
-    let output = child
-        .wait_with_output()
-        .expect("the streamlab binary finishes");
+    let output = support::run(args[0], &args[1..], stdin.as_bytes());
     Outcome {
         status: output
             .status
