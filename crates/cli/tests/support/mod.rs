@@ -1,6 +1,9 @@
 //! Running the `streamlab` binary as a user would, shared by the CLI's integration tests:
 //! arguments, bytes on stdin, and the contract's way of refusing bad input.
 
+// Each test binary compiles this module and uses part of it.
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
