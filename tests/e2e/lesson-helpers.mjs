@@ -46,18 +46,23 @@ export const canvasHasInk = (page, selector) =>
 /** The figures an event-time lesson publishes for tests. */
 export const figures = (page) => page.evaluate(() => ({ ...window.__streamlab_eventtime }));
 
-/** Plays an event-time lesson at top speed until the input has ended and every window fired. */
+/**
+ * Plays an event-time lesson at top speed until the input has ended and every window fired,
+ * and returns the figures once the clock has stopped. A page opened from a link that already
+ * stands at the end is not played: Play there would start the run again from zero.
+ */
 export async function playToEnd(page) {
   await page.waitForFunction(() => window.__streamlab_eventtime !== undefined);
-  // Shortcuts stay out of text boxes, so move the focus off any knob first.
-  await page.locator('.question').click();
-  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
-  const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
-  if (!playing) await page.keyboard.press('Space');
-  await page.waitForFunction(
-    () => window.__streamlab_eventtime.simMs >= window.__streamlab_eventtime.inputEndMs,
-    undefined,
-    { timeout: 60_000 },
-  );
+  const ended = () => window.__streamlab_eventtime.simMs >= window.__streamlab_eventtime.inputEndMs;
+  if (!(await page.evaluate(ended))) {
+    // Shortcuts stay out of text boxes, so move the focus off any knob first.
+    await page.locator('.question').click();
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
+    const playing = (await page.locator('.transport button.primary').innerText()).includes('Pause');
+    if (!playing) await page.keyboard.press('Space');
+    await page.waitForFunction(ended, undefined, { timeout: 60_000 });
+  }
+  // The clock stops itself at the end; once the button says so, the figures are final.
+  await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor();
   return figures(page);
 }

@@ -86,13 +86,15 @@ test('space pauses and resumes, arrows step and change speed', { timeout: 90_000
   const { page } = visit;
   await waitForApp(page);
   await page.keyboard.press('Space');
+  // Key presses are handled after they are dispatched: read the time once the page says paused.
+  await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor();
   const paused = await hooks(page, 'simMs');
   await page.waitForTimeout(400);
   assert.equal(await hooks(page, 'simMs'), paused, 'paused: time stands still');
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((t) => window.__streamlab.simMs() >= t + 100, paused);
   await page.keyboard.press('ArrowUp');
-  assert.equal(await page.locator('.speed output').innerText(), '2×');
+  await page.locator('.speed output', { hasText: '2×' }).waitFor();
   await page.keyboard.press('Space');
   await page.waitForFunction((t) => window.__streamlab.simMs() > t + 200, paused + 100);
   assertQuiet(visit);
