@@ -47,7 +47,8 @@ test('? opens the shortcut sheet, Esc closes it, and Space and → drive the run
 
   await page.locator('.question').click();
   await page.keyboard.press('Space');
-  assert.match(await page.locator('.transport button.primary').innerText(), /Play/, 'Space paused');
+  // Space paused (Yew handles the key after it is dispatched, so wait for the button to say so).
+  await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor();
   const before = await page.evaluate(() => window.__streamlab.simMs());
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((t) => window.__streamlab.simMs() === t + 100, before);

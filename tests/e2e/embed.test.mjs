@@ -124,10 +124,11 @@ test('a locked lesson disables its inputs until the learner reveals the run', { 
   await screenshot(page, 'embed-locked');
   await page.locator('.challenge button').click();
   await page.locator('.challenge').waitFor({ state: 'detached' });
-  assert.match(await page.locator('.transport button.primary').innerText(), /Pause/, 'revealing runs it');
+  // Revealing runs it.
+  await page.locator('.transport button.primary', { hasText: 'Pause' }).waitFor();
   await page.locator('.question').click();
   await page.keyboard.press('Space');
-  assert.match(await page.locator('.transport button.primary').innerText(), /Play/);
+  await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor();
   assert.equal(await page.locator('.challenge').count(), 0, 'pausing does not bring the challenge back');
   await page.close();
 });

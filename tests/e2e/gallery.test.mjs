@@ -89,7 +89,7 @@ test('the gallery in each theme and on a phone', { timeout: 120_000 }, async () 
     const { page } = visit;
     await waitForApp(page);
     await page.locator('.theme-switcher select').selectOption(theme);
-    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
     await screenshot(page, `gallery-${theme}`);
     // The choice is remembered for the next visit.
     await page.reload();

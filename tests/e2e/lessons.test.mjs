@@ -48,7 +48,9 @@ test('a knob changes the picture and the link reproduces the exact run', { timeo
   await page.dispatchEvent('#knob-partitions', 'change');
   await page.fill('#knob-g0-members', '5');
   await page.dispatchEvent('#knob-g0-members', 'change');
-  await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 3);
+  // 5 members on 3 partitions: two stand idle.
+  await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 3
+    && document.querySelectorAll('svg.diagram g.member').length === 5);
   assert.equal(await page.locator('svg.diagram g.member.idle').count(), 2, '5 members on 3 partitions');
   await pauseAt(page, 1500);
   const hash = await hooks(page, 'traceHash');

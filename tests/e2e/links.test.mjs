@@ -116,6 +116,7 @@ test('Back and Forward walk through the learner\'s changes', { timeout: 120_000 
   const partitions = () => page.locator('svg.diagram g.partition').count();
   await page.locator('.question').click();
   await page.keyboard.press('ArrowUp');
+  await page.locator('.speed output', { hasText: '2×' }).waitFor();
   const speed = await page.locator('.transport').innerText();
   await page.fill('#knob-partitions', '3');
   await page.dispatchEvent('#knob-partitions', 'change');
