@@ -4,7 +4,7 @@
 //! [`crate::browser::MAX_FRAME_GAP_MS`] (a background tab) is ignored rather than simulated.
 //! The runs themselves live in the playgrounds; this is only the clock and its frame loop.
 
-use crate::browser::{frame_gap_ms, FrameLoop};
+use crate::browser::{frame_gap_ms, shortcut, FrameLoop, Shortcut};
 use crate::components::transport::{speed_factor, SPEED_EXPONENT_MAX, SPEED_EXPONENT_MIN};
 
 /// Simulated time one press of "Step" advances, as the transport's button says.
@@ -86,4 +86,27 @@ impl SimClock {
     pub fn link_time_ms(&self) -> Option<u64> {
         (!self.playing).then(|| self.now_ms())
     }
+}
+
+/// The transport messages every playground understands, so one function can turn a keyboard
+/// shortcut into either playground's message.
+pub trait TransportMsg {
+    fn toggle_play() -> Self;
+    fn step() -> Self;
+    fn reset() -> Self;
+    fn speed(exponent: i32) -> Self;
+}
+
+/// The message keyboard `event` stands for on a playground whose clock is `clock`, if any.
+pub fn shortcut_msg<M: TransportMsg>(
+    event: &web_sys::KeyboardEvent,
+    clock: &SimClock,
+) -> Option<M> {
+    Some(match shortcut(event)? {
+        Shortcut::TogglePlay => M::toggle_play(),
+        Shortcut::Step => M::step(),
+        Shortcut::Faster => M::speed(clock.speed_exponent + 1),
+        Shortcut::Slower => M::speed(clock.speed_exponent - 1),
+        Shortcut::Reset => M::reset(),
+    })
 }

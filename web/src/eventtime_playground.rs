@@ -12,8 +12,8 @@
 //! components' data. At the end of the input the clock stops by itself.
 
 use crate::address_bar::{url_with, AddressBar, Write};
-use crate::browser::{prefers_reduced_motion, shortcut, KeyListener, Shortcut};
-use crate::clock::SimClock;
+use crate::browser::{prefers_reduced_motion, KeyListener};
+use crate::clock::{shortcut_msg, SimClock, TransportMsg};
 use crate::components::embed_challenge::EmbedChallenge;
 use crate::components::error_banner::ErrorBanner;
 use crate::components::eventtime_chart::{EventTimeChart, WindowCount, WindowCounts};
@@ -61,6 +61,21 @@ pub enum Msg {
     Edit(EventTimeEdit),
     DismissError,
     Key(KeyboardEvent),
+}
+
+impl TransportMsg for Msg {
+    fn toggle_play() -> Self {
+        Msg::TogglePlay
+    }
+    fn step() -> Self {
+        Msg::Step
+    }
+    fn reset() -> Self {
+        Msg::Reset
+    }
+    fn speed(exponent: i32) -> Self {
+        Msg::Speed(exponent)
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -350,17 +365,10 @@ impl EventTimePlayground {
     }
 
     fn on_key(&mut self, ctx: &Context<Self>, event: &KeyboardEvent) -> bool {
-        let Some(shortcut) = shortcut(event) else {
-            return false;
-        };
-        let msg = match shortcut {
-            Shortcut::TogglePlay => Msg::TogglePlay,
-            Shortcut::Step => Msg::Step,
-            Shortcut::Faster => Msg::Speed(self.clock.speed_exponent + 1),
-            Shortcut::Slower => Msg::Speed(self.clock.speed_exponent - 1),
-            Shortcut::Reset => Msg::Reset,
-        };
-        <Self as Component>::update(self, ctx, msg)
+        match shortcut_msg(event, &self.clock) {
+            Some(msg) => <Self as Component>::update(self, ctx, msg),
+            None => false,
+        }
     }
 
     fn set_scenario(&mut self, scenario: EventTimeScenario) {

@@ -11,8 +11,8 @@
 //! ([`AddressBar`]).
 
 use crate::address_bar::{url_with, AddressBar, Write};
-use crate::browser::{prefers_reduced_motion, shortcut, KeyListener, Shortcut};
-use crate::clock::SimClock;
+use crate::browser::{prefers_reduced_motion, KeyListener};
+use crate::clock::{shortcut_msg, SimClock, TransportMsg};
 use crate::components::counters::{Counters, GroupCounters};
 use crate::components::delivery_knobs::DeliveryKnobs;
 use crate::components::delivery_panel::DeliveryPanel;
@@ -67,6 +67,21 @@ pub enum Msg {
     RefreshCharts,
     DismissError,
     Key(KeyboardEvent),
+}
+
+impl TransportMsg for Msg {
+    fn toggle_play() -> Self {
+        Msg::TogglePlay
+    }
+    fn step() -> Self {
+        Msg::Step
+    }
+    fn reset() -> Self {
+        Msg::Reset
+    }
+    fn speed(exponent: i32) -> Self {
+        Msg::Speed(exponent)
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -502,17 +517,10 @@ impl Playground {
     }
 
     fn on_key(&mut self, ctx: &Context<Self>, event: &KeyboardEvent) -> bool {
-        let Some(shortcut) = shortcut(event) else {
-            return false;
-        };
-        let msg = match shortcut {
-            Shortcut::TogglePlay => Msg::TogglePlay,
-            Shortcut::Step => Msg::Step,
-            Shortcut::Faster => Msg::Speed(self.clock.speed_exponent + 1),
-            Shortcut::Slower => Msg::Speed(self.clock.speed_exponent - 1),
-            Shortcut::Reset => Msg::Reset,
-        };
-        <Self as Component>::update(self, ctx, msg)
+        match shortcut_msg(event, &self.clock) {
+            Some(msg) => <Self as Component>::update(self, ctx, msg),
+            None => false,
+        }
     }
 
     fn set_scenario(&mut self, scenario: Scenario) {
