@@ -6,28 +6,12 @@
 //! a sentence saying why.
 
 use crate::lessons::EventTimeLesson;
+use crate::link::LessonLink;
 use streamlab_sim::eventtime::{preset, EventTimeScenario, MAX_DURATION_MS};
 use streamlab_sim::share::query::{open, query_for, LinkRules};
 
 /// What an event-time lesson's URL asked for.
-#[derive(Clone)]
-pub struct EventTimeLinkState {
-    pub lesson: &'static EventTimeLesson,
-    pub scenario: EventTimeScenario,
-    /// The sender's time position: the run opens paused there.
-    pub at_ms: Option<u64>,
-    /// Why (part of) the link was not used, if it was not.
-    pub error: Option<String>,
-}
-
-impl PartialEq for EventTimeLinkState {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.lesson, other.lesson)
-            && self.scenario == other.scenario
-            && self.at_ms == other.at_ms
-            && self.error == other.error
-    }
-}
+pub type EventTimeLinkState = LessonLink<EventTimeLesson, EventTimeScenario>;
 
 /// Reads the query part of an event-time lesson's fragment (after the `?`, if any).
 pub fn parse_query(lesson: &'static EventTimeLesson, query: &str) -> EventTimeLinkState {

@@ -15,18 +15,34 @@ use streamlab_sim::{presets, Scenario};
 /// Latest time a link may ask for: the longest run a scenario may describe.
 const MAX_AT_MS: u64 = 3_600_000;
 
-/// What the URL asked for.
-#[derive(Clone)]
-pub struct LinkState {
-    pub lesson: &'static Lesson,
-    pub scenario: Scenario,
+/// What a lesson's URL asked for: the lesson (`L`, one of the registry's kinds) and the
+/// scenario (`S`) it runs.
+pub struct LessonLink<L: 'static, S> {
+    pub lesson: &'static L,
+    pub scenario: S,
     /// The sender's time position: the run opens paused there.
     pub at_ms: Option<u64>,
     /// Why (part of) the link was not used, if it was not.
     pub error: Option<String>,
 }
 
-impl PartialEq for LinkState {
+// By hand: a derive would ask for `L: Clone`, and lessons are static entries, never cloned.
+impl<L, S: Clone> Clone for LessonLink<L, S> {
+    fn clone(&self) -> Self {
+        Self {
+            lesson: self.lesson,
+            scenario: self.scenario.clone(),
+            at_ms: self.at_ms,
+            error: self.error.clone(),
+        }
+    }
+}
+
+/// What a consumer-group lesson's URL asked for.
+pub type LinkState = LessonLink<Lesson, Scenario>;
+
+impl<L, S: PartialEq> PartialEq for LessonLink<L, S> {
+    /// Lessons are compared by identity: each is one static entry of the registry.
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.lesson, other.lesson)
             && self.scenario == other.scenario
