@@ -245,7 +245,7 @@ fn withhold_partitions_owned_elsewhere(group: &ValidGroup<'_>, target: &Assignme
                 .map(|&(topic, partition)| (topic, partition, member.id))
         })
         .collect();
-    claims.sort_unstable();
+    crate::sort::sort(&mut claims);
     let receivable = |id: &str, tp: &TopicPartition| {
         let start = claims.partition_point(|&(t, p, _)| (t, p) < (tp.topic.as_str(), tp.partition));
         let mut claimants = claims[start..]
@@ -327,7 +327,7 @@ impl<'a> ValidGroup<'a> {
             return Err(AssignError::TooManyPartitions { total });
         }
         let mut members = members;
-        members.sort_by(|a, b| a.id.cmp(b.id));
+        crate::sort::sort_by(&mut members, |a, b| a.id.cmp(b.id));
         Ok(Self {
             topics: &group.topics,
             members,
@@ -401,6 +401,6 @@ pub(crate) fn java_string_order(a: &str, b: &str) -> Ordering {
 /// Sorts every member's list so output does not depend on the order partitions were handed out.
 pub(crate) fn sort_partitions(assignment: &mut Assignment) {
     for partitions in assignment.values_mut() {
-        partitions.sort();
+        crate::sort::sort(partitions);
     }
 }
