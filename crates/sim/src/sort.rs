@@ -2,7 +2,7 @@
 //!
 //! The standard library's sorts are fast but each call site instantiates several kilobytes of
 //! code (driftsort, quicksort, small-sort networks) per element type and comparator; in the
-//! site's WebAssembly those copies added up to about a tenth of the code. In WebAssembly these
+//! site's WebAssembly those copies were about 8 % of the code. In WebAssembly these
 //! functions therefore sort with [`stable_order`], a plain merge sort over indices that is
 //! compiled once and called through a `dyn` comparator, then move the items into place; each
 //! call site keeps only a small shim. Natively they call the standard library, so the
