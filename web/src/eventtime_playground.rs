@@ -622,7 +622,7 @@ fn narrate(
         };
         lines.push((w.fired_at_ms, text, kind));
     }
-    lines.sort_by_key(|(at_ms, _, _)| *at_ms);
+    streamlab_sim::sort::sort_by_key(&mut lines, |(at_ms, _, _)| *at_ms);
     lines
         .into_iter()
         .map(|(at_ms, text, kind)| NarrationLine {

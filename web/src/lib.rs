@@ -23,6 +23,7 @@ pub mod page;
 pub mod palette;
 pub mod panic_overlay;
 pub mod playground;
+pub mod plot;
 pub mod real_config;
 pub mod shared;
 pub mod svg_png;

@@ -59,7 +59,7 @@ pub fn now_ms() -> f64 {
 
 fn stats(samples: &[f64]) -> JsValue {
     let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    streamlab_sim::sort::sort_by(&mut sorted, f64::total_cmp);
     let pick = |q: f64| {
         if sorted.is_empty() {
             f64::NAN

@@ -4,7 +4,7 @@
 //! colour variables; "system" is resolved to light or dark from `prefers-color-scheme`. The learner's choice is remembered in `localStorage`. Canvas charts cannot use
 //! CSS variables directly, so [`colour_var`] reads the current value for them.
 
-use plotters::style::RGBColor;
+use crate::plot::Rgb;
 
 /// The themes, in the order the switcher offers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,48 +90,32 @@ fn resolved(theme: SiteTheme) -> SiteTheme {
 /// The theme's colours for a canvas chart, read when it is drawn.
 #[derive(Clone, Copy, Debug)]
 pub struct ChartInk {
-    pub paper: RGBColor,
-    pub ink: RGBColor,
-    pub muted: RGBColor,
+    pub paper: Rgb,
+    pub ink: Rgb,
+    pub muted: Rgb,
     /// Grid lines and legend borders.
-    pub grid: RGBColor,
+    pub grid: Rgb,
 }
 
 impl ChartInk {
     pub fn current() -> Self {
         Self {
-            paper: colour_var("--paper", RGBColor(255, 255, 255)),
-            ink: colour_var("--ink", RGBColor(27, 31, 36)),
-            muted: colour_var("--ink-muted", RGBColor(87, 96, 106)),
-            grid: colour_var("--paper-sunken", RGBColor(243, 244, 246)),
+            paper: colour_var("--paper", Rgb(255, 255, 255)),
+            ink: colour_var("--ink", Rgb(27, 31, 36)),
+            muted: colour_var("--ink-muted", Rgb(87, 96, 106)),
+            grid: colour_var("--paper-sunken", Rgb(243, 244, 246)),
         }
-    }
-
-    /// Axis labels and titles in the theme's ink.
-    pub fn font(&self, size: u32) -> plotters::style::TextStyle<'static> {
-        use plotters::style::{Color, IntoFont};
-        ("sans-serif", size).into_font().color(&self.ink.to_rgba())
     }
 }
 
-/// The current value of the CSS colour variable `--name` as a colour for plotters, or
+/// The current value of the CSS colour variable `--name` as a colour for a canvas, or
 /// `fallback` when it is missing or not a `#rrggbb` value.
-pub fn colour_var(name: &str, fallback: RGBColor) -> RGBColor {
+pub fn colour_var(name: &str, fallback: Rgb) -> Rgb {
     let value = document_element()
         .and_then(|root| web_sys::window()?.get_computed_style(&root).ok().flatten())
         .and_then(|style| style.get_property_value(name).ok())
         .unwrap_or_default();
-    parse_hex(value.trim()).unwrap_or(fallback)
-}
-
-/// `#rrggbb` to a colour.
-pub fn parse_hex(hex: &str) -> Option<RGBColor> {
-    let digits = hex.strip_prefix('#')?;
-    if digits.len() != 6 || !digits.is_ascii() {
-        return None;
-    }
-    let byte = |i: usize| u8::from_str_radix(&digits[i..i + 2], 16).ok();
-    Some(RGBColor(byte(0)?, byte(2)?, byte(4)?))
+    Rgb::parse_hex(value.trim()).unwrap_or(fallback)
 }
 
 fn document_element() -> Option<web_sys::Element> {
@@ -153,13 +137,5 @@ mod tests {
             assert_eq!(SiteTheme::from_name(theme.name()), Some(theme));
         }
         assert_eq!(SiteTheme::from_name("neon"), None);
-    }
-
-    #[wasm_bindgen_test]
-    fn only_full_hex_colours_parse() {
-        assert_eq!(parse_hex("#0072b2"), Some(RGBColor(0, 0x72, 0xb2)));
-        assert_eq!(parse_hex("#fff"), None);
-        assert_eq!(parse_hex("blue"), None);
-        assert_eq!(parse_hex("#é12345"), None);
     }
 }

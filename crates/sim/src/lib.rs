@@ -21,6 +21,7 @@ pub mod scenario;
 pub mod share;
 pub mod sink;
 pub mod snapshot;
+pub mod sort;
 pub mod timeline;
 pub mod topic;
 pub mod trace;

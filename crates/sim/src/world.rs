@@ -356,6 +356,6 @@ fn expand_schedule(
         })
         .chain(generated.iter().cloned())
         .collect();
-    expanded.sort_by_key(|a| a.at_ms);
+    crate::sort::sort_by_key(&mut expanded, |a| a.at_ms);
     expanded
 }

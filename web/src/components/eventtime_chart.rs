@@ -1,14 +1,12 @@
 //! The "which clock?" chart: records counted per window by processing time and by event time,
-//! drawn against the ground truth on one plotters canvas. Each series has its own line style
+//! drawn against the ground truth on one canvas. Each series has its own line style
 //! and marker as well as its own colour, so nothing rests on colour alone. A window appears
 //! on a counted series once it has fired; the truth is drawn whole from the start, as the
 //! reference no real job could know.
 
 use super::canvas::use_canvas_drawing;
+use crate::plot::{Layout, Look, Marker, Plot, Rgb};
 use crate::shared::Shared;
-use crate::theme::ChartInk;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use std::collections::BTreeMap;
 use streamlab_sim::eventtime::WindowComparison;
 use streamlab_sim::window::{Watermark, WindowSpec};
@@ -157,9 +155,28 @@ pub fn eventtime_chart(props: &EventTimeChartProps) -> Html {
     }
 }
 
-const TRUTH: RGBColor = RGBColor(90, 90, 90);
-const PROCESSING: RGBColor = RGBColor(213, 94, 0);
-const EVENT: RGBColor = RGBColor(0, 114, 178);
+/// Truth first and widest, so the event-time line visibly lies on it.
+const TRUTH: Look = Look {
+    colour: Rgb(90, 90, 90),
+    width: 5.0,
+    dash: None,
+    marker: Marker::Circle,
+    marker_size: 5.0,
+};
+const PROCESSING: Look = Look {
+    colour: Rgb(213, 94, 0),
+    width: 2.0,
+    dash: Some((8.0, 5.0)),
+    marker: Marker::Triangle,
+    marker_size: 6.0,
+};
+const EVENT: Look = Look {
+    colour: Rgb(0, 114, 178),
+    width: 2.0,
+    dash: None,
+    marker: Marker::Square,
+    marker_size: 3.0,
+};
 
 fn seconds(ms: i64) -> f64 {
     ms as f64 / 1000.0
@@ -170,12 +187,6 @@ fn middle(w: &WindowCount) -> (f64, f64) {
 }
 
 fn draw(canvas: HtmlCanvasElement, data: &WindowCounts) {
-    let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
-        return;
-    };
-    let root = backend.into_drawing_area();
-    let ink = ChartInk::current();
-    let _ = root.fill(&ink.paper);
     let top = data
         .truth
         .iter()
@@ -186,83 +197,37 @@ fn draw(canvas: HtmlCanvasElement, data: &WindowCounts) {
         .unwrap_or(0)
         .max(10) as f64
         * 1.15;
-    let Ok(mut chart) = ChartBuilder::on(&root)
-        .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(50)
-        .build_cartesian_2d(0.0..seconds(data.axis_end_ms).max(1.0), 0.0..top)
-    else {
+    let layout = Layout {
+        margin: 10.0,
+        x_label_area: 36.0,
+        y_label_area: 50.0,
+        x: (0.0, seconds(data.axis_end_ms).max(1.0)),
+        y: (0.0, top),
+    };
+    let Some(plot) = Plot::new(&canvas, layout) else {
         return;
     };
-    let _ = chart
-        .configure_mesh()
-        .x_desc("window (simulated time, s)")
-        .y_desc("records in the window")
-        .light_line_style(ink.grid)
-        .bold_line_style(ink.grid)
-        .axis_style(ink.muted)
-        .label_style(ink.font(12))
-        .axis_desc_style(ink.font(12))
-        .draw();
+    plot.axes("window (simulated time, s)", Some("records in the window"));
     if let Some((from, to)) = data.outage_ms {
-        let band = RGBColor(120, 120, 120).mix(0.12).filled();
-        let _ = chart.draw_series(std::iter::once(Rectangle::new(
-            [(seconds(from), 0.0), (seconds(to), top)],
-            band,
-        )));
+        plot.band(seconds(from), seconds(to), Rgb(120, 120, 120), 0.12);
     }
-    // Truth first and widest, so the event-time line visibly lies on it.
-    let truth = data.truth.iter().map(middle);
-    let _ = chart
-        .draw_series(LineSeries::new(truth.clone(), TRUTH.stroke_width(5)))
-        .map(|s| {
-            s.label("truth (by when it happened)").legend(|(x, y)| {
-                EmptyElement::at((x, y))
-                    + PathElement::new([(-6, 0), (10, 0)], TRUTH.stroke_width(5))
-                    + Circle::new((2, 0), 4, TRUTH.filled())
-            })
-        });
-    let _ = chart.draw_series(truth.map(|p| Circle::new(p, 5, TRUTH.filled())));
-
-    let processing = data.processing_time.iter().map(middle);
-    let _ = chart
-        .draw_series(DashedLineSeries::new(
-            processing.clone(),
-            8,
-            5,
-            PROCESSING.stroke_width(2),
-        ))
-        .map(|s| {
-            s.label("by processing time (when it was read)")
-                .legend(|(x, y)| {
-                    EmptyElement::at((x, y))
-                        + PathElement::new([(-6, 0), (0, 0)], PROCESSING.stroke_width(2))
-                        + PathElement::new([(5, 0), (10, 0)], PROCESSING.stroke_width(2))
-                        + TriangleMarker::new((2, 0), 5, PROCESSING.filled())
-                })
-        });
-    let _ = chart.draw_series(processing.map(|p| TriangleMarker::new(p, 6, PROCESSING.filled())));
-
-    let event = data.event_time.iter().map(middle);
-    let _ = chart
-        .draw_series(LineSeries::new(event.clone(), EVENT.stroke_width(2)))
-        .map(|s| {
-            s.label("by event time (its timestamp)").legend(|(x, y)| {
-                EmptyElement::at((x, y))
-                    + PathElement::new([(-6, 0), (10, 0)], EVENT.stroke_width(2))
-                    + Rectangle::new([(-1, -3), (5, 3)], EVENT.filled())
-            })
-        });
-    let _ = chart.draw_series(event.map(|(x, y)| {
-        EmptyElement::at((x, y)) + Rectangle::new([(-3, -3), (3, 3)], EVENT.filled())
-    }));
-
-    let _ = chart
-        .configure_series_labels()
-        .background_style(ink.paper.mix(0.85))
-        .border_style(ink.grid)
-        .label_font(ink.font(12))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw();
-    let _ = root.present();
+    let series = [
+        (&data.truth, TRUTH, "truth (by when it happened)"),
+        (
+            &data.processing_time,
+            PROCESSING,
+            "by processing time (when it was read)",
+        ),
+        (&data.event_time, EVENT, "by event time (its timestamp)"),
+    ];
+    for (windows, look, _) in &series {
+        let points: Vec<(f64, f64)> = windows.iter().map(middle).collect();
+        plot.line(&points, look);
+        plot.markers(points, look);
+    }
+    let legend: Vec<(&str, Look)> = series
+        .iter()
+        .map(|&(_, look, label)| (label, look))
+        .collect();
+    plot.legend(&legend, 0.85);
 }

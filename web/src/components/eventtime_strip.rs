@@ -6,10 +6,9 @@
 
 use super::canvas::use_canvas_drawing;
 use crate::palette::key_colour;
+use crate::plot::{Layout, Look, Marker, Plot, Rgb};
 use crate::shared::Shared;
-use crate::theme::{colour_var, ChartInk};
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
+use crate::theme::colour_var;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -68,83 +67,65 @@ fn spread(index: u32) -> f64 {
     f64::from(index.wrapping_mul(2_654_435_761) >> 16 & 0xff) / 255.0
 }
 
-fn hex_colour(hex: &str) -> RGBColor {
-    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
-    RGBColor(byte(1), byte(3), byte(5))
-}
-
 fn draw(canvas: HtmlCanvasElement, data: &StripData) {
-    let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
-        return;
-    };
-    let root = backend.into_drawing_area();
-    let ink = ChartInk::current();
-    let _ = root.fill(&ink.paper);
     let x_end = seconds(data.axis_end_ms).max(1.0);
-    let Ok(mut chart) = ChartBuilder::on(&root)
-        .margin(10)
-        .x_label_area_size(28)
-        .y_label_area_size(50)
-        .build_cartesian_2d(0.0..x_end, 0.0..1.0)
-    else {
+    let layout = Layout {
+        margin: 10.0,
+        x_label_area: 36.0,
+        y_label_area: 50.0,
+        x: (0.0, x_end),
+        y: (0.0, 1.0),
+    };
+    let Some(plot) = Plot::new(&canvas, layout) else {
         return;
     };
-    let _ = chart
-        .configure_mesh()
-        .x_desc("event time (s)")
-        .disable_y_mesh()
-        .disable_y_axis()
-        .light_line_style(ink.grid)
-        .bold_line_style(ink.grid)
-        .axis_style(ink.muted)
-        .label_style(ink.font(12))
-        .axis_desc_style(ink.font(12))
-        .draw();
-    let label = |text: &str, y: f64| Text::new(text.to_string(), (x_end * 0.005, y), ink.font(12));
+    plot.axes("event time (s)", None);
     if let Some((from, to)) = data.outage_ms {
-        let _ = chart.draw_series(std::iter::once(Rectangle::new(
-            [(seconds(from), 0.0), (seconds(to), 1.0)],
-            RGBColor(120, 120, 120).mix(0.15).filled(),
-        )));
-        let _ = chart.draw_series(std::iter::once(Text::new(
-            "processor stopped".to_string(),
-            (seconds(from) + x_end * 0.005, 0.52),
-            ink.font(12),
-        )));
+        plot.band(seconds(from), seconds(to), Rgb(120, 120, 120), 0.15);
+        plot.text("processor stopped", (seconds(from) + x_end * 0.005, 0.52));
     }
-    let _ = chart.draw_series([
-        label(&format!("in the topic: {} waiting", data.backlog), 0.99),
-        label("read and counted", 0.45),
-    ]);
-    let _ = chart.draw_series(data.dots.iter().map(|dot| {
+    plot.text(
+        &format!("in the topic: {} waiting", data.backlog),
+        (x_end * 0.005, 0.99),
+    );
+    plot.text("read and counted", (x_end * 0.005, 0.45));
+    for dot in &data.dots {
         let (wait_low, wait_high) = WAITING_LANE;
         let (done_low, done_high) = PROCESSED_LANE;
         let s = spread(dot.index);
         let waiting_y = wait_low + s * (wait_high - wait_low);
         let done_y = done_low + s * (done_high - done_low);
         let y = waiting_y + (done_y - waiting_y) * dot.landed;
-        let colour = hex_colour(key_colour(Some(dot.key)));
-        let style = if dot.landed > 0.0 {
-            colour.filled()
-        } else {
-            colour.stroke_width(1)
+        let look = Look {
+            colour: Rgb::from_hex(key_colour(Some(dot.key))),
+            width: 1.0,
+            dash: None,
+            marker: if dot.landed > 0.0 {
+                Marker::Circle
+            } else {
+                Marker::Ring
+            },
+            marker_size: 2.0,
         };
-        Circle::new((seconds(dot.event_ms), y), 2, style)
-    }));
-    let now = seconds(data.now_ms);
-    let _ = chart.draw_series(DashedLineSeries::new(
-        [(now, 0.0), (now, 1.0)],
-        5,
-        4,
-        ink.ink.stroke_width(1),
-    ));
-    if let Some(watermark_ms) = data.watermark_ms {
-        let w = seconds(watermark_ms);
-        let _ = chart.draw_series(LineSeries::new(
-            [(w, 0.0), (w, 1.0)],
-            // The theme's blue: the dark theme lightens it to stay visible on dark paper.
-            colour_var("--blue", RGBColor(0, 114, 178)).stroke_width(2),
-        ));
+        plot.markers([(seconds(dot.event_ms), y)], &look);
     }
-    let _ = root.present();
+    let ink = plot.ink();
+    let clock = Look {
+        colour: ink.ink,
+        width: 1.0,
+        dash: Some((5.0, 4.0)),
+        marker: Marker::Circle,
+        marker_size: 0.0,
+    };
+    plot.vertical(seconds(data.now_ms), &clock);
+    if let Some(watermark_ms) = data.watermark_ms {
+        let watermark = Look {
+            // The theme's blue: the dark theme lightens it to stay visible on dark paper.
+            colour: colour_var("--blue", Rgb(0, 114, 178)),
+            width: 2.0,
+            dash: None,
+            ..clock
+        };
+        plot.vertical(seconds(watermark_ms), &watermark);
+    }
 }

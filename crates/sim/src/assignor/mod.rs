@@ -13,6 +13,7 @@ mod range;
 mod roundrobin;
 mod sticky;
 
+use crate::sort::{map_of, set_of};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -200,20 +201,17 @@ pub fn cooperative_rebalance(
 ) -> Result<CooperativeRebalance, AssignError> {
     let group = ValidGroup::new(group)?;
     let (first_round, final_assignment) = cooperative_rounds(&group);
-    let revoked = group
-        .members
-        .iter()
-        .map(|member| {
-            let held = &first_round[member.id];
-            let given_up: BTreeSet<TopicPartition> = member
+    let revoked = map_of(group.members.iter().map(|member| {
+        let held = &first_round[member.id];
+        let given_up = set_of(
+            member
                 .claimed
                 .iter()
                 .filter(|partition| held.binary_search(partition).is_err())
-                .cloned()
-                .collect();
-            (member.id.to_string(), given_up.into_iter().collect())
-        })
-        .collect();
+                .cloned(),
+        );
+        (member.id.to_string(), given_up.into_iter().collect())
+    }));
     Ok(CooperativeRebalance {
         first_round,
         revoked,
@@ -245,7 +243,7 @@ fn withhold_partitions_owned_elsewhere(group: &ValidGroup<'_>, target: &Assignme
                 .map(|&(topic, partition)| (topic, partition, member.id))
         })
         .collect();
-    claims.sort_unstable();
+    crate::sort::sort(&mut claims);
     let receivable = |id: &str, tp: &TopicPartition| {
         let start = claims.partition_point(|&(t, p, _)| (t, p) < (tp.topic.as_str(), tp.partition));
         let mut claimants = claims[start..]
@@ -254,17 +252,14 @@ fn withhold_partitions_owned_elsewhere(group: &ValidGroup<'_>, target: &Assignme
             .peekable();
         claimants.peek().is_none() || claimants.any(|&(_, _, claimant)| claimant == id)
     };
-    target
-        .iter()
-        .map(|(id, partitions)| {
-            let kept = partitions
-                .iter()
-                .filter(|tp| receivable(id, tp))
-                .cloned()
-                .collect();
-            (id.clone(), kept)
-        })
-        .collect()
+    map_of(target.iter().map(|(id, partitions)| {
+        let kept = partitions
+            .iter()
+            .filter(|tp| receivable(id, tp))
+            .cloned()
+            .collect();
+        (id.clone(), kept)
+    }))
 }
 
 /// A group that passed validation, with members sorted by id bytes, subscriptions
@@ -315,10 +310,11 @@ impl<'a> ValidGroup<'a> {
             .iter()
             .map(|member| ValidMember::new(member, &group.topics))
             .collect();
-        let subscribed: BTreeSet<&str> = members
-            .iter()
-            .flat_map(|member| member.topics.iter().copied())
-            .collect();
+        let subscribed = set_of(
+            members
+                .iter()
+                .flat_map(|member| member.topics.iter().copied()),
+        );
         let total: u64 = subscribed
             .iter()
             .map(|topic| u64::from(group.topics[*topic]))
@@ -327,7 +323,7 @@ impl<'a> ValidGroup<'a> {
             return Err(AssignError::TooManyPartitions { total });
         }
         let mut members = members;
-        members.sort_by(|a, b| a.id.cmp(b.id));
+        crate::sort::sort_by(&mut members, |a, b| a.id.cmp(b.id));
         Ok(Self {
             topics: &group.topics,
             members,
@@ -344,10 +340,7 @@ impl<'a> ValidGroup<'a> {
                 ValidMember {
                     id: member.id,
                     topics: member.topics.clone(),
-                    owned: held
-                        .iter()
-                        .map(|tp| (tp.topic.as_str(), tp.partition))
-                        .collect(),
+                    owned: set_of(held.iter().map(|tp| (tp.topic.as_str(), tp.partition))),
                     claimed: held,
                 }
             })
@@ -365,23 +358,25 @@ impl<'a> ValidGroup<'a> {
 
     /// An assignment in which every member holds nothing yet.
     pub(crate) fn empty_assignment(&self) -> Assignment {
-        self.members
-            .iter()
-            .map(|member| (member.id.to_string(), Vec::new()))
-            .collect()
+        map_of(
+            self.members
+                .iter()
+                .map(|member| (member.id.to_string(), Vec::new())),
+        )
     }
 }
 
 impl<'a> ValidMember<'a> {
     fn new(member: &'a MemberSubscription, topics: &BTreeMap<String, u32>) -> Self {
-        let subscribed: BTreeSet<&'a str> = member.topics.iter().map(String::as_str).collect();
-        let owned = member
-            .owned
-            .iter()
-            .filter(|tp| subscribed.contains(tp.topic.as_str()))
-            .filter(|tp| tp.partition < topics[&tp.topic])
-            .map(|tp| (tp.topic.as_str(), tp.partition))
-            .collect();
+        let subscribed: BTreeSet<&'a str> = set_of(member.topics.iter().map(String::as_str));
+        let owned = set_of(
+            member
+                .owned
+                .iter()
+                .filter(|tp| subscribed.contains(tp.topic.as_str()))
+                .filter(|tp| tp.partition < topics[&tp.topic])
+                .map(|tp| (tp.topic.as_str(), tp.partition)),
+        );
         Self {
             id: &member.id,
             topics: subscribed,
@@ -401,6 +396,6 @@ pub(crate) fn java_string_order(a: &str, b: &str) -> Ordering {
 /// Sorts every member's list so output does not depend on the order partitions were handed out.
 pub(crate) fn sort_partitions(assignment: &mut Assignment) {
     for partitions in assignment.values_mut() {
-        partitions.sort();
+        crate::sort::sort(partitions);
     }
 }

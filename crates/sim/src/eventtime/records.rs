@@ -97,10 +97,12 @@ pub(crate) fn generate(scenario: &EventTimeScenario) -> Vec<Record> {
         record.index = index as u32;
     }
     // The topic appends in arrival order; ties keep event order so the sort is deterministic.
-    records.sort_by_key(|record| (record.received_ms, record.index));
+    crate::sort::sort_by_key(&mut records, |record| (record.received_ms, record.index));
     assign_offsets(&mut records, scenario.partitions);
     assign_processing_times(&mut records, scenario);
-    records.sort_by_key(|record| (record.processed_ms, record.received_ms, record.index));
+    crate::sort::sort_by_key(&mut records, |record| {
+        (record.processed_ms, record.received_ms, record.index)
+    });
     records
 }
 

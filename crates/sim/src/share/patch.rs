@@ -33,12 +33,15 @@ pub fn diff(base: &Value, target: &Value) -> Option<Value> {
             Some(Value::Object(patch))
         }
         (Value::Array(from), Value::Array(to)) if from.len() == to.len() => {
-            let patch: Map<String, Value> = from
-                .iter()
-                .zip(to)
-                .enumerate()
-                .filter_map(|(i, (old, new))| Some((i.to_string(), diff(old, new)?)))
-                .collect();
+            // Extended rather than collected: collecting sorts, and would bring a sort of
+            // its own into the site (see `crate::sort::map_of`).
+            let mut patch = Map::new();
+            patch.extend(
+                from.iter()
+                    .zip(to)
+                    .enumerate()
+                    .filter_map(|(i, (old, new))| Some((i.to_string(), diff(old, new)?))),
+            );
             Some(Value::Object(patch))
         }
         // Anything else (a number, a string, an array of another length) travels whole. As

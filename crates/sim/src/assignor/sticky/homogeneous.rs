@@ -15,7 +15,9 @@ pub(super) fn keep_most_owned(component: &Component<'_>) -> Holdings {
     let (base_load, extra_loads) = load_split(component);
     let owned = component.owned_by_member();
     let mut by_owned_count: Vec<usize> = (0..owned.len()).collect();
-    by_owned_count.sort_by_key(|&member| (std::cmp::Reverse(owned[member].len()), member));
+    crate::sort::sort_by_key(&mut by_owned_count, |&member| {
+        (std::cmp::Reverse(owned[member].len()), member)
+    });
     let mut capacity = vec![base_load; owned.len()];
     for &member in by_owned_count.iter().take(extra_loads) {
         capacity[member] += 1;
@@ -59,7 +61,7 @@ pub(super) fn complete(component: &Component<'_>, kept: &Holdings) -> Holdings {
         }
     }
     for partitions in &mut holdings {
-        partitions.sort_unstable();
+        crate::sort::sort(partitions);
     }
     holdings
 }

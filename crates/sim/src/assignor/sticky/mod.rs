@@ -136,7 +136,7 @@ fn reachable_from<'g>(
             }
         }
     }
-    members.sort_unstable();
+    crate::sort::sort(&mut members);
     (members, topics.into_iter().collect())
 }
 
@@ -286,7 +286,7 @@ fn kept_partitions(
         }
     }
     for partitions in &mut kept {
-        partitions.sort_unstable();
+        crate::sort::sort(partitions);
     }
     kept
 }
@@ -411,7 +411,7 @@ fn fill_free_partitions(
         }
     }
     for partitions in &mut holdings {
-        partitions.sort_unstable();
+        crate::sort::sort(partitions);
     }
     holdings
 }
