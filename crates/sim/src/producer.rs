@@ -89,8 +89,11 @@ impl Producer {
 
     /// Sends every record due at or before `now_ms` into the buffer.
     pub fn send_due(&mut self, now_ms: u64) {
-        while self.next_send_ms() <= now_ms {
+        loop {
             let send_ms = self.next_send_ms();
+            if send_ms > now_ms {
+                break;
+            }
             let key = self.draw_key();
             let partition = self.partition_of(key);
             let record = Record {

@@ -67,6 +67,9 @@ pub struct WriteRuns {
 impl WriteRuns {
     /// Counts one more write of `offset`; returns how many writes it had before.
     pub fn add(&mut self, offset: u64) -> u32 {
+        if self.extend_last(offset) {
+            return 0;
+        }
         let i = self.runs.partition_point(|r| r.to <= offset);
         let before = match self.runs.get(i) {
             Some(run) if run.from <= offset => run.writes,
@@ -80,20 +83,45 @@ impl WriteRuns {
         if before == 0 {
             self.runs.insert(i, single);
         } else {
+            // Run `i` splits into what lies before `offset`, `offset` itself and what lies
+            // after, each kept only if not empty.
             let run = self.runs[i];
-            let pieces = [
-                Run { to: offset, ..run },
-                single,
-                Run {
-                    from: offset + 1,
-                    ..run
-                },
-            ];
-            self.runs
-                .splice(i..=i, pieces.into_iter().filter(|r| r.from < r.to));
+            let mut at = i;
+            if run.from < offset {
+                self.runs[at] = Run { to: offset, ..run };
+                at += 1;
+                self.runs.insert(at, single);
+            } else {
+                self.runs[at] = single;
+            }
+            if offset + 1 < run.to {
+                self.runs.insert(
+                    at + 1,
+                    Run {
+                        from: offset + 1,
+                        ..run
+                    },
+                );
+            }
         }
         self.merge_around(i);
         before
+    }
+
+    /// The common case, a first write just past every run so far: it extends the last run
+    /// when that one counts single writes and ends at `offset` (which is what inserting and
+    /// merging would do), or starts a new run after a gap. Returns false otherwise.
+    fn extend_last(&mut self, offset: u64) -> bool {
+        match self.runs.last_mut() {
+            Some(last) if last.to == offset && last.writes == 1 => last.to += 1,
+            Some(last) if last.to >= offset => return false,
+            _ => self.runs.push(Run {
+                from: offset,
+                to: offset + 1,
+                writes: 1,
+            }),
+        }
+        true
     }
 
     /// Merges touching runs with equal counts near index `i`.

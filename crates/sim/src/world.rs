@@ -106,17 +106,30 @@ impl World {
             .schedule
             .get(self.next_action)
             .map_or(u64::MAX, |a| a.at_ms);
-        [
+        let others_ms = [
             self.producer.next_send_ms(),
             self.producer.next_append_ms(),
-            self.next_expiry_ms(),
             self.metrics.next_sample_ms(),
             next_action_ms,
         ]
         .into_iter()
         .chain(groups)
         .min()
-        .unwrap_or(u64::MAX)
+        .unwrap_or(u64::MAX);
+        // Retention only ever acts on a check boundary: when the next boundary comes after
+        // everything else, the partitions need not be looked at.
+        if self.next_retention_check_ms() > others_ms {
+            return others_ms;
+        }
+        others_ms.min(self.next_expiry_ms())
+    }
+
+    /// The first retention check boundary after now (a lower bound on `next_expiry_ms`).
+    fn next_retention_check_ms(&self) -> u64 {
+        let interval_ms = self.retention_check_interval_ms;
+        (self.now_ms + 1)
+            .div_ceil(interval_ms)
+            .saturating_mul(interval_ms)
     }
 
     fn tick(&mut self, now_ms: u64) {
