@@ -15,6 +15,7 @@ use crate::assignor::{
     TopicPartition,
 };
 use crate::events::{Event, EventKind, MemberPartitions};
+use crate::sort::sort;
 use crate::topic::Topic;
 use std::collections::BTreeMap;
 
@@ -370,7 +371,7 @@ impl Group {
                 .get(&id)
                 .map(|tps| tps.iter().map(|tp| tp.partition).collect())
                 .unwrap_or_default();
-            new.sort_unstable();
+            sort(&mut new);
             for &p in &new {
                 let kept = self.members[m].assigned.contains(&p);
                 self.partitions[p as usize].owner = Some(m);
@@ -380,7 +381,7 @@ impl Group {
             }
             // Partitions being revoked stay this member's until its next poll.
             new.extend(revoked.iter().copied());
-            new.sort_unstable();
+            sort(&mut new);
             let member = &mut self.members[m];
             member.assigned = new;
             member.pending_revocation = revoked;
