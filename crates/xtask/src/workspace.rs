@@ -3,11 +3,17 @@
 //! xtask changes into the repository root before doing anything, so every other module names
 //! files by these repo-relative paths and the commands work from any directory.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The repository root: two levels above this crate's manifest (crates/xtask).
+///
+/// `cargo xtask` (an alias of `cargo run`) tells the process where the manifest is now; the
+/// path compiled in is only the fallback. A build copied from another checkout (a `target/`
+/// reused to save time) would otherwise act on the checkout it was compiled in.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    manifest_dir
         .ancestors()
         .nth(2)
         .expect("crates/xtask sits two levels below the repository root")
