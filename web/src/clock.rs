@@ -97,6 +97,28 @@ pub trait TransportMsg {
     fn speed(exponent: i32) -> Self;
 }
 
+/// Implements [`TransportMsg`] for a playground's `Msg`, whose `TogglePlay`, `Step`, `Reset`
+/// and `Speed(i32)` variants are the transport's.
+macro_rules! transport_msg_for {
+    ($msg:ident) => {
+        impl $crate::clock::TransportMsg for $msg {
+            fn toggle_play() -> Self {
+                $msg::TogglePlay
+            }
+            fn step() -> Self {
+                $msg::Step
+            }
+            fn reset() -> Self {
+                $msg::Reset
+            }
+            fn speed(exponent: i32) -> Self {
+                $msg::Speed(exponent)
+            }
+        }
+    };
+}
+pub(crate) use transport_msg_for;
+
 /// The message keyboard `event` stands for on a playground whose clock is `clock`, if any.
 pub fn shortcut_msg<M: TransportMsg>(
     event: &web_sys::KeyboardEvent,

@@ -13,7 +13,7 @@
 
 use crate::address_bar::{url_with, AddressBar, Write};
 use crate::browser::{prefers_reduced_motion, KeyListener};
-use crate::clock::{shortcut_msg, SimClock, TransportMsg};
+use crate::clock::{shortcut_msg, transport_msg_for, SimClock};
 use crate::components::embed_challenge::EmbedChallenge;
 use crate::components::error_banner::ErrorBanner;
 use crate::components::eventtime_chart::{EventTimeChart, WindowCount, WindowCounts};
@@ -63,20 +63,7 @@ pub enum Msg {
     Key(KeyboardEvent),
 }
 
-impl TransportMsg for Msg {
-    fn toggle_play() -> Self {
-        Msg::TogglePlay
-    }
-    fn step() -> Self {
-        Msg::Step
-    }
-    fn reset() -> Self {
-        Msg::Reset
-    }
-    fn speed(exponent: i32) -> Self {
-        Msg::Speed(exponent)
-    }
-}
+transport_msg_for!(Msg);
 
 #[derive(Properties, PartialEq)]
 pub struct EventTimePlaygroundProps {

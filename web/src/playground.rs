@@ -12,7 +12,7 @@
 
 use crate::address_bar::{url_with, AddressBar, Write};
 use crate::browser::{prefers_reduced_motion, KeyListener};
-use crate::clock::{shortcut_msg, SimClock, TransportMsg};
+use crate::clock::{shortcut_msg, transport_msg_for, SimClock};
 use crate::components::counters::{Counters, GroupCounters};
 use crate::components::delivery_knobs::DeliveryKnobs;
 use crate::components::delivery_panel::DeliveryPanel;
@@ -69,20 +69,7 @@ pub enum Msg {
     Key(KeyboardEvent),
 }
 
-impl TransportMsg for Msg {
-    fn toggle_play() -> Self {
-        Msg::TogglePlay
-    }
-    fn step() -> Self {
-        Msg::Step
-    }
-    fn reset() -> Self {
-        Msg::Reset
-    }
-    fn speed(exponent: i32) -> Self {
-        Msg::Speed(exponent)
-    }
-}
+transport_msg_for!(Msg);
 
 #[derive(Properties, PartialEq)]
 pub struct PlaygroundProps {
