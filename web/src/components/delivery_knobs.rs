@@ -70,19 +70,19 @@ pub fn delivery_knobs(props: &DeliveryKnobsProps) -> Html {
                 <legend>{ "Topic retention" }</legend>
                 <NumberKnob label="Retention time" config_name={Some(AttrValue::from("retention.ms"))} unit="ms"
                     value={s.topic.retention_ms as f64}
-                    min={range("topic.retention_ms").min} max={range("topic.retention_ms").max}
+                    bounds={range("topic.retention_ms")}
                     slider_max={Some(120_000.0)} step={1000.0}
                     hint="Records older than this are deleted, read or not (Kafka default 604800000, seven days; -1 keeps them)."
                     on_change={topic(|s, v| s.topic.retention_ms = v as i64)} />
                 <NumberKnob label="Retention size" config_name={Some(AttrValue::from("retention.bytes"))} unit="bytes"
                     value={s.topic.retention_bytes as f64}
-                    min={range("topic.retention_bytes").min} max={range("topic.retention_bytes").max}
+                    bounds={range("topic.retention_bytes")}
                     slider_max={Some(10_000_000.0)} step={1000.0}
                     hint="A partition larger than this deletes its oldest records (default -1: no limit). Records are 1 kB here."
                     on_change={topic(|s, v| s.topic.retention_bytes = v as i64)} />
                 <NumberKnob label="Retention check" config_name={Some(AttrValue::from("log.retention.check.interval.ms"))} unit="ms"
                     value={f64::from(s.broker.log_retention_check_interval_ms)}
-                    min={range("broker.log_retention_check_interval_ms").min} max={range("broker.log_retention_check_interval_ms").max}
+                    bounds={range("broker.log_retention_check_interval_ms")}
                     slider_max={Some(300_000.0)} step={1000.0}
                     hint="How often the broker deletes what has expired (default 300000): the log start jumps at each check."
                     on_change={topic(|s, v| s.broker.log_retention_check_interval_ms = v as u32)} />
@@ -152,7 +152,7 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
             <NumberKnob label="Auto-commit interval" scope={scope.clone()}
                 config_name={Some(AttrValue::from("auto.commit.interval.ms"))} unit="ms"
                 value={f64::from(group.auto_commit_interval_ms)}
-                min={range("groups[].auto_commit_interval_ms").min} max={range("groups[].auto_commit_interval_ms").max}
+                bounds={range("groups[].auto_commit_interval_ms")}
                 slider_max={Some(30_000.0)} step={100.0}
                 hint="Default 5000: up to five seconds of work is redone after a crash."
                 on_change={number(|s, i, v| s.groups[i].auto_commit_interval_ms = v as u32)} />
@@ -170,13 +170,13 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
                 on_change={sink_changed} />
             <NumberKnob label="Random crashes: mean interval" scope={scope.clone()} unit="ms"
                 value={group.crash_mean_interval_ms as f64}
-                min={range("groups[].crash_mean_interval_ms").min} max={range("groups[].crash_mean_interval_ms").max}
+                bounds={range("groups[].crash_mean_interval_ms")}
                 slider_max={Some(60_000.0)} step={1000.0}
                 hint="Each member crashes at random times this far apart on average (0: never); drawn from the seed."
                 on_change={number(|s, i, v| s.groups[i].crash_mean_interval_ms = v as u64)} />
             <NumberKnob label="Down time after a crash" scope={scope.clone()} unit="ms"
                 value={group.crash_down_ms as f64}
-                min={range("groups[].crash_down_ms").min} max={range("groups[].crash_down_ms").max}
+                bounds={range("groups[].crash_down_ms")}
                 slider_max={Some(60_000.0)} step={1000.0}
                 hint="How long a randomly crashed member stays down before it starts again."
                 on_change={number(|s, i, v| s.groups[i].crash_down_ms = v as u64)} />
@@ -187,34 +187,33 @@ fn group_knobs(s: &Scenario, i: usize, on: &Callback<Edit>) -> Html {
                 on_change={reset_changed} />
             <NumberKnob label="Lag alert" scope={scope.clone()} unit="records"
                 value={group.lag_alert_records as f64}
-                min={range("groups[].lag_alert_records").min} max={range("groups[].lag_alert_records").max}
+                bounds={range("groups[].lag_alert_records")}
                 slider_max={Some(5_000.0)} step={50.0}
                 hint="Narrate an alert when a partition's lag passes this (0: at 100, 1000, ...)."
                 on_change={number(|s, i, v| s.groups[i].lag_alert_records = v as u64)} />
             <NumberKnob label="Poison: every n-th record" scope={scope.clone()} unit="records"
                 value={errors.poison_every_nth as f64}
-                min={range("groups[].errors.poison_every_nth").min} max={range("groups[].errors.poison_every_nth").max}
+                bounds={range("groups[].errors.poison_every_nth")}
                 slider_max={Some(5_000.0)} step={1.0}
                 hint="These records always fail processing (0: none)."
                 on_change={number(|s, i, v| s.groups[i].errors.poison_every_nth = v as u64)} />
             <NumberKnob label="Transient failures" scope={scope.clone()} unit="per attempt"
                 value={errors.transient_failure_probability}
-                min={range("groups[].errors.transient_failure_probability").min}
-                max={range("groups[].errors.transient_failure_probability").max}
+                bounds={range("groups[].errors.transient_failure_probability")}
                 step={0.001}
                 hint="Any attempt fails with this probability (a timeout, a lock), drawn from the seed per record and attempt: most failing records get through on a retry and reach the sink once; only one that fails every attempt goes to the dead-letter topic."
                 on_change={number(|s, i, v| s.groups[i].errors.transient_failure_probability = v)} />
             <NumberKnob label="Attempts" scope={scope.clone()}
                 config_name={Some(AttrValue::from("FixedBackOff maxAttempts + 1"))} unit="attempts"
                 value={f64::from(errors.max_attempts)}
-                min={range("groups[].errors.max_attempts").min} max={range("groups[].errors.max_attempts").max}
+                bounds={range("groups[].errors.max_attempts")}
                 slider_max={Some(20.0)}
                 hint="Deliveries before the error handler gives up (Spring's default handler: 10)."
                 on_change={number(|s, i, v| s.groups[i].errors.max_attempts = v as u32)} />
             <NumberKnob label="Back-off" scope={scope.clone()}
                 config_name={Some(AttrValue::from("FixedBackOff interval"))} unit="ms"
                 value={errors.backoff_ms as f64}
-                min={range("groups[].errors.backoff_ms").min} max={range("groups[].errors.backoff_ms").max}
+                bounds={range("groups[].errors.backoff_ms")}
                 slider_max={Some(10_000.0)} step={100.0}
                 hint="Wait between attempts; the member reads nothing else meanwhile."
                 on_change={number(|s, i, v| s.groups[i].errors.backoff_ms = v as u64)} />

@@ -66,18 +66,18 @@ pub fn eventtime_knobs(props: &EventTimeKnobsProps) -> Html {
                 if props.show_window {
                 <NumberKnob label="Window size" scope="et-" config_name={Some(AttrValue::from("TumblingEventTimeWindows.of(size)"))}
                     unit="ms" hint="Length of each tumbling window; both clocks use the same windows."
-                    value={window_size_ms(s.window) as f64} min={100.0} max={day} step={100.0}
+                    value={window_size_ms(s.window) as f64} bounds={(100.0, day)} step={100.0}
                     slider_max={Some(120_000.0)}
                     on_change={edit(cb, |s, v| s.window = WindowSpec::Tumbling { size_ms: v as i64 })} />
                 }
                 <NumberKnob label="Max out of orderness" scope="et-" config_name={Some(AttrValue::from("forBoundedOutOfOrderness"))}
                     unit="ms" hint="How far the watermark trails the latest event time seen: the wait for stragglers."
-                    value={s.max_out_of_orderness_ms as f64} min={0.0} max={day} step={100.0}
+                    value={s.max_out_of_orderness_ms as f64} bounds={(0.0, day)} step={100.0}
                     slider_max={Some(30_000.0)}
                     on_change={edit(cb, |s, v| s.max_out_of_orderness_ms = v as i64)} />
                 <NumberKnob label="Allowed lateness" scope="et-" config_name={Some(AttrValue::from("allowedLateness"))}
                     unit="ms" hint="How long after firing a window still takes late records and fires again."
-                    value={s.allowed_lateness_ms as f64} min={0.0} max={day} step={100.0}
+                    value={s.allowed_lateness_ms as f64} bounds={(0.0, day)} step={100.0}
                     slider_max={Some(60_000.0)}
                     on_change={edit(cb, |s, v| s.allowed_lateness_ms = v as i64)} />
             </fieldset>
@@ -85,17 +85,17 @@ pub fn eventtime_knobs(props: &EventTimeKnobsProps) -> Html {
                 <legend>{ "Outage" }</legend>
                 <NumberKnob label="Outage start" scope="et-" unit="ms"
                     hint="When the processor stops, on its own clock; records keep arriving in the topic."
-                    value={s.outage.start_ms as f64} min={0.0} max={MAX_DURATION_MS as f64} step={1000.0}
+                    value={s.outage.start_ms as f64} bounds={(0.0, MAX_DURATION_MS as f64)} step={1000.0}
                     slider_max={Some(s.duration_ms as f64)}
                     on_change={edit(cb, |s, v| s.outage.start_ms = v as i64)} />
                 <NumberKnob label="Outage duration" scope="et-" unit="ms"
                     hint="How long the processor is stopped; 0 means no outage."
-                    value={s.outage.duration_ms as f64} min={0.0} max={day} step={1000.0}
+                    value={s.outage.duration_ms as f64} bounds={(0.0, day)} step={1000.0}
                     slider_max={Some(120_000.0)}
                     on_change={edit(cb, |s, v| s.outage.duration_ms = v as i64)} />
                 <NumberKnob label="Catch-up rate" scope="et-" unit="records/s"
                     hint="How fast the processor reads the backlog after the outage."
-                    value={f64::from(s.outage.catch_up_records_per_second)} min={1.0} max={1_000_000.0}
+                    value={f64::from(s.outage.catch_up_records_per_second)} bounds={(1.0, 1_000_000.0)}
                     slider_max={Some(2_000.0)}
                     on_change={edit(cb, |s, v| s.outage.catch_up_records_per_second = v as u32)} />
             </fieldset>
@@ -103,21 +103,21 @@ pub fn eventtime_knobs(props: &EventTimeKnobsProps) -> Html {
                 <legend>{ "Traffic and network" }</legend>
                 <NumberKnob label="Event rate" scope="et-" unit="events/s"
                     hint={format!("Events per second over all devices; at most {} for this run's length.", max_rate_per_s(s.duration_ms))}
-                    value={f64::from(s.events_per_second)} min={1.0} max={2_000.0}
+                    value={f64::from(s.events_per_second)} bounds={(1.0, 2_000.0)}
                     slider_max={Some(200.0)}
                     on_change={edit(cb, |s, v| s.events_per_second = (v as u32).min(max_rate_per_s(s.duration_ms)))} />
                 <NumberKnob label="Delay tail share" scope="et-" unit="fraction"
                     hint="Share of records that are stragglers with an extra, exponentially distributed delay."
-                    value={s.delay.tail_probability} min={0.0} max={1.0} step={0.01}
+                    value={s.delay.tail_probability} bounds={(0.0, 1.0)} step={0.01}
                     on_change={edit(cb, |s, v| s.delay.tail_probability = v)} />
                 <NumberKnob label="Delay tail mean" scope="et-" unit="ms"
                     hint="Mean extra delay of a straggler (capped at ten times this)."
-                    value={s.delay.tail_mean_ms as f64} min={0.0} max={day} step={100.0}
+                    value={s.delay.tail_mean_ms as f64} bounds={(0.0, day)} step={100.0}
                     slider_max={Some(30_000.0)}
                     on_change={edit(cb, |s, v| s.delay.tail_mean_ms = v as i64)} />
                 <NumberKnob label="Devices" scope="et-" unit="keys"
                     hint="Devices producing events, one window key each (keyBy)."
-                    value={f64::from(s.keys)} min={1.0} max={64.0}
+                    value={f64::from(s.keys)} bounds={(1.0, 64.0)}
                     on_change={edit(cb, |s, v| {
                         s.keys = v as u32;
                         // Offline and skewed devices are counted among the keys.
@@ -126,7 +126,7 @@ pub fn eventtime_knobs(props: &EventTimeKnobsProps) -> Html {
                     })} />
                 <NumberKnob label="Seed" scope="et-" unit=""
                     hint="Seed of every random draw; same seed, same run."
-                    value={s.seed as f64} min={0.0} max={1_000_000.0}
+                    value={s.seed as f64} bounds={(0.0, 1_000_000.0)}
                     on_change={edit(cb, |s, v| s.seed = v as u64)} />
             </fieldset>
         </section>

@@ -109,11 +109,11 @@ pub fn watermark_knobs(props: &WatermarkKnobsProps) -> Html {
                     options={timestamp_options} value={timestamp_value} on_change={on_timestamp} />
                 <NumberKnob label="Idleness" scope="et-" config_name={Some(AttrValue::from("withIdleness"))}
                     unit="ms" hint="After this long without a record a partition stops holding the watermark; 0 never."
-                    value={s.idleness_ms as f64} min={0.0} max={MAX_KNOB_DURATION_MS as f64} step={1000.0}
+                    value={s.idleness_ms as f64} bounds={(0.0, MAX_KNOB_DURATION_MS as f64)} step={1000.0}
                     slider_max={Some(60_000.0)} on_change={on_idleness} />
                 <NumberKnob label="Partitions" scope="et-" unit="partitions"
                     hint="Each has its own watermark; the job's watermark is their minimum."
-                    value={f64::from(s.partitions)} min={1.0} max={16.0} on_change={on_partitions} />
+                    value={f64::from(s.partitions)} bounds={(1.0, 16.0)} on_change={on_partitions} />
             </fieldset>
         </section>
     }

@@ -59,27 +59,27 @@ pub fn windows_knobs(props: &WindowsKnobsProps) -> Html {
                 <legend>{ "The four windows" }</legend>
                 <NumberKnob label="Tumbling size" scope="wt-" config_name={Some(AttrValue::from("TumblingEventTimeWindows.of(size)"))}
                     unit="ms" hint="Length of each back-to-back window (Kafka Streams: TimeWindows.ofSizeWithNoGrace)."
-                    value={c.tumbling_size_ms as f64} min={100.0} max={day} step={100.0} slider_max={Some(40_000.0)}
+                    value={c.tumbling_size_ms as f64} bounds={(100.0, day)} step={100.0} slider_max={Some(40_000.0)}
                     on_change={edit(cb, |s, v| s.compared.tumbling_size_ms = v)} />
                 <NumberKnob label="Hopping size" scope="wt-" config_name={Some(AttrValue::from("SlidingEventTimeWindows.of(size, slide)"))}
                     unit="ms" hint="Length of each hopping window (Flink names them sliding; Kafka Streams: TimeWindows.ofSizeWithNoGrace)."
-                    value={c.hopping_size_ms as f64} min={100.0} max={day} step={100.0} slider_max={Some(40_000.0)}
+                    value={c.hopping_size_ms as f64} bounds={(100.0, day)} step={100.0} slider_max={Some(40_000.0)}
                     on_change={edit(cb, |s, v| {
                         s.compared.hopping_size_ms = v;
                         s.compared.hopping_hop_ms = clamp_hop_ms(s.compared.hopping_hop_ms, v);
                     })} />
                 <NumberKnob label="Hop" scope="wt-" config_name={Some(AttrValue::from("slide · advanceBy(advance)"))}
                     unit="ms" hint="A new hopping window starts this often; at most the size, and at most 100 windows per record."
-                    value={c.hopping_hop_ms as f64} min={100.0} max={c.hopping_size_ms as f64} step={100.0}
+                    value={c.hopping_hop_ms as f64} bounds={(100.0, c.hopping_size_ms as f64)} step={100.0}
                     on_change={edit(cb, |s, v| s.compared.hopping_hop_ms = clamp_hop_ms(v, s.compared.hopping_size_ms))} />
                 <NumberKnob label="Time difference" scope="wt-" config_name={Some(AttrValue::from("SlidingWindows.ofTimeDifferenceAndGrace"))}
                     unit="ms" hint="Kafka Streams' sliding windows: records at most this far apart share a window."
-                    value={c.sliding_time_difference_ms as f64} min={0.0} max={longest_difference_ms as f64} step={100.0}
+                    value={c.sliding_time_difference_ms as f64} bounds={(0.0, longest_difference_ms as f64)} step={100.0}
                     slider_max={Some((longest_difference_ms as f64).min(40_000.0))}
                     on_change={edit(cb, move |s, v| s.compared.sliding_time_difference_ms = v.min(max_time_difference_ms(s)))} />
                 <NumberKnob label="Session gap" scope="wt-" config_name={Some(AttrValue::from("EventTimeSessionWindows.withGap(gap)"))}
                     unit="ms" hint="A pause longer than this ends a device's session (Kafka Streams: SessionWindows.ofInactivityGapWithNoGrace)."
-                    value={c.session_gap_ms as f64} min={1.0} max={day} step={100.0} slider_max={Some(20_000.0)}
+                    value={c.session_gap_ms as f64} bounds={(1.0, day)} step={100.0} slider_max={Some(20_000.0)}
                     on_change={edit(cb, |s, v| s.compared.session_gap_ms = v.max(1))} />
             </fieldset>
         </section>

@@ -68,12 +68,12 @@ pub fn group_knobs(props: &GroupKnobsProps) -> Html {
             <h3><code>{ "group.id" }</code>{ " = " }{ &group.group_id }</h3>
             <NumberKnob label="Members" scope={scope.clone()} unit="consumers"
                 value={f64::from(group.members)}
-                min={range("groups[].members").min} max={range("groups[].members").max}
+                bounds={range("groups[].members")}
                 hint="Consumer processes in this group."
                 on_change={edit(|s, i, v| s.groups[i].members = v as u32)} />
             <NumberKnob label="Processing time" scope={scope.clone()} unit="ms/record"
                 value={f64::from(group.processing.time_ms)}
-                min={range("groups[].processing.time_ms").min} max={range("groups[].processing.time_ms").max}
+                bounds={range("groups[].processing.time_ms")}
                 slider_max={Some(100.0)}
                 hint="The application's work per record, one record at a time."
                 on_change={edit(|s, i, v| s.groups[i].processing.time_ms = v as u32)} />
@@ -84,7 +84,7 @@ pub fn group_knobs(props: &GroupKnobsProps) -> Html {
             <NumberKnob label="Max poll records" scope={scope.clone()}
                 config_name={Some(AttrValue::from("max.poll.records"))} unit="records"
                 value={f64::from(group.max_poll_records)}
-                min={range("groups[].max_poll_records").min} max={range("groups[].max_poll_records").max}
+                bounds={range("groups[].max_poll_records")}
                 slider_max={Some(1_000.0)}
                 hint="Most records one poll() returns (Kafka default 500)."
                 on_change={edit(|s, i, v| s.groups[i].max_poll_records = v as u32)} />
@@ -97,21 +97,21 @@ pub fn group_knobs(props: &GroupKnobsProps) -> Html {
                 <NumberKnob label="Session timeout" scope={scope.clone()}
                     config_name={Some(AttrValue::from("session.timeout.ms"))} unit="ms"
                     value={f64::from(group.session_timeout_ms)}
-                    min={range("groups[].session_timeout_ms").min} max={range("groups[].session_timeout_ms").max}
+                    bounds={range("groups[].session_timeout_ms")}
                     slider_max={Some(120_000.0)} step={1000.0}
                     hint="Silence after which the coordinator declares a member dead (Kafka default 45000)."
                     on_change={edit(|s, i, v| s.groups[i].session_timeout_ms = v as u32)} />
                 <NumberKnob label="Heartbeat interval" scope={scope.clone()}
                     config_name={Some(AttrValue::from("heartbeat.interval.ms"))} unit="ms"
                     value={f64::from(group.heartbeat_interval_ms)}
-                    min={range("groups[].heartbeat_interval_ms").min} max={range("groups[].heartbeat_interval_ms").max}
+                    bounds={range("groups[].heartbeat_interval_ms")}
                     slider_max={Some(15_000.0)} step={100.0}
                     hint="How often the heartbeat thread reports in; also how soon a member hears of a rebalance (default 3000)."
                     on_change={edit(|s, i, v| s.groups[i].heartbeat_interval_ms = v as u32)} />
                 <NumberKnob label="Max poll interval" scope={scope.clone()}
                     config_name={Some(AttrValue::from("max.poll.interval.ms"))} unit="ms"
                     value={f64::from(group.max_poll_interval_ms)}
-                    min={range("groups[].max_poll_interval_ms").min} max={range("groups[].max_poll_interval_ms").max}
+                    bounds={range("groups[].max_poll_interval_ms")}
                     slider_max={Some(600_000.0)} step={1000.0}
                     hint="Longest batch before the member is removed; also the rebalance timeout (default 300000)."
                     on_change={edit(|s, i, v| s.groups[i].max_poll_interval_ms = v as u32)} />

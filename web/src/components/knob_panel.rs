@@ -52,7 +52,7 @@ pub fn knob_panel(props: &KnobPanelProps) -> Html {
                 <legend>{ "Topic" }</legend>
                 <NumberKnob label="Partitions" config_name={Some(AttrValue::from("num.partitions"))}
                     unit="partitions" value={f64::from(s.topic.partitions)}
-                    min={range("topic.partitions").min} max={range("topic.partitions").max}
+                    bounds={range("topic.partitions")}
                     hint="Independent logs; the most members one group can keep busy."
                     on_change={edit(|s, v| s.topic.partitions = v as u32)} />
             </fieldset>
@@ -60,23 +60,23 @@ pub fn knob_panel(props: &KnobPanelProps) -> Html {
                 <legend>{ "Producer" }</legend>
                 <NumberKnob label="Produce rate" unit="records/s"
                     value={f64::from(s.producer.rate_per_s)}
-                    min={range("producer.rate_per_s").min} max={range("producer.rate_per_s").max}
+                    bounds={range("producer.rate_per_s")}
                     slider_max={Some(2_000.0)}
                     hint="Records sent per second, evenly spaced."
                     on_change={edit(|s, v| s.producer.rate_per_s = v as u32)} />
                 <NumberKnob label="Keys" unit="keys" value={f64::from(s.producer.key_count)}
-                    min={range("producer.key_count").min} max={range("producer.key_count").max}
+                    bounds={range("producer.key_count")}
                     slider_max={Some(200.0)}
                     hint="Distinct keys; 0 sends null keys, spread by the sticky partitioner."
                     on_change={edit(|s, v| s.producer.key_count = v as u32)} />
                 <NumberKnob label="Key skew" unit="Zipf exponent" step={0.1}
                     value={s.producer.key_skew}
-                    min={range("producer.key_skew").min} max={range("producer.key_skew").max}
+                    bounds={range("producer.key_skew")}
                     hint="0: all keys equally busy. 2: one hot key takes most records."
                     on_change={edit(|s, v| s.producer.key_skew = v)} />
                 <NumberKnob label="Linger" config_name={Some(AttrValue::from("linger.ms"))} unit="ms"
                     value={f64::from(s.producer.linger_ms)}
-                    min={range("producer.linger_ms").min} max={range("producer.linger_ms").max}
+                    bounds={range("producer.linger_ms")}
                     slider_max={Some(200.0)}
                     hint="How long a record waits in the producer before it is appended (Kafka 4.0 default 5)."
                     on_change={edit(|s, v| s.producer.linger_ms = v as u32)} />
@@ -84,7 +84,7 @@ pub fn knob_panel(props: &KnobPanelProps) -> Html {
             <fieldset>
                 <legend>{ "Consumer groups" }</legend>
                 <NumberKnob label="Groups" unit="groups" value={s.groups.len() as f64}
-                    min={1.0} max={MAX_GROUPS as f64}
+                    bounds={(1.0, MAX_GROUPS as f64)}
                     hint="Teams reading the same topic, each at its own position."
                     on_change={group_count_changed} />
                 { for (0..s.groups.len()).map(|index| html! {
@@ -98,8 +98,7 @@ pub fn knob_panel(props: &KnobPanelProps) -> Html {
                     <NumberKnob label="Initial rebalance delay"
                         config_name={Some(AttrValue::from("group.initial.rebalance.delay.ms"))} unit="ms"
                         value={f64::from(s.broker.group_initial_rebalance_delay_ms)}
-                        min={range("broker.group_initial_rebalance_delay_ms").min}
-                        max={range("broker.group_initial_rebalance_delay_ms").max}
+                        bounds={range("broker.group_initial_rebalance_delay_ms")}
                         slider_max={Some(10_000.0)}
                         hint="How long a new group waits for more members before its first assignment (Kafka default 3000)."
                         on_change={edit(|s, v| s.broker.group_initial_rebalance_delay_ms = v as u32)} />

@@ -1,8 +1,33 @@
 //! One numeric knob: a label, the real config name, a slider, an exact box, unit and hint.
 
 use super::knob_label::{knob_id, KnobLabel};
+use streamlab_sim::scenario::KnobRange;
 use web_sys::HtmlInputElement;
+use yew::html::IntoPropValue;
 use yew::prelude::*;
+
+/// The values a knob accepts, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    pub min: f64,
+    pub max: f64,
+}
+
+impl IntoPropValue<Bounds> for (f64, f64) {
+    fn into_prop_value(self) -> Bounds {
+        Bounds {
+            min: self.0,
+            max: self.1,
+        }
+    }
+}
+
+/// A scenario knob's bounds come straight from the core's `KNOBS` table.
+impl IntoPropValue<Bounds> for KnobRange {
+    fn into_prop_value(self) -> Bounds {
+        (self.min, self.max).into_prop_value()
+    }
+}
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct NumberKnobProps {
@@ -18,8 +43,7 @@ pub struct NumberKnobProps {
     /// One line on what the knob does.
     pub hint: AttrValue,
     pub value: f64,
-    pub min: f64,
-    pub max: f64,
+    pub bounds: Bounds,
     #[prop_or(1.0)]
     pub step: f64,
     /// The slider's top, when the full range is too wide to slide through usefully.
@@ -39,7 +63,7 @@ pub fn number_knob(props: &NumberKnobProps) -> Html {
             let input: HtmlInputElement = e.target_unchecked_into();
             if let Ok(v) = input.value().parse::<f64>() {
                 // The box accepts any typing; the value sent on is always within range.
-                let clamped = v.clamp(props.min, props.max);
+                let clamped = v.clamp(props.bounds.min, props.bounds.max);
                 let stepped = (clamped / props.step).round() * props.step;
                 props.on_change.emit(stepped);
             }
@@ -50,22 +74,22 @@ pub fn number_knob(props: &NumberKnobProps) -> Html {
         Callback::from(move |e: InputEvent| emit(e.into()))
     };
     let on_box = Callback::from(emit);
-    let slider_max = props.slider_max.unwrap_or(props.max);
+    let slider_max = props.slider_max.unwrap_or(props.bounds.max);
     html! {
         <div class="knob">
             <KnobLabel for_id={id.clone()} label={props.label.clone()} config_name={props.config_name.clone()} />
             <div class="knob-inputs">
                 <input type="range" aria-label={props.label.clone()}
-                    min={props.min.to_string()} max={slider_max.to_string()}
+                    min={props.bounds.min.to_string()} max={slider_max.to_string()}
                     step={props.step.to_string()} value={props.value.min(slider_max).to_string()}
                     disabled={props.disabled} oninput={on_slide} />
                 <input id={id} type="number" class="knob-exact"
-                    min={props.min.to_string()} max={props.max.to_string()}
+                    min={props.bounds.min.to_string()} max={props.bounds.max.to_string()}
                     step={props.step.to_string()} value={props.value.to_string()}
                     disabled={props.disabled} onchange={on_box} />
                 <span class="knob-unit">{ &props.unit }</span>
             </div>
-            <p class="knob-hint">{ &props.hint }{ format!(" Range {}–{}.", props.min, props.max) }</p>
+            <p class="knob-hint">{ &props.hint }{ format!(" Range {}–{}.", props.bounds.min, props.bounds.max) }</p>
         </div>
     }
 }
