@@ -7,11 +7,11 @@ use crate::components::counters::GroupCounters;
 use crate::components::lag_chart::ChartData;
 use crate::components::narration::NarrationLine;
 use crate::components::timelines::TimelineData;
-use streamlab_sim::events::{narrate, Event};
-use streamlab_sim::group::{GroupState, MemberPhase};
-use streamlab_sim::metrics::{Sample, SAMPLE_INTERVAL_MS};
-use streamlab_sim::snapshot::Snapshot;
-use streamlab_sim::World;
+use streamlab_sim::kafka::events::{narrate, Event};
+use streamlab_sim::kafka::group::{GroupState, MemberPhase};
+use streamlab_sim::kafka::metrics::{Sample, SAMPLE_INTERVAL_MS};
+use streamlab_sim::kafka::snapshot::Snapshot;
+use streamlab_sim::kafka::World;
 
 /// Simulated time the charts and timelines show.
 pub const CHART_WINDOW_MS: u64 = 60_000;

@@ -1,6 +1,6 @@
 //! Share links for the event-time lessons: `#/<lesson>?s=<link>&t=<ms>` or
 //! `#/<lesson>?preset=<name>`, where `<link>` is an [`EventTimeScenario`] in the core's
-//! versioned link format (`streamlab_sim::share`, format 2: the changes from the lesson's
+//! versioned link format (`streamlab_sim::replay::share`, format 2: the changes from the lesson's
 //! default), `t` the processing time the sender had paused at, and `<name>` one of the core's
 //! event-time presets. Decoding never panics: a malformed link gives the lesson's default and
 //! a sentence saying why.
@@ -8,7 +8,7 @@
 use crate::lessons::EventTimeLesson;
 use crate::link::LessonLink;
 use streamlab_sim::eventtime::{preset, EventTimeScenario, MAX_DURATION_MS};
-use streamlab_sim::share::query::{open, query_for, LinkRules};
+use streamlab_sim::replay::share::query::{open, query_for, LinkRules};
 
 /// What an event-time lesson's URL asked for.
 pub type EventTimeLinkState = LessonLink<EventTimeLesson, EventTimeScenario>;

@@ -41,7 +41,7 @@ use crate::page::page_of;
 use crate::shared::Shared;
 use crate::test_hooks::publish_frame;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, EventTimeWorld};
-use streamlab_sim::timeline::{Replayable, Timeline};
+use streamlab_sim::replay::timeline::{Replayable, Timeline};
 use wasm_bindgen::prelude::*;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -609,7 +609,7 @@ fn narrate(
         };
         lines.push((w.fired_at_ms, text, kind));
     }
-    streamlab_sim::sort::sort_by_key(&mut lines, |(at_ms, _, _)| *at_ms);
+    streamlab_sim::replay::sort::sort_by_key(&mut lines, |(at_ms, _, _)| *at_ms);
     lines
         .into_iter()
         .map(|(at_ms, text, kind)| NarrationLine {

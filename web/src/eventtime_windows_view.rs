@@ -190,6 +190,6 @@ fn narrate(run: &WindowTypesRun) -> Vec<NarrationLine> {
             });
         }
     }
-    streamlab_sim::sort::sort_by_key(&mut lines, |line| line.at_ms);
+    streamlab_sim::replay::sort::sort_by_key(&mut lines, |line| line.at_ms);
     lines
 }

@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeWorld, WindowComparison};
-use streamlab_sim::metrics::Metrics;
-use streamlab_sim::{Scenario, World};
+use streamlab_sim::kafka::metrics::Metrics;
+use streamlab_sim::kafka::{Scenario, World};
 use wasm_bindgen::JsCast;
 
 /// The scenario as indented JSON: for consumer-group scenarios, exactly what

@@ -2,15 +2,15 @@
 //! scenario and where its clock stood, in the fragment.
 //!
 //! The fragment has the form `#/<lesson>?s=<link>&t=<ms>` or `#/<lesson>?preset=<name>`, where
-//! `<link>` is the core's versioned encoding (`streamlab_sim::share`; format 2 carries the
+//! `<link>` is the core's versioned encoding (`streamlab_sim::replay::share`; format 2 carries the
 //! changes from the lesson's default scenario), `t` the simulated time the sender had paused
 //! at, and `<name>` one of the core's presets (short links for course pages). A missing part
 //! means the lesson's default (or the start); a malformed one also gives the default, plus a
 //! message to show. The core's `share::query::open` does the reading, for every lesson.
 
 use crate::lessons::{self, Lesson};
-use streamlab_sim::share::query::{open, query_for, LinkRules};
-use streamlab_sim::{presets, Scenario};
+use streamlab_sim::kafka::{presets, Scenario};
+use streamlab_sim::replay::share::query::{open, query_for, LinkRules};
 
 /// Latest time a link may ask for: the longest run a scenario may describe.
 const MAX_AT_MS: u64 = 3_600_000;

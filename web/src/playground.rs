@@ -38,10 +38,10 @@ use crate::page::page_of;
 use crate::shared::Shared;
 use crate::test_hooks::{now_ms, publish_frame, publish_knob_latency};
 use streamlab_sim::assignor::Strategy;
-use streamlab_sim::scenario::{MemberAction, ScenarioError, ScheduledAction};
-use streamlab_sim::snapshot::Snapshot;
-use streamlab_sim::timeline::{forked, Timeline};
-use streamlab_sim::{presets, EventKind, Scenario, World};
+use streamlab_sim::kafka::scenario::{MemberAction, ScenarioError, ScheduledAction};
+use streamlab_sim::kafka::snapshot::Snapshot;
+use streamlab_sim::kafka::{presets, EventKind, Scenario, World};
+use streamlab_sim::replay::timeline::{forked, Timeline};
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 

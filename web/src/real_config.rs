@@ -4,10 +4,10 @@
 //! config" panel shows exactly what the run used.
 
 use streamlab_sim::eventtime::{EventTimeScenario, LateRecordPolicy, TimeDomain, TimestampSource};
-use streamlab_sim::scenario::{AutoOffsetReset, GroupConfig, ManualCommit};
-use streamlab_sim::sink::SinkMode;
+use streamlab_sim::kafka::scenario::{AutoOffsetReset, GroupConfig, ManualCommit};
+use streamlab_sim::kafka::sink::SinkMode;
+use streamlab_sim::kafka::Scenario;
 use streamlab_sim::window::WindowSpec;
-use streamlab_sim::Scenario;
 
 /// A `consumer.properties` file for the first group's members (the group the lesson is about),
 /// with the topic and producer settings as comments, since they live elsewhere in Kafka.

@@ -7,8 +7,8 @@
 //! The playground publishes into a thread-local after each frame; the JS functions only read.
 
 use std::cell::RefCell;
-use streamlab_sim::timeline::Timeline;
-use streamlab_sim::{Scenario, World};
+use streamlab_sim::kafka::{Scenario, World};
+use streamlab_sim::replay::timeline::Timeline;
 use wasm_bindgen::prelude::*;
 
 /// Most recent samples kept for the statistics.
@@ -59,7 +59,7 @@ pub fn now_ms() -> f64 {
 
 fn stats(samples: &[f64]) -> JsValue {
     let mut sorted = samples.to_vec();
-    streamlab_sim::sort::sort_by(&mut sorted, f64::total_cmp);
+    streamlab_sim::replay::sort::sort_by(&mut sorted, f64::total_cmp);
     let pick = |q: f64| {
         if sorted.is_empty() {
             f64::NAN
@@ -104,7 +104,7 @@ fn bench() -> JsValue {
 }
 
 fn bench_storm() -> JsValue {
-    let scenario = streamlab_sim::presets::storm_32_members();
+    let scenario = streamlab_sim::kafka::presets::storm_32_members();
     let started = now_ms();
     let mut world = World::new(&scenario).expect("valid");
     world.advance_to(scenario.duration_ms);

@@ -3,7 +3,7 @@
 //! `cargo xtask test` runs the fixture through the native CLI first and passes its trace hash
 //! in STREAMLAB_NATIVE_TRACE_HASH; this test runs the same fixture in wasm and compares.
 
-use streamlab_sim::{Scenario, World};
+use streamlab_sim::kafka::{Scenario, World};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -25,8 +25,8 @@ fn a_share_link_decodes_to_the_same_run() {
     let mut scenario = Scenario::default();
     scenario.seed = 99;
     scenario.producer.key_skew = 1.7;
-    let link = streamlab_sim::share::encode(&scenario);
-    let decoded = streamlab_sim::share::decode(&link).expect("round trip");
+    let link = streamlab_sim::replay::share::encode(&scenario);
+    let decoded = streamlab_sim::replay::share::decode(&link).expect("round trip");
     let mut a = World::new(&scenario).unwrap();
     let mut b = World::new(&decoded).unwrap();
     a.advance_to(20_000);

@@ -3,7 +3,7 @@
 //! lesson still has the default its format 2 links were written against.
 
 use streamlab_sim::eventtime::{outage_spike, preset};
-use streamlab_sim::{presets, Scenario};
+use streamlab_sim::kafka::{presets, Scenario};
 use streamlab_web::eventtime_link::{self, parse_query};
 use streamlab_web::lessons::{self, which_clock};
 use streamlab_web::link::{fragment_for, parse_fragment};

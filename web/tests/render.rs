@@ -1,8 +1,8 @@
 //! The app renders what a learner needs: the diagram, idle members, the knobs, and a clear
 //! message for a broken link.
 
-use streamlab_sim::scenario::Scenario;
-use streamlab_sim::share;
+use streamlab_sim::kafka::scenario::Scenario;
+use streamlab_sim::replay::share;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};

@@ -9,7 +9,7 @@ use crate::args::Flags;
 use crate::CliError;
 use std::ffi::OsString;
 use std::io::{BufRead, BufWriter, Write};
-use streamlab_sim::partitioner::partition_for_key;
+use streamlab_sim::kafka::partitioner::partition_for_key;
 
 /// Kafka stores partition counts in a Java `int`.
 const MAX_PARTITIONS: u32 = i32::MAX as u32;

@@ -10,11 +10,11 @@ use crate::args::Flags;
 use crate::CliError;
 use serde::Serialize;
 use std::ffi::OsString;
-use streamlab_sim::events::{narrate, Event};
-use streamlab_sim::metrics::Sample;
-use streamlab_sim::scenario::{knob_range, Scenario};
-use streamlab_sim::sink::Tallies;
-use streamlab_sim::World;
+use streamlab_sim::kafka::events::{narrate, Event};
+use streamlab_sim::kafka::metrics::Sample;
+use streamlab_sim::kafka::scenario::{knob_range, Scenario};
+use streamlab_sim::kafka::sink::Tallies;
+use streamlab_sim::kafka::World;
 
 /// Longest metrics series printed; longer runs print every n-th sample.
 const MAX_PRINTED_SAMPLES: usize = 1_000;
@@ -77,8 +77,8 @@ fn read_scenario(path: &str) -> Result<Scenario, CliError> {
 }
 
 fn preset(name: &str) -> Result<Scenario, CliError> {
-    let preset = streamlab_sim::presets::find(name).ok_or_else(|| {
-        let names: Vec<&str> = streamlab_sim::presets::PRESETS
+    let preset = streamlab_sim::kafka::presets::find(name).ok_or_else(|| {
+        let names: Vec<&str> = streamlab_sim::kafka::presets::PRESETS
             .iter()
             .map(|p| p.slug)
             .collect();

@@ -9,8 +9,8 @@
 //! records, the same way the browser benchmark counts them.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use streamlab_sim::scenario::{GroupConfig, Scenario};
-use streamlab_sim::World;
+use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
+use streamlab_sim::kafka::World;
 
 fn run(scenario: &Scenario, until_ms: u64) -> u64 {
     let mut world = World::new(scenario).unwrap();
@@ -56,7 +56,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| run(&lesson, 60_000))
     });
 
-    let storm = streamlab_sim::presets::storm_32_members();
+    let storm = streamlab_sim::kafka::presets::storm_32_members();
     let mut storm_group = c.benchmark_group("rebalance");
     storm_group.sample_size(10);
     storm_group.bench_function("storm_32_members_10min", |b| {

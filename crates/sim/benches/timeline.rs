@@ -6,9 +6,9 @@
 //! zero, or forking the run where it stands.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use streamlab_sim::scenario::{MemberAction, ScheduledAction};
-use streamlab_sim::timeline::Timeline;
-use streamlab_sim::{Scenario, World};
+use streamlab_sim::kafka::scenario::{MemberAction, ScheduledAction};
+use streamlab_sim::kafka::{Scenario, World};
+use streamlab_sim::replay::timeline::Timeline;
 
 fn played(scenario: &Scenario, until_ms: u64) -> Timeline<World> {
     let mut timeline = Timeline::new(World::new(scenario).unwrap());
@@ -33,7 +33,7 @@ fn benches(c: &mut Criterion) {
     group.bench_function("default_lesson_10min_worst_case", |b| {
         b.iter(|| lesson.seek(targets.next().unwrap()))
     });
-    let storm = streamlab_sim::presets::storm_32_members();
+    let storm = streamlab_sim::kafka::presets::storm_32_members();
     let mut storm_line = played(&storm, ten_minutes_ms);
     let (storm_count, storm_spacing_ms) = storm_line.checkpoints();
     println!("storm, 32 members, 10 min: {storm_count} checkpoints, {storm_spacing_ms} ms apart");

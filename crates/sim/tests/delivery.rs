@@ -4,13 +4,13 @@
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use streamlab_sim::group::Liveness;
-use streamlab_sim::invariants::InvariantChecker;
-use streamlab_sim::scenario::{
+use streamlab_sim::kafka::group::Liveness;
+use streamlab_sim::kafka::invariants::InvariantChecker;
+use streamlab_sim::kafka::scenario::{
     Distribution, GroupConfig, ManualCommit, MemberAction, Scenario, ScheduledAction,
 };
-use streamlab_sim::sink::{SinkMode, Tallies, RECENT_EFFECTS_MAX};
-use streamlab_sim::World;
+use streamlab_sim::kafka::sink::{SinkMode, Tallies, RECENT_EFFECTS_MAX};
+use streamlab_sim::kafka::World;
 
 /// How a group commits: manual placement and whether auto-commit is on.
 #[derive(Clone, Copy, Debug)]

@@ -5,13 +5,13 @@
 
 use proptest::prelude::*;
 use streamlab_sim::assignor::Strategy as Assignor;
-use streamlab_sim::invariants::InvariantChecker;
-use streamlab_sim::scenario::{
+use streamlab_sim::kafka::invariants::InvariantChecker;
+use streamlab_sim::kafka::scenario::{
     AutoOffsetReset, Distribution, GroupConfig, ManualCommit, MemberAction, OffsetTarget, Scenario,
     ScheduledAction,
 };
-use streamlab_sim::sink::SinkMode;
-use streamlab_sim::World;
+use streamlab_sim::kafka::sink::SinkMode;
+use streamlab_sim::kafka::World;
 
 fn group_strategy() -> impl Strategy<Value = GroupConfig> {
     (

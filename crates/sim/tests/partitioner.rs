@@ -1,6 +1,6 @@
 //! Kafka's default partitioner, checked against values the Java client produces.
 
-use streamlab_sim::partitioner::{murmur2, partition_for_key, to_positive};
+use streamlab_sim::kafka::partitioner::{murmur2, partition_for_key, to_positive};
 
 /// The cases of Kafka's own `UtilsTest.testMurmur2`.
 const KAFKA_MURMUR2_CASES: [(&str, i32); 6] = [

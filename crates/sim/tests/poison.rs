@@ -1,13 +1,13 @@
 //! Poison records: one that always fails blocks its partition (and everything its member
 //! reads) for the whole retry schedule, then lands in the dead-letter topic exactly once.
 
-use streamlab_sim::events::EventKind;
-use streamlab_sim::invariants::InvariantChecker;
-use streamlab_sim::World;
+use streamlab_sim::kafka::events::EventKind;
+use streamlab_sim::kafka::invariants::InvariantChecker;
+use streamlab_sim::kafka::World;
 
 #[test]
 fn a_poison_record_blocks_for_the_retry_schedule_then_is_dead_lettered_once() {
-    let scenario = (streamlab_sim::presets::find("poison-message-holds-the-line")
+    let scenario = (streamlab_sim::kafka::presets::find("poison-message-holds-the-line")
         .unwrap()
         .build)();
     let errors = scenario.groups[0].errors.clone();
@@ -106,7 +106,7 @@ fn a_poison_record_blocks_for_the_retry_schedule_then_is_dead_lettered_once() {
 
 #[test]
 fn a_lag_alert_fires_at_the_threshold_the_learner_sets() {
-    let mut scenario = (streamlab_sim::presets::find("poison-message-holds-the-line")
+    let mut scenario = (streamlab_sim::kafka::presets::find("poison-message-holds-the-line")
         .unwrap()
         .build)();
     scenario.groups[0].lag_alert_records = 250;

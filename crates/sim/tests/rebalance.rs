@@ -1,11 +1,11 @@
 //! Rebalances: the group protocol's timing, the storm that emerges from it, and its fixes.
 
-use streamlab_sim::events::EventKind;
-use streamlab_sim::group::MemberPhase;
-use streamlab_sim::invariants::InvariantChecker;
-use streamlab_sim::presets;
-use streamlab_sim::scenario::{MemberAction, Scenario, ScheduledAction};
-use streamlab_sim::World;
+use streamlab_sim::kafka::events::EventKind;
+use streamlab_sim::kafka::group::MemberPhase;
+use streamlab_sim::kafka::invariants::InvariantChecker;
+use streamlab_sim::kafka::presets;
+use streamlab_sim::kafka::scenario::{MemberAction, Scenario, ScheduledAction};
+use streamlab_sim::kafka::World;
 
 /// Runs a scenario to its end, checking every invariant every 50 ms of simulated time.
 fn run(scenario: &Scenario) -> World {

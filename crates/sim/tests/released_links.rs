@@ -9,9 +9,10 @@
 //! address bar held (`s=2.…`, with `&t=<ms>` when the link was paused).
 
 use streamlab_sim::eventtime::{self, EventTimeScenario};
-use streamlab_sim::scenario::Scenario;
-use streamlab_sim::share::query::{open, LinkRules};
-use streamlab_sim::{presets, share};
+use streamlab_sim::kafka::presets;
+use streamlab_sim::kafka::scenario::Scenario;
+use streamlab_sim::replay::share;
+use streamlab_sim::replay::share::query::{open, LinkRules};
 
 fn lines(text: &str) -> Vec<&str> {
     text.lines().filter(|l| !l.trim().is_empty()).collect()

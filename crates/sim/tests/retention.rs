@@ -2,11 +2,11 @@
 //! retention deleted before it read them, a group started later at earliest reads exactly the
 //! retained range, and a reset to earliest re-reads exactly what was already read.
 
-use streamlab_sim::invariants::InvariantChecker;
-use streamlab_sim::scenario::{
+use streamlab_sim::kafka::invariants::InvariantChecker;
+use streamlab_sim::kafka::scenario::{
     AutoOffsetReset, GroupConfig, MemberAction, OffsetTarget, Scenario, ScheduledAction,
 };
-use streamlab_sim::World;
+use streamlab_sim::kafka::World;
 
 /// A fast `search` group and a slow `analytics` group on a topic that keeps 10 s of records.
 fn falls_behind() -> Scenario {
@@ -154,7 +154,7 @@ fn a_reset_to_earliest_reads_everything_again_once() {
 #[test]
 fn the_retention_and_replay_presets_show_what_they_promise() {
     let run = |slug: &str| {
-        let scenario = (streamlab_sim::presets::find(slug).unwrap().build)();
+        let scenario = (streamlab_sim::kafka::presets::find(slug).unwrap().build)();
         let mut world = World::new(&scenario).unwrap();
         world.advance_to(scenario.duration_ms);
         world
@@ -165,11 +165,8 @@ fn the_retention_and_replay_presets_show_what_they_promise() {
     };
     assert_eq!(search.lost_to_retention(), 0);
     assert!(analytics.lost_to_retention() > 0);
-    assert!(behind
-        .events()
-        .iter()
-        .any(|e| e.kind.category() == "loss"
-            && streamlab_sim::events::narrate(e).contains("analytics")));
+    assert!(behind.events().iter().any(|e| e.kind.category() == "loss"
+        && streamlab_sim::kafka::events::narrate(e).contains("analytics")));
 
     let replay = run("replay-after-bug-fix");
     let [search, recommender] = replay.groups() else {
@@ -206,7 +203,7 @@ fn with_no_reset_policy_a_deleted_position_stops_its_partition_and_says_so() {
         .events()
         .iter()
         .filter_map(|e| match &e.kind {
-            streamlab_sim::events::EventKind::OffsetOutOfRange {
+            streamlab_sim::kafka::events::EventKind::OffsetOutOfRange {
                 group_id,
                 partition,
                 position,
@@ -214,7 +211,7 @@ fn with_no_reset_policy_a_deleted_position_stops_its_partition_and_says_so() {
                 ..
             } if group_id == "analytics" => {
                 assert!(position.is_some_and(|p| p < *log_start));
-                Some((*partition, streamlab_sim::events::narrate(e)))
+                Some((*partition, streamlab_sim::kafka::events::narrate(e)))
             }
             _ => None,
         })

@@ -10,9 +10,10 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use streamlab_sim::eventtime::{self, EventTimeScenario};
-use streamlab_sim::scenario::Scenario;
-use streamlab_sim::share::query::{open, query_for, LinkRules, Opened};
-use streamlab_sim::{presets, share};
+use streamlab_sim::kafka::presets;
+use streamlab_sim::kafka::scenario::Scenario;
+use streamlab_sim::replay::share;
+use streamlab_sim::replay::share::query::{open, query_for, LinkRules, Opened};
 
 fn group_bases() -> Vec<Scenario> {
     let mut bases = vec![Scenario::default()];
@@ -219,7 +220,7 @@ fn every_preset_survives_a_round_trip_against_every_base() {
 #[test]
 fn a_typical_lesson_link_is_short() {
     use streamlab_sim::assignor::Strategy;
-    use streamlab_sim::scenario::{MemberAction, ScheduledAction};
+    use streamlab_sim::kafka::scenario::{MemberAction, ScheduledAction};
     let base = (presets::find("one-restart-stops-everyone").unwrap().build)();
     let mut changed = base.clone();
     let group = &mut changed.groups[0];

@@ -2,10 +2,10 @@
 //! get through on a retry (written once, never dead-lettered) and only the ones that fail
 //! every attempt reach the dead-letter topic. Either way the partition waits for the retries.
 
-use streamlab_sim::events::EventKind;
-use streamlab_sim::invariants::InvariantChecker;
-use streamlab_sim::scenario::{Distribution, GroupConfig, Scenario};
-use streamlab_sim::World;
+use streamlab_sim::kafka::events::EventKind;
+use streamlab_sim::kafka::invariants::InvariantChecker;
+use streamlab_sim::kafka::scenario::{Distribution, GroupConfig, Scenario};
+use streamlab_sim::kafka::World;
 
 const WORK_MS: u64 = 10;
 

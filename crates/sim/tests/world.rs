@@ -1,9 +1,9 @@
 //! Behaviour of whole runs: what a learner sees in the first lesson, checked on the core.
 
-use streamlab_sim::invariants::InvariantChecker;
-use streamlab_sim::scenario::{GroupConfig, Scenario};
-use streamlab_sim::snapshot::MemberState;
-use streamlab_sim::World;
+use streamlab_sim::kafka::invariants::InvariantChecker;
+use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
+use streamlab_sim::kafka::snapshot::MemberState;
+use streamlab_sim::kafka::World;
 
 /// Runs `scenario` to `until_ms`, checking every invariant after every tick-sized step.
 fn run_checked(scenario: &Scenario, until_ms: u64, step_ms: u64) -> World {
@@ -44,7 +44,7 @@ fn six_partitions_and_eight_members_leave_two_idle() {
     let narration: Vec<String> = world
         .events()
         .iter()
-        .map(streamlab_sim::events::narrate)
+        .map(streamlab_sim::kafka::events::narrate)
         .collect();
     assert!(
         narration.iter().any(|line| line.contains("are idle")),
@@ -96,7 +96,7 @@ fn a_hot_key_makes_one_partitions_lag_climb_while_others_keep_up() {
     let alerts = world
         .events()
         .iter()
-        .filter(|e| matches!(e.kind, streamlab_sim::EventKind::LagRising { partition, .. } if partition as usize == hot))
+        .filter(|e| matches!(e.kind, streamlab_sim::kafka::EventKind::LagRising { partition, .. } if partition as usize == hot))
         .count();
     assert!(alerts >= 2, "the hot partition raised {alerts} lag alerts");
 }
@@ -124,7 +124,7 @@ fn auto_commit_follows_the_interval() {
     let commits: Vec<u64> = world
         .events()
         .iter()
-        .filter(|e| matches!(e.kind, streamlab_sim::EventKind::OffsetsCommitted { ref member_id, .. } if member_id == "c1"))
+        .filter(|e| matches!(e.kind, streamlab_sim::kafka::EventKind::OffsetsCommitted { ref member_id, .. } if member_id == "c1"))
         .map(|e| e.at_ms)
         .collect();
     assert_eq!(commits.len(), 2, "commits at {commits:?}");
@@ -136,7 +136,8 @@ fn auto_commit_follows_the_interval() {
 fn the_same_scenario_gives_the_same_trace_whatever_the_frame_sizes() {
     let mut scenario = one_group(6, 4, 3);
     scenario.producer.key_skew = 1.1;
-    scenario.groups[0].processing.distribution = streamlab_sim::scenario::Distribution::Exponential;
+    scenario.groups[0].processing.distribution =
+        streamlab_sim::kafka::scenario::Distribution::Exponential;
     let in_big_steps = run_checked(&scenario, 20_000, 5_000);
     let in_small_steps = run_checked(&scenario, 20_000, 17);
     assert_eq!(in_big_steps.trace_hash(), in_small_steps.trace_hash());

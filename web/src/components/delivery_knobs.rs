@@ -7,8 +7,8 @@ use super::number_knob::NumberKnob;
 use super::select_knob::SelectKnob;
 use super::toggle_knob::ToggleKnob;
 use crate::palette::group_colour;
-use streamlab_sim::scenario::{knob_range, AutoOffsetReset, ManualCommit, Scenario};
-use streamlab_sim::sink::SinkMode;
+use streamlab_sim::kafka::scenario::{knob_range, AutoOffsetReset, ManualCommit, Scenario};
+use streamlab_sim::kafka::sink::SinkMode;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

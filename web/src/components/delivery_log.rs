@@ -4,7 +4,7 @@
 //! drawn apart, and the records between them carry the crash's consequence: "lost if it dies
 //! now" when the commit ran ahead of processing, "re-read if it dies now" when it lags.
 
-use streamlab_sim::snapshot::{GroupView, PartitionView, SinkCells};
+use streamlab_sim::kafka::snapshot::{GroupView, PartitionView, SinkCells};
 use yew::prelude::*;
 
 const CELL_PX: f64 = 22.0;

@@ -9,13 +9,13 @@ use super::delivery_log::DeliveryLog;
 use super::knob_panel::Edit;
 use crate::palette::group_colour;
 use std::rc::Rc;
-use streamlab_sim::group::MemberPhase;
-use streamlab_sim::scenario::{
+use streamlab_sim::kafka::group::MemberPhase;
+use streamlab_sim::kafka::scenario::{
     knob_range, AutoOffsetReset, GroupConfig, MemberAction, OffsetTarget, Scenario,
     DEFAULT_GROUP_IDS, MAX_GROUPS,
 };
-use streamlab_sim::sink::Effect;
-use streamlab_sim::snapshot::{GroupView, Snapshot};
+use streamlab_sim::kafka::sink::Effect;
+use streamlab_sim::kafka::snapshot::{GroupView, Snapshot};
 use yew::prelude::*;
 
 /// Rows of the sink table.
@@ -92,7 +92,7 @@ fn group_block(index: usize, group: &GroupView, snapshot: &Snapshot) -> Html {
 }
 
 fn strategy_words(group: &GroupView) -> String {
-    use streamlab_sim::scenario::ManualCommit::*;
+    use streamlab_sim::kafka::scenario::ManualCommit::*;
     let commit = match group.manual_commit {
         None if group.enable_auto_commit => "auto-commit (enable.auto.commit)",
         None => "no commits except the rebalance listener",
@@ -102,11 +102,11 @@ fn strategy_words(group: &GroupView) -> String {
         Transactional => "offsets committed in the output's transaction",
     };
     let sink = match group.sink_mode {
-        streamlab_sim::sink::SinkMode::Plain => "plain sink",
-        streamlab_sim::sink::SinkMode::Idempotent => {
+        streamlab_sim::kafka::sink::SinkMode::Plain => "plain sink",
+        streamlab_sim::kafka::sink::SinkMode::Idempotent => {
             "idempotent sink (keyed by partition and offset)"
         }
-        streamlab_sim::sink::SinkMode::ByKey => {
+        streamlab_sim::kafka::sink::SinkMode::ByKey => {
             "upsert by record key (a write older than the key's newest is ignored)"
         }
     };

@@ -10,8 +10,8 @@
 
 use crate::palette::{group_colour, key_colour};
 use crate::shared::Shared;
-use streamlab_sim::group::MemberPhase;
-use streamlab_sim::snapshot::{GroupView, MemberState, MemberView, PartitionView, Snapshot};
+use streamlab_sim::kafka::group::MemberPhase;
+use streamlab_sim::kafka::snapshot::{GroupView, MemberState, MemberView, PartitionView, Snapshot};
 use yew::prelude::*;
 
 const WIDTH: f64 = 1000.0;

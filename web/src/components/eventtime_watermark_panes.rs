@@ -270,7 +270,7 @@ pub fn pane_events(
         });
     }
     // Stable: at one instant, on-time panes come before the late news they explain.
-    streamlab_sim::sort::sort_by_key(&mut events, |e| e.at_ms);
+    streamlab_sim::replay::sort::sort_by_key(&mut events, |e| e.at_ms);
     events
 }
 

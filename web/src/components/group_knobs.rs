@@ -6,7 +6,7 @@ use super::select_knob::SelectKnob;
 use super::toggle_knob::ToggleKnob;
 use crate::palette::group_colour;
 use streamlab_sim::assignor::Strategy;
-use streamlab_sim::scenario::{knob_range, Distribution, Scenario};
+use streamlab_sim::kafka::scenario::{knob_range, Distribution, Scenario};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

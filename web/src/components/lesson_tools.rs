@@ -9,7 +9,7 @@ use crate::export::{
 use crate::real_config::{flink_settings, kafka_consumer_properties};
 use crate::svg_png::download_svg;
 use streamlab_sim::eventtime::EventTimeScenario;
-use streamlab_sim::Scenario;
+use streamlab_sim::kafka::Scenario;
 use yew::prelude::*;
 
 /// The run the tools export, as the playground holds it.

@@ -4,9 +4,9 @@
 //! A button does not poke the running World: it adds a scheduled action at the current time
 //! to the scenario, which is re-simulated, so the share link reproduces what was done.
 
-use streamlab_sim::group::GroupState;
-use streamlab_sim::scenario::MemberAction;
-use streamlab_sim::snapshot::GroupView;
+use streamlab_sim::kafka::group::GroupState;
+use streamlab_sim::kafka::scenario::MemberAction;
+use streamlab_sim::kafka::snapshot::GroupView;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

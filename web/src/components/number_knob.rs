@@ -1,7 +1,7 @@
 //! One numeric knob: a label, the real config name, a slider, an exact box, unit and hint.
 
 use super::knob_label::{knob_id, KnobLabel};
-use streamlab_sim::scenario::KnobRange;
+use streamlab_sim::kafka::scenario::KnobRange;
 use web_sys::HtmlInputElement;
 use yew::html::IntoPropValue;
 use yew::prelude::*;

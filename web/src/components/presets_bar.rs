@@ -1,6 +1,6 @@
 //! Presets a lesson offers: one click loads a named scenario from the core.
 
-use streamlab_sim::presets;
+use streamlab_sim::kafka::presets;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

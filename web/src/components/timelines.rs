@@ -5,8 +5,8 @@
 //! reads without colour too. Rebalance periods are shaded across all rows.
 
 use crate::shared::Shared;
-use streamlab_sim::group::MemberPhase;
-use streamlab_sim::metrics::SAMPLE_INTERVAL_MS;
+use streamlab_sim::kafka::group::MemberPhase;
+use streamlab_sim::kafka::metrics::SAMPLE_INTERVAL_MS;
 use yew::prelude::*;
 
 /// The rows to draw.

@@ -3,10 +3,10 @@
 //! that falls behind, replay, and a record that never succeeds.
 
 use super::{Lesson, Theme, TryThis};
-use streamlab_sim::presets;
-use streamlab_sim::scenario::ManualCommit;
-use streamlab_sim::sink::SinkMode;
-use streamlab_sim::Scenario;
+use streamlab_sim::kafka::presets;
+use streamlab_sim::kafka::scenario::ManualCommit;
+use streamlab_sim::kafka::sink::SinkMode;
+use streamlab_sim::kafka::Scenario;
 
 fn opening_scenario() -> Scenario {
     (presets::find("commit-before-loss")

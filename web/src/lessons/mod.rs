@@ -11,7 +11,7 @@ pub mod which_clock;
 pub mod windows;
 
 use streamlab_sim::eventtime::EventTimeScenario;
-use streamlab_sim::Scenario;
+use streamlab_sim::kafka::Scenario;
 
 /// Every lesson, in the order the site lists them.
 pub const LESSONS: &[&Lesson] = &[&partitions::LESSON, &rebalances::LESSON, &delivery::LESSON];
@@ -115,7 +115,7 @@ pub struct Lesson {
     pub simplifications: &'static [&'static str],
     /// The scenario the lesson opens with.
     pub default_scenario: fn() -> Scenario,
-    /// Slugs of the core's presets this lesson offers (`streamlab_sim::presets`).
+    /// Slugs of the core's presets this lesson offers (`streamlab_sim::kafka::presets`).
     pub presets: &'static [&'static str],
     /// Whether the lesson shows the group protocol: state machine, member timelines,
     /// lifecycle buttons, protocol knobs and the eager/cooperative comparison.

@@ -1,7 +1,7 @@
 //! Lesson 1, "Partitions and consumer groups": ordering, sharing work, and the ceiling.
 
 use super::{Lesson, Theme, TryThis};
-use streamlab_sim::scenario::{GroupConfig, Scenario, DEFAULT_GROUP_IDS};
+use streamlab_sim::kafka::scenario::{GroupConfig, Scenario, DEFAULT_GROUP_IDS};
 
 pub const LESSON: Lesson = Lesson {
     slug: "partitions",

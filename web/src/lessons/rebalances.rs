@@ -3,8 +3,8 @@
 
 use super::{Lesson, Theme, TryThis};
 use streamlab_sim::assignor::Strategy;
-use streamlab_sim::presets;
-use streamlab_sim::scenario::{MemberAction, Scenario, ScheduledAction};
+use streamlab_sim::kafka::presets;
+use streamlab_sim::kafka::scenario::{MemberAction, Scenario, ScheduledAction};
 
 fn opening_scenario() -> Scenario {
     (presets::find("one-restart-stops-everyone")

@@ -13,7 +13,7 @@ mod range;
 mod roundrobin;
 mod sticky;
 
-use crate::sort::{map_of, set_of};
+use crate::replay::sort::{map_of, set_of};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -243,7 +243,7 @@ fn withhold_partitions_owned_elsewhere(group: &ValidGroup<'_>, target: &Assignme
                 .map(|&(topic, partition)| (topic, partition, member.id))
         })
         .collect();
-    crate::sort::sort(&mut claims);
+    crate::replay::sort::sort(&mut claims);
     let receivable = |id: &str, tp: &TopicPartition| {
         let start = claims.partition_point(|&(t, p, _)| (t, p) < (tp.topic.as_str(), tp.partition));
         let mut claimants = claims[start..]
@@ -323,7 +323,7 @@ impl<'a> ValidGroup<'a> {
             return Err(AssignError::TooManyPartitions { total });
         }
         let mut members = members;
-        crate::sort::sort_by(&mut members, |a, b| a.id.cmp(b.id));
+        crate::replay::sort::sort_by(&mut members, |a, b| a.id.cmp(b.id));
         Ok(Self {
             topics: &group.topics,
             members,
@@ -396,6 +396,6 @@ pub(crate) fn java_string_order(a: &str, b: &str) -> Ordering {
 /// Sorts every member's list so output does not depend on the order partitions were handed out.
 pub(crate) fn sort_partitions(assignment: &mut Assignment) {
     for partitions in assignment.values_mut() {
-        crate::sort::sort(partitions);
+        crate::replay::sort::sort(partitions);
     }
 }

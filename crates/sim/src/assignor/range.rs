@@ -17,7 +17,7 @@ pub(super) fn assign(group: &ValidGroup<'_>) -> Assignment {
             .filter(|member| member.topics.contains(topic.as_str()))
             .map(|member| member.id)
             .collect();
-        crate::sort::sort_by(&mut subscribers, |a, b| java_string_order(a, b));
+        crate::replay::sort::sort_by(&mut subscribers, |a, b| java_string_order(a, b));
         let ranges = split_into_ranges(partition_count, subscribers.len());
         for (member_id, partitions) in subscribers.iter().zip(ranges) {
             if let Some(assigned) = assignment.get_mut(*member_id) {

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 pub(super) fn assign(group: &ValidGroup<'_>) -> Assignment {
     let mut assignment = group.empty_assignment();
     let mut members: Vec<_> = group.members.iter().collect();
-    crate::sort::sort_by(&mut members, |a, b| java_string_order(a.id, b.id));
+    crate::replay::sort::sort_by(&mut members, |a, b| java_string_order(a.id, b.id));
     let mut topics: Vec<&str> = group
         .members
         .iter()
@@ -20,7 +20,7 @@ pub(super) fn assign(group: &ValidGroup<'_>) -> Assignment {
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    crate::sort::sort_by(&mut topics, |a, b| java_string_order(a, b));
+    crate::replay::sort::sort_by(&mut topics, |a, b| java_string_order(a, b));
 
     // The position of the member the circle points at; it survives across topics.
     let mut next_member = 0;

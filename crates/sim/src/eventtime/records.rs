@@ -5,7 +5,7 @@
 //! one knob (say the delay tail) does not reshuffle the event times drawn for another.
 
 use super::scenario::{EventTimeScenario, TimestampSource};
-use crate::rng::SimRng;
+use crate::replay::rng::SimRng;
 use libm::log;
 
 /// Labels of this module's random streams (see [`SimRng::for_stream`]); fixed numbers, clear of
@@ -97,10 +97,10 @@ pub(crate) fn generate(scenario: &EventTimeScenario) -> Vec<Record> {
         record.index = index as u32;
     }
     // The topic appends in arrival order; ties keep event order so the sort is deterministic.
-    crate::sort::sort_by_key(&mut records, |record| (record.received_ms, record.index));
+    crate::replay::sort::sort_by_key(&mut records, |record| (record.received_ms, record.index));
     assign_offsets(&mut records, scenario.partitions);
     assign_processing_times(&mut records, scenario);
-    crate::sort::sort_by_key(&mut records, |record| {
+    crate::replay::sort::sort_by_key(&mut records, |record| {
         (record.processed_ms, record.received_ms, record.index)
     });
     records

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 /// The final count of every window by true event time, keyed in window output order.
 pub(crate) fn ground_truth(records: &[Record], window: WindowSpec) -> BTreeMap<WindowId, u64> {
     let mut by_true_time: Vec<&Record> = records.iter().collect();
-    crate::sort::sort_by_key(&mut by_true_time, |record| (record.true_ms, record.index));
+    crate::replay::sort::sort_by_key(&mut by_true_time, |record| (record.true_ms, record.index));
     let mut operator = in_order_operator(window);
     let mut out = Vec::new();
     for record in by_true_time {

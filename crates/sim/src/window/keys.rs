@@ -99,7 +99,7 @@ impl<K: Ord> KeyTable<K> {
         let mut arrivals: Vec<KeyId> = (self.ranks.len()..keys.len())
             .map(|id| id as KeyId)
             .collect();
-        crate::sort::sort_by(&mut arrivals, by_key);
+        crate::replay::sort::sort_by(&mut arrivals, by_key);
         let ranked = std::mem::take(&mut self.ranked_in_order);
         let mut merged = Vec::with_capacity(keys.len());
         let (mut old, mut new) = (ranked.iter().peekable(), arrivals.iter().peekable());

@@ -196,7 +196,7 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
             Windows::Session(sessions) => sessions.visit_open(&mut visit),
             Windows::Sliding(windows) => windows.visit_open(self.watermark, &mut visit),
         }
-        crate::sort::sort_by(&mut views, |a, b| {
+        crate::replay::sort::sort_by(&mut views, |a, b| {
             (a.2, a.1)
                 .cmp(&(b.2, b.1))
                 .then_with(|| self.keys.cmp_keys(a.0, b.0))
@@ -275,7 +275,7 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         }
         self.keys.refresh_ranks_for(self.fired.len());
         let keys = &self.keys;
-        crate::sort::sort_by(&mut self.fired, |a, b| pane_order(keys, a, b));
+        crate::replay::sort::sort_by(&mut self.fired, |a, b| pane_order(keys, a, b));
         out.reserve(self.fired.len());
         for fired in self.fired.drain(..) {
             out.push(Output::Pane(Pane {

@@ -15,7 +15,7 @@ pub(super) fn keep_most_owned(component: &Component<'_>) -> Holdings {
     let (base_load, extra_loads) = load_split(component);
     let owned = component.owned_by_member();
     let mut by_owned_count: Vec<usize> = (0..owned.len()).collect();
-    crate::sort::sort_by_key(&mut by_owned_count, |&member| {
+    crate::replay::sort::sort_by_key(&mut by_owned_count, |&member| {
         (std::cmp::Reverse(owned[member].len()), member)
     });
     let mut capacity = vec![base_load; owned.len()];
@@ -61,7 +61,7 @@ pub(super) fn complete(component: &Component<'_>, kept: &Holdings) -> Holdings {
         }
     }
     for partitions in &mut holdings {
-        crate::sort::sort(partitions);
+        crate::replay::sort::sort(partitions);
     }
     holdings
 }

@@ -136,7 +136,7 @@ fn reachable_from<'g>(
             }
         }
     }
-    crate::sort::sort(&mut members);
+    crate::replay::sort::sort(&mut members);
     (members, topics.into_iter().collect())
 }
 
@@ -286,7 +286,7 @@ fn kept_partitions(
         }
     }
     for partitions in &mut kept {
-        crate::sort::sort(partitions);
+        crate::replay::sort::sort(partitions);
     }
     kept
 }
@@ -411,7 +411,7 @@ fn fill_free_partitions(
         }
     }
     for partitions in &mut holdings {
-        crate::sort::sort(partitions);
+        crate::replay::sort::sort(partitions);
     }
     holdings
 }

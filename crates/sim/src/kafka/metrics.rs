@@ -7,9 +7,9 @@
 //! consumer's `records-lag` metric log end minus the position); the lesson draws committed
 //! offset and position as their own markers, so all three stay visible.
 
-use crate::events::{Event, EventKind, MemberLoad};
-use crate::group::{Group, GroupState, MemberPhase};
-use crate::topic::Topic;
+use crate::kafka::events::{Event, EventKind, MemberLoad};
+use crate::kafka::group::{Group, GroupState, MemberPhase};
+use crate::kafka::topic::Topic;
 use serde::Serialize;
 
 /// Simulated time between two samples.

@@ -4,9 +4,9 @@
 //! moment so it can check that what must only grow never shrinks. A violation is a sentence
 //! naming the broken rule and the numbers that broke it.
 
-use crate::group::{Group, GroupState};
-use crate::topic::Topic;
-use crate::world::World;
+use crate::kafka::group::{Group, GroupState};
+use crate::kafka::topic::Topic;
+use crate::kafka::world::World;
 
 /// Checks everything that must hold at any single moment of a run.
 pub fn check_invariants(world: &World) -> Result<(), String> {

@@ -5,11 +5,11 @@
 //! while); each fix changes exactly one setting, the way an engineer would fix it in real life.
 
 use crate::assignor::Strategy;
-use crate::scenario::{
+use crate::kafka::scenario::{
     AutoOffsetReset, Distribution, GroupConfig, ManualCommit, MemberAction, OffsetTarget, Scenario,
     ScheduledAction,
 };
-use crate::sink::SinkMode;
+use crate::kafka::sink::SinkMode;
 
 /// A scenario with a name a link can carry.
 pub struct Preset {

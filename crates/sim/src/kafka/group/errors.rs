@@ -6,7 +6,7 @@
 
 use super::poll_loop::draw_processing_ms;
 use super::{Activity, Group, StepSink};
-use crate::events::{Event, EventKind};
+use crate::kafka::events::{Event, EventKind};
 
 impl Group {
     /// One failed attempt at `partition`/`offset`. Returns true when the attempts are used up

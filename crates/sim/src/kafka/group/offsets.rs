@@ -4,9 +4,9 @@
 
 use super::poll_loop::CommitCause;
 use super::{Activity, Group, PartitionProgress, StepSink};
-use crate::events::{Event, EventKind, PartitionOffset};
-use crate::scenario::{AutoOffsetReset, OffsetTarget};
-use crate::topic::{PartitionLog, Topic};
+use crate::kafka::events::{Event, EventKind, PartitionOffset};
+use crate::kafka::scenario::{AutoOffsetReset, OffsetTarget};
+use crate::kafka::topic::{PartitionLog, Topic};
 
 /// A position below the log start cannot be fetched: `auto.offset.reset` decides where the
 /// consumer goes instead (or, with `none`, that it reads nothing more there).

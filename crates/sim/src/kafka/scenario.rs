@@ -6,7 +6,7 @@
 //! each numeric knob's range once, so validation, the UI's sliders and the docs never disagree.
 
 use crate::assignor::Strategy;
-use crate::sink::SinkMode;
+use crate::kafka::sink::SinkMode;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -290,7 +290,8 @@ impl ErrorHandling {
     pub fn is_poison(&self, seed: u64, partition: u32, offset: u64) -> bool {
         let nth = self.poison_every_nth > 0 && (offset + 1) % self.poison_every_nth == 0;
         nth || (self.poison_probability > 0.0
-            && crate::rng::unit_hash(seed, u64::from(partition), offset) < self.poison_probability)
+            && crate::replay::rng::unit_hash(seed, u64::from(partition), offset)
+                < self.poison_probability)
     }
 
     /// Whether attempt `attempt` (1 = the first try) at `partition`/`offset` fails: always for
@@ -303,7 +304,7 @@ impl ErrorHandling {
         // A salt per attempt keeps these draws apart from the poison rule's and each other's.
         let salt = 0x7EA5_1E47_u64 ^ u64::from(attempt).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         self.transient_failure_probability > 0.0
-            && crate::rng::unit_hash(seed ^ salt, u64::from(partition), offset)
+            && crate::replay::rng::unit_hash(seed ^ salt, u64::from(partition), offset)
                 < self.transient_failure_probability
     }
 }

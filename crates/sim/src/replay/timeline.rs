@@ -9,7 +9,7 @@
 //! [`MAX_CHECKPOINTS`] are kept, holding at most [`CHECKPOINT_BUDGET_BYTES`] between them:
 //! past either bound every other one is dropped and the spacing doubles, so memory stays
 //! bounded on long or busy runs and a seek never replays more than one spacing. A world's
-//! partition logs share their sealed chunks between clones (see [`crate::topic`]), so the
+//! partition logs share their sealed chunks between clones (see [`crate::kafka::topic`]), so the
 //! budget counts each chunk once and a checkpoint costs mostly its events and metric samples:
 //! ten minutes of a busy run fit at 10 s apart.
 //!
@@ -22,10 +22,10 @@
 use std::mem::{size_of, size_of_val};
 
 use crate::eventtime::EventTimeWorld;
-use crate::metrics::{GroupSample, Sample};
-use crate::topic::{PartitionLog, Record, CHUNK_RECORDS};
-use crate::trace::TraceHasher;
-use crate::{Scenario, World};
+use crate::kafka::metrics::{GroupSample, Sample};
+use crate::kafka::topic::{PartitionLog, Record, CHUNK_RECORDS};
+use crate::kafka::{Scenario, World};
+use crate::replay::trace::TraceHasher;
 
 /// Most checkpoints kept per run.
 pub const MAX_CHECKPOINTS: usize = 64;
@@ -286,7 +286,7 @@ impl Timeline<World> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Scenario;
+    use crate::kafka::Scenario;
 
     fn from_zero(scenario: &Scenario, t_ms: u64) -> String {
         let mut world = World::new(scenario).unwrap();
@@ -328,7 +328,7 @@ mod tests {
 
     #[test]
     fn acting_in_the_past_drops_only_the_future_already_seen() {
-        use crate::scenario::{MemberAction, ScheduledAction};
+        use crate::kafka::scenario::{MemberAction, ScheduledAction};
         let mut scenario = Scenario::default();
         for at_ms in [5_000, 20_000, 90_000] {
             scenario.schedule.push(ScheduledAction {
@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn busy_runs_keep_their_checkpoints_within_the_memory_budget() {
-        let storm = crate::presets::storm_32_members();
+        let storm = crate::kafka::presets::storm_32_members();
         let mut timeline = Timeline::new(World::new(&storm).unwrap());
         timeline.seek(600_000);
         let bytes = timeline.held_bytes();
@@ -365,8 +365,8 @@ mod tests {
 
     #[test]
     fn a_fork_equals_running_the_new_scenario_from_zero() {
-        use crate::scenario::{MemberAction, ScheduledAction};
-        let scenario = crate::presets::find("one-restart-stops-everyone").unwrap();
+        use crate::kafka::scenario::{MemberAction, ScheduledAction};
+        let scenario = crate::kafka::presets::find("one-restart-stops-everyone").unwrap();
         let scenario = (scenario.build)();
         let mut timeline = Timeline::new(World::new(&scenario).unwrap());
         timeline.seek(60_000);

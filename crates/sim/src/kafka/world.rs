@@ -9,15 +9,15 @@
 //! earliest time any part has work, which gives the same result as visiting every millisecond
 //! because nothing changes in between. `World: Clone` is a full checkpoint.
 
-use crate::events::Event;
-use crate::group::{Group, StepSink};
-use crate::metrics::Metrics;
-use crate::producer::Producer;
-use crate::rng::{stream, SimRng};
-use crate::scenario::{MemberAction, Scenario, ScenarioError, ScheduledAction};
-use crate::snapshot::Snapshot;
-use crate::topic::{Retention, Topic};
-use crate::trace::TraceHasher;
+use crate::kafka::events::Event;
+use crate::kafka::group::{Group, StepSink};
+use crate::kafka::metrics::Metrics;
+use crate::kafka::producer::Producer;
+use crate::kafka::scenario::{MemberAction, Scenario, ScenarioError, ScheduledAction};
+use crate::kafka::snapshot::Snapshot;
+use crate::kafka::topic::{Retention, Topic};
+use crate::replay::rng::{stream, SimRng};
+use crate::replay::trace::TraceHasher;
 
 /// A running simulation.
 #[derive(Clone, Debug)]
@@ -369,6 +369,6 @@ fn expand_schedule(
         })
         .chain(generated.iter().cloned())
         .collect();
-    crate::sort::sort_by_key(&mut expanded, |a| a.at_ms);
+    crate::replay::sort::sort_by_key(&mut expanded, |a| a.at_ms);
     expanded
 }

@@ -34,7 +34,7 @@ pub fn diff(base: &Value, target: &Value) -> Option<Value> {
         }
         (Value::Array(from), Value::Array(to)) if from.len() == to.len() => {
             // Extended rather than collected: collecting sorts, and would bring a sort of
-            // its own into the site (see `crate::sort::map_of`).
+            // its own into the site (see `crate::replay::sort::map_of`).
             let mut patch = Map::new();
             patch.extend(
                 from.iter()

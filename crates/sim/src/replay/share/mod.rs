@@ -20,7 +20,7 @@ mod dictionary;
 pub mod patch;
 pub mod query;
 
-use crate::scenario::Scenario;
+use crate::kafka::scenario::Scenario;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::de::DeserializeOwned;

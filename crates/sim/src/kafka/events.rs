@@ -6,7 +6,7 @@
 //! instead. [`narrate`] turns an event into a sentence that says what happened and why.
 
 use crate::assignor::Strategy;
-use crate::scenario::{MemberAction, OffsetTarget};
+use crate::kafka::scenario::{MemberAction, OffsetTarget};
 use serde::Serialize;
 
 /// Something that happened at a simulated time.

@@ -9,10 +9,10 @@
 //! a seeded random pick chooses the next one. Kafka switches after `batch.size` bytes; the
 //! playground switches after [`NULL_KEY_BATCH_RECORDS`] records, and the UI says so.
 
-use crate::partitioner::partition_for_key;
-use crate::rng::{stream, SimRng};
-use crate::scenario::ProducerConfig;
-use crate::topic::{Record, Topic, NULL_KEY};
+use crate::kafka::partitioner::partition_for_key;
+use crate::kafka::scenario::ProducerConfig;
+use crate::kafka::topic::{Record, Topic, NULL_KEY};
+use crate::replay::rng::{stream, SimRng};
 use std::collections::VecDeque;
 
 /// How many null-key records go to one partition before the sticky partitioner moves on.

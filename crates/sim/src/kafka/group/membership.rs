@@ -14,9 +14,9 @@ use crate::assignor::{
     assign, cooperative_rebalance, Assignment, GroupSubscription, MemberSubscription,
     TopicPartition,
 };
-use crate::events::{Event, EventKind, MemberPartitions};
-use crate::sort::sort;
-use crate::topic::Topic;
+use crate::kafka::events::{Event, EventKind, MemberPartitions};
+use crate::kafka::topic::Topic;
+use crate::replay::sort::sort;
 use std::collections::BTreeMap;
 
 impl Group {

@@ -5,11 +5,11 @@
 //! the renderer can place things between ticks and keep motion smooth at any speed.
 
 use crate::assignor::Strategy;
-use crate::group::{Activity, Group, GroupState, MemberPhase};
-use crate::scenario::ManualCommit;
-use crate::sink::{Effect, SinkMode, Tallies};
-use crate::topic::{Record, NULL_KEY};
-use crate::world::World;
+use crate::kafka::group::{Activity, Group, GroupState, MemberPhase};
+use crate::kafka::scenario::ManualCommit;
+use crate::kafka::sink::{Effect, SinkMode, Tallies};
+use crate::kafka::topic::{Record, NULL_KEY};
+use crate::kafka::world::World;
 use serde::Serialize;
 use std::collections::VecDeque;
 

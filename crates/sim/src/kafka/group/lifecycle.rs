@@ -4,9 +4,9 @@
 
 use super::poll_loop::CommitCause;
 use super::{Activity, Group, GroupState, Liveness, Member, StepSink};
-use crate::events::{Event, EventKind};
-use crate::scenario::MemberAction;
-use crate::topic::Topic;
+use crate::kafka::events::{Event, EventKind};
+use crate::kafka::scenario::MemberAction;
+use crate::kafka::topic::Topic;
 
 impl Group {
     /// Applies `action` to the member called `member_id` at `now_ms`. `Restart` is expanded

@@ -24,11 +24,11 @@ mod poll_loop;
 pub use member::{Activity, FetchedRange, Liveness, Member};
 
 use crate::assignor::Strategy;
-use crate::events::Event;
-use crate::rng::{stream, SimRng};
-use crate::scenario::GroupConfig;
-use crate::sink::{Sink, Span, Tallies};
-use crate::trace::TraceHasher;
+use crate::kafka::events::Event;
+use crate::kafka::scenario::GroupConfig;
+use crate::kafka::sink::{Sink, Span, Tallies};
+use crate::replay::rng::{stream, SimRng};
+use crate::replay::trace::TraceHasher;
 use serde::Serialize;
 
 /// The coordinator's state for the group (Kafka's names).
@@ -280,7 +280,12 @@ impl Group {
     }
 
     /// One tick: the coordinator's timers first, then every member's loop in member order.
-    pub fn run_tick(&mut self, now_ms: u64, topic: &crate::topic::Topic, sink: &mut StepSink) {
+    pub fn run_tick(
+        &mut self,
+        now_ms: u64,
+        topic: &crate::kafka::topic::Topic,
+        sink: &mut StepSink,
+    ) {
         self.run_membership(now_ms, topic, sink);
         for m in 0..self.members.len() {
             self.run_member(m, now_ms, topic, sink);

@@ -95,8 +95,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::presets;
-    use crate::scenario::Scenario;
+    use crate::kafka::presets;
+    use crate::kafka::scenario::Scenario;
 
     fn open_group(query: &str) -> Opened<Scenario> {
         let preset = |name: &str| presets::find(name).map(|p| (p.build)());

@@ -8,10 +8,10 @@
 //! less if a record arrives.
 
 use super::{Activity, FetchedRange, Group, GroupState, Liveness, StepSink};
-use crate::events::{Event, EventKind, PartitionOffset};
-use crate::rng::SimRng;
-use crate::scenario::{Distribution, ManualCommit, ProcessingConfig};
-use crate::topic::{Topic, NULL_KEY};
+use crate::kafka::events::{Event, EventKind, PartitionOffset};
+use crate::kafka::scenario::{Distribution, ManualCommit, ProcessingConfig};
+use crate::kafka::topic::{Topic, NULL_KEY};
+use crate::replay::rng::SimRng;
 
 /// Why a batch of commits happened, for the narration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,21 @@
+//! The consumer-group world: a topic split into partitions, a producer, consumer groups with
+//! the classic rebalance protocol, commits, retention, poison records and each group's output
+//! store. It runs the partitions, rebalances and delivery lessons.
+
+pub mod events;
+pub mod group;
+pub mod invariants;
+pub mod metrics;
+pub mod partitioner;
+pub mod presets;
+pub mod producer;
+pub mod scenario;
+pub mod sink;
+pub mod snapshot;
+pub mod topic;
+pub mod world;
+
+pub use events::{Event, EventKind};
+pub use scenario::Scenario;
+pub use snapshot::Snapshot;
+pub use world::World;
