@@ -68,7 +68,7 @@ pub fn parse_fragment(fragment: &str) -> LinkState {
         },
     };
     let preset = |name: &str| presets::find(name).map(|p| (p.build)());
-    let validate = |s: &Scenario| s.validate().map_err(|e| e.0);
+    let validate = |s: &Scenario| s.validate().map_err(|e| e.message);
     let opened = open(
         query,
         LinkRules {

@@ -4,7 +4,7 @@
 //! scenario may describe.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use streamlab_sim::eventtime::{preset, EventTimeScenario, EventTimeWorld, PRESET_NAMES};
+use streamlab_sim::eventtime::{preset, EventTimeScenario, EventTimeWorld, PRESETS};
 
 fn run_to_end(scenario: &EventTimeScenario) -> usize {
     let mut world = EventTimeWorld::new(scenario.clone()).expect("valid scenario");
@@ -14,9 +14,9 @@ fn run_to_end(scenario: &EventTimeScenario) -> usize {
 
 fn presets(c: &mut Criterion) {
     let mut group = c.benchmark_group("eventtime_preset");
-    for name in PRESET_NAMES {
+    for name in PRESETS.iter().map(|p| p.slug) {
         let scenario = preset(name).expect("named preset");
-        group.bench_function(*name, |b| b.iter(|| black_box(run_to_end(&scenario))));
+        group.bench_function(name, |b| b.iter(|| black_box(run_to_end(&scenario))));
     }
     group.finish();
 }

@@ -15,6 +15,7 @@
 
 pub mod assignor;
 pub mod eventtime;
+pub mod family;
 pub mod kafka;
 pub mod replay;
 pub mod window;

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use streamlab_sim::eventtime::{
     drop_vs_restate_vs_side, idle_partition_stalls, mobile_stragglers, outage_spike, preset,
     EventTimeScenario, EventTimeWorld, LateRecordPolicy, TimestampSource, WindowComparison,
-    PRESET_NAMES,
+    PRESETS,
 };
 use streamlab_sim::window::{Timing, Watermark, WindowState};
 
@@ -30,7 +30,7 @@ fn per_window_bounds(rows: &[WindowComparison]) -> BTreeMap<(i64, i64), (u64, u6
 
 #[test]
 fn every_preset_is_valid_and_reachable_by_its_link_name() {
-    for name in PRESET_NAMES {
+    for name in PRESETS.iter().map(|p| p.slug) {
         let scenario = preset(name).expect("named preset exists");
         scenario.validate().expect("preset is valid");
     }
@@ -114,7 +114,7 @@ fn restated_panes_retract_the_value_they_replace() {
 
 #[test]
 fn the_combined_watermark_never_goes_back_and_trails_every_active_partition() {
-    for name in PRESET_NAMES {
+    for name in PRESETS.iter().map(|p| p.slug) {
         let mut world = EventTimeWorld::new(preset(name).unwrap()).unwrap();
         let mut previous = Watermark::MinusInfinity;
         let end_ms = world.input_end_ms();

@@ -35,7 +35,7 @@ fn format_1_links_still_decode() {
 
 fn open_group(base: Scenario, query: &str) -> Option<String> {
     let preset = |name: &str| presets::find(name).map(|p| (p.build)());
-    let validate = |s: &Scenario| s.validate().map_err(|e| e.0);
+    let validate = |s: &Scenario| s.validate().map_err(|e| e.message);
     let rules = LinkRules {
         default: base,
         preset: &preset,

@@ -23,7 +23,7 @@ fn group_bases() -> Vec<Scenario> {
 
 fn open_group(base: Scenario, query: &str) -> Opened<Scenario> {
     let preset = |name: &str| presets::find(name).map(|p| (p.build)());
-    let validate = |s: &Scenario| s.validate().map_err(|e| e.0);
+    let validate = |s: &Scenario| s.validate().map_err(|e| e.message);
     open(
         query,
         LinkRules {
@@ -63,7 +63,7 @@ fn build_real_queries() -> Vec<String> {
         queries.push(query_for(&one_restart, &scenario, None));
         queries.push(format!("s={}", share::encode_value(&scenario)));
     }
-    for name in eventtime::PRESET_NAMES {
+    for name in eventtime::PRESETS.iter().map(|p| p.slug) {
         let scenario = eventtime::preset(name).unwrap();
         queries.push(query_for(
             &eventtime::outage_spike(),
@@ -205,9 +205,9 @@ fn every_preset_survives_a_round_trip_against_every_base() {
             assert_eq!(opened.error, None);
         }
     }
-    for base in eventtime::PRESET_NAMES {
+    for base in eventtime::PRESETS.iter().map(|p| p.slug) {
         let base = eventtime::preset(base).unwrap();
-        for name in eventtime::PRESET_NAMES {
+        for name in eventtime::PRESETS.iter().map(|p| p.slug) {
             let scenario = eventtime::preset(name).unwrap();
             let opened = open_eventtime(base.clone(), &query_for(&base, &scenario, None));
             assert_eq!(opened.scenario, scenario);

@@ -35,9 +35,12 @@
 //! * Determinism: integer ms everywhere except the exponential draws, which go through `libm`;
 //!   only `Vec`s and `BTreeMap`s are iterated.
 
+pub mod events;
+pub mod knobs;
 mod presets;
 mod records;
 mod scenario;
+mod simulation;
 mod snapshot;
 mod truth;
 pub mod views;
@@ -45,9 +48,10 @@ mod watermarks;
 mod window_types;
 mod world;
 
+pub use events::{EventTimeEvent, EventTimeEventKind};
 pub use presets::{
     drop_vs_restate_vs_side, four_windows, idle_partition_stalls, late_record_many_panes,
-    mobile_stragglers, outage_spike, preset, PRESET_NAMES,
+    mobile_stragglers, outage_spike, preset, Preset, PRESETS,
 };
 pub use records::{stream, Record};
 pub use scenario::{

@@ -4,27 +4,65 @@
 use super::scenario::{EventTimeScenario, LateRecordPolicy, TimeDomain};
 use crate::window::WindowSpec;
 
-/// Preset names as links spell them, in lesson order.
-pub const PRESET_NAMES: &[&str] = &[
-    "outage-spike",
-    "mobile-stragglers",
-    "idle-partition-stalls",
-    "drop-vs-restate-vs-side",
-    "four-windows",
-    "late-record-many-panes",
+/// An event-time preset.
+pub type Preset = crate::family::preset::Preset<EventTimeScenario>;
+
+/// Every event-time preset, in lesson order, with the lesson that offers it.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        slug: "outage-spike",
+        lesson: "which-clock",
+        title: "The outage spike",
+        description: "The processor stops for 40 s and drains the backlog in a few seconds: \
+                      the processing-time window of the catch-up counts the outage's records \
+                      too, while event-time windows match the truth.",
+        build: outage_spike,
+    },
+    Preset {
+        slug: "mobile-stragglers",
+        lesson: "watermarks",
+        title: "Mobile stragglers",
+        description: "Phones that lose signal and flush a burst, one with a clock 20 s \
+                      behind, and a long tail of slow deliveries; no allowed lateness.",
+        build: mobile_stragglers,
+    },
+    Preset {
+        slug: "idle-partition-stalls",
+        lesson: "watermarks",
+        title: "One idle partition stalls everything",
+        description: "One device per partition; one goes offline for 40 s and holds the \
+                      watermark until it is declared idle after 10 s.",
+        build: idle_partition_stalls,
+    },
+    Preset {
+        slug: "drop-vs-restate-vs-side",
+        lesson: "watermarks",
+        title: "Drop vs restate vs side output",
+        description: "A heavy delay tail with 5 s of allowed lateness; switch the late \
+                      policy to compare.",
+        build: drop_vs_restate_vs_side,
+    },
+    Preset {
+        slug: "four-windows",
+        lesson: "windows",
+        title: "Four windows, one stream",
+        description: "One device, about a record a second for 40 s, no stragglers: \
+                      tumbling 10 s, hopping 10 s every 5 s, sliding 3 s, session gap 2 s.",
+        build: four_windows,
+    },
+    Preset {
+        slug: "late-record-many-panes",
+        lesson: "windows",
+        title: "One late record, many answers",
+        description: "The same stream with stragglers and 10 s of allowed lateness: count \
+                      the late panes each kind of window emits.",
+        build: late_record_many_panes,
+    },
 ];
 
 /// The preset a link names, if any.
 pub fn preset(name: &str) -> Option<EventTimeScenario> {
-    match name {
-        "outage-spike" => Some(outage_spike()),
-        "mobile-stragglers" => Some(mobile_stragglers()),
-        "idle-partition-stalls" => Some(idle_partition_stalls()),
-        "drop-vs-restate-vs-side" => Some(drop_vs_restate_vs_side()),
-        "four-windows" => Some(four_windows()),
-        "late-record-many-panes" => Some(late_record_many_panes()),
-        _ => None,
-    }
+    crate::family::preset::find(PRESETS, name).map(|p| (p.build)())
 }
 
 /// "My hourly counts are wrong after an outage. Which clock was I counting by?" The processor

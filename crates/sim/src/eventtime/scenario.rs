@@ -4,9 +4,11 @@
 //! Flink or Beam setting it stands for; [`EventTimeScenario::validate`] names the field and its
 //! range when a value is outside it.
 
+use super::knobs::KNOBS;
+use crate::family::knob::check_numbers;
+pub use crate::family::ScenarioError;
 use crate::window::{WindowSpec, MAX_WINDOWS_PER_EVENT};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Most records one run may generate (`duration_ms · events_per_second / 1000`), so that a run
 /// stays cheap enough to rebuild on every knob change in the browser.
@@ -306,85 +308,21 @@ pub enum LateRecordPolicy {
     SideOutput,
 }
 
-/// A knob outside its range; the message names the field as serde spells it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioError {
-    pub field: &'static str,
-    pub message: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
-impl std::error::Error for ScenarioError {}
-
 impl EventTimeScenario {
     /// Checks every knob against its documented range.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        check_range("duration_ms", self.duration_ms, 1_000, MAX_DURATION_MS)?;
-        check_range("partitions", self.partitions.into(), 1, 16)?;
-        check_range("keys", self.keys.into(), 1, 64)?;
-        check_range("events_per_second", self.events_per_second.into(), 1, 2_000)?;
+        check_numbers(KNOBS, self)?;
         let records = self.duration_ms as u64 * u64::from(self.events_per_second) / 1000;
         if records > MAX_RECORDS {
-            return Err(ScenarioError {
-                field: "events_per_second",
-                message: format!(
-                    "duration_ms · events_per_second / 1000 is {records} records, \
-                     more than the {MAX_RECORDS} a run may hold"
+            return Err(ScenarioError::new(
+                "events_per_second",
+                format!(
+                    "events_per_second: duration_ms · events_per_second / 1000 is {records} \
+                     records, more than the {MAX_RECORDS} a run may hold"
                 ),
-            });
+            ));
         }
-        self.validate_delay()?;
-        self.validate_devices()?;
-        self.validate_outage()?;
         self.validate_windowing()
-    }
-
-    fn validate_delay(&self) -> Result<(), ScenarioError> {
-        check_duration("delay.network_ms", self.delay.network_ms)?;
-        check_duration("delay.jitter_ms", self.delay.jitter_ms)?;
-        check_duration("delay.tail_mean_ms", self.delay.tail_mean_ms)?;
-        let probability = self.delay.tail_probability;
-        if !(0.0..=1.0).contains(&probability) {
-            return Err(ScenarioError {
-                field: "delay.tail_probability",
-                message: format!("must be in 0.0..=1.0, got {probability}"),
-            });
-        }
-        Ok(())
-    }
-
-    fn validate_devices(&self) -> Result<(), ScenarioError> {
-        let keys = self.keys.into();
-        check_range("offline.devices", self.offline.devices.into(), 0, keys)?;
-        check_range(
-            "offline.duration_ms",
-            self.offline.duration_ms,
-            0,
-            self.duration_ms,
-        )?;
-        check_range("skew.devices", self.skew.devices.into(), 0, keys)?;
-        check_range(
-            "skew.clock_skew_ms",
-            self.skew.clock_skew_ms,
-            -MAX_KNOB_DURATION_MS,
-            MAX_KNOB_DURATION_MS,
-        )
-    }
-
-    fn validate_outage(&self) -> Result<(), ScenarioError> {
-        check_range("outage.start_ms", self.outage.start_ms, 0, MAX_DURATION_MS)?;
-        check_duration("outage.duration_ms", self.outage.duration_ms)?;
-        check_range(
-            "outage.catch_up_records_per_second",
-            self.outage.catch_up_records_per_second.into(),
-            1,
-            1_000_000,
-        )
     }
 
     fn validate_windowing(&self) -> Result<(), ScenarioError> {
@@ -393,14 +331,10 @@ impl EventTimeScenario {
         // (`capped_for_work`), so a rate or device count that suits the other lessons never
         // makes a scenario invalid because of windows it does not draw.
         for spec in self.compared.capped_for_work(self).specs() {
-            self.validate_window(spec).map_err(|e| ScenarioError {
-                field: "compared",
-                message: format!("{}: {}", e.field, e.message),
-            })?;
+            self.validate_window(spec)
+                .map_err(|e| ScenarioError::new("compared", format!("compared: {}", e.message)))?;
         }
-        check_duration("max_out_of_orderness_ms", self.max_out_of_orderness_ms)?;
-        check_duration("allowed_lateness_ms", self.allowed_lateness_ms)?;
-        check_duration("idleness_ms", self.idleness_ms)
+        Ok(())
     }
 
     /// Window sizes are bounded tighter than the window operator's own limits so a run never
@@ -420,12 +354,14 @@ impl EventTimeScenario {
                     1,
                     100.min(MAX_WINDOWS_PER_EVENT),
                 )
-                .map_err(|_| ScenarioError {
-                    field: "window.hop",
-                    message: format!(
-                        "window.size / window.hop puts each record into \
+                .map_err(|_| {
+                    ScenarioError::new(
+                        "window.hop",
+                        format!(
+                            "window.hop: window.size / window.hop puts each record into \
                              {windows_per_event} windows; at most 100 are allowed"
-                    ),
+                        ),
+                    )
                 })
             }
             WindowSpec::Session { gap_ms } => {
@@ -451,15 +387,15 @@ impl EventTimeScenario {
     ) -> Result<(), ScenarioError> {
         let longest_ms = self.longest_sliding_time_difference_ms();
         if time_difference_ms > longest_ms {
-            return Err(ScenarioError {
-                field: "window.time_difference",
-                message: format!(
-                    "at {} events/s over {} devices, a time difference over {longest_ms} ms \
-                     holds more than {MAX_RECORDS_PER_SLIDING_WINDOW} records of a device \
-                     (shorten it, or lower the rate)",
+            return Err(ScenarioError::new(
+                "window.time_difference",
+                format!(
+                    "window.time_difference: at {} events/s over {} devices, a time difference \
+                     over {longest_ms} ms holds more than {MAX_RECORDS_PER_SLIDING_WINDOW} \
+                     records of a device (shorten it, or lower the rate)",
                     self.events_per_second, self.keys
                 ),
-            });
+            ));
         }
         Ok(())
     }
@@ -473,17 +409,15 @@ impl EventTimeScenario {
     }
 }
 
-fn check_duration(field: &'static str, value: i64) -> Result<(), ScenarioError> {
-    check_range(field, value, 0, MAX_KNOB_DURATION_MS)
-}
-
+/// `value` in `min..=max`, or an error naming `field` (the window specs' rules, whose bounds
+/// depend on each other).
 fn check_range(field: &'static str, value: i64, min: i64, max: i64) -> Result<(), ScenarioError> {
     if (min..=max).contains(&value) {
         Ok(())
     } else {
-        Err(ScenarioError {
+        Err(ScenarioError::new(
             field,
-            message: format!("must be in {min}..={max}, got {value}"),
-        })
+            format!("{field}: must be in {min}..={max}, got {value}"),
+        ))
     }
 }

@@ -5,6 +5,7 @@
 //! panes. Everything happens at well-defined instants (record times and idleness deadlines), so
 //! advancing in many small steps or one big one gives the same run.
 
+use super::events::{EventTimeEvent, EventTimeEventKind};
 use super::records::{self, Record};
 use super::scenario::{EventTimeScenario, LateRecordPolicy, ScenarioError, TimeDomain};
 use super::snapshot::{
@@ -43,6 +44,8 @@ pub struct EventTimeWorld {
     merged_away: BTreeSet<WindowId>,
     /// Operator outputs of the current step; kept to reuse its allocation.
     scratch: Vec<Output<u32>>,
+    /// Every pane and too-late record, as typed events in processing-time order.
+    events: Vec<EventTimeEvent>,
 }
 
 impl EventTimeWorld {
@@ -84,6 +87,7 @@ impl EventTimeWorld {
             dropped_per_window: BTreeMap::new(),
             merged_away: BTreeSet::new(),
             scratch: Vec::new(),
+            events: Vec::new(),
         })
     }
 
@@ -183,6 +187,7 @@ impl EventTimeWorld {
         if self.seen == self.records.len() && instant_ms >= self.input_end_ms {
             self.end_input(instant_ms);
         }
+        crate::family::debug_check(self);
     }
 
     fn process(&mut self, record: Record, now_ms: i64) {
@@ -210,7 +215,17 @@ impl EventTimeWorld {
         for window in fixed_windows_of(self.scenario.window, record.key, event_ms) {
             *self.dropped_per_window.entry(window).or_default() += 1;
         }
-        if self.scenario.late_policy == LateRecordPolicy::SideOutput {
+        let routed_aside = self.scenario.late_policy == LateRecordPolicy::SideOutput;
+        self.events.push(EventTimeEvent {
+            at_ms: now_ms.max(0) as u64,
+            kind: EventTimeEventKind::RecordTooLate {
+                record: record.index,
+                key: record.key,
+                event_ms,
+                routed_aside,
+            },
+        });
+        if routed_aside {
             self.side_outputs.push(SideOutputRecord {
                 emitted_at_ms: now_ms,
                 record_index: record.index,
@@ -251,13 +266,15 @@ impl EventTimeWorld {
             self.last_emitted.insert(window, pane.count);
             let restates = self.scenario.late_policy == LateRecordPolicy::Restate
                 && pane.timing == Timing::Late;
-            self.event_time_panes.push(EmittedPane {
+            let emitted = EmittedPane {
                 emitted_at_ms: now_ms,
                 window,
                 count: pane.count,
                 timing: pane.timing,
                 retracted: previous.filter(|_| restates),
-            });
+            };
+            self.record_pane(TimeDomain::EventTime, &emitted);
+            self.event_time_panes.push(emitted);
         }
         self.scratch = outputs;
     }
@@ -311,15 +328,43 @@ impl EventTimeWorld {
     ) {
         for output in outputs {
             if let Output::Pane(pane) = output {
-                self.processing_time_panes.push(EmittedPane {
+                let emitted = EmittedPane {
                     emitted_at_ms: emitted_at_ms(&pane),
                     window: WindowId::of(&pane),
                     count: pane.count,
                     timing: pane.timing,
                     retracted: None,
-                });
+                };
+                self.record_pane(TimeDomain::ProcessingTime, &emitted);
+                self.processing_time_panes.push(emitted);
             }
         }
+    }
+
+    /// The typed event for a pane, with the truth of its window beside it.
+    fn record_pane(&mut self, clock: TimeDomain, pane: &EmittedPane) {
+        let truth = self.truth.get(&pane.window).copied();
+        self.events.push(EventTimeEvent {
+            at_ms: pane.emitted_at_ms.max(0) as u64,
+            kind: EventTimeEventKind::pane(
+                clock,
+                pane.window,
+                pane.count,
+                pane.timing,
+                pane.retracted,
+                truth,
+            ),
+        });
+    }
+
+    /// Every event so far, in processing-time order.
+    pub fn events(&self) -> &[EventTimeEvent] {
+        &self.events
+    }
+
+    /// The event-time operator's running totals (records taken, dropped, panes).
+    pub fn event_time_summary(&self) -> crate::window::Summary {
+        self.event_time.summary()
     }
 
     /// A copy of everything drawable now.

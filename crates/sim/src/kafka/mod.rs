@@ -5,11 +5,13 @@
 pub mod events;
 pub mod group;
 pub mod invariants;
+pub mod knobs;
 pub mod metrics;
 pub mod partitioner;
 pub mod presets;
 pub mod producer;
 pub mod scenario;
+mod simulation;
 pub mod sink;
 pub mod snapshot;
 pub mod topic;

@@ -11,19 +11,14 @@ use crate::kafka::scenario::{
 };
 use crate::kafka::sink::SinkMode;
 
-/// A scenario with a name a link can carry.
-pub struct Preset {
-    pub slug: &'static str,
-    pub title: &'static str,
-    /// What to look for, in one or two sentences.
-    pub description: &'static str,
-    pub build: fn() -> Scenario,
-}
+/// A consumer-group preset.
+pub type Preset = crate::family::preset::Preset<Scenario>;
 
 /// Every preset, grouped by lesson.
 pub const PRESETS: &[Preset] = &[
     Preset {
         slug: "one-restart-stops-everyone",
+        lesson: "rebalances",
         title: "One restart stops everyone",
         description: "c2 restarts at 20 s. With an eager assignor every member gives up its \
                       partitions and waits until the slowest one finishes its batch: the whole \
@@ -32,6 +27,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "rebalance-storm",
+        lesson: "rebalances",
         title: "The storm",
         description: "c3's downstream slows down for a while. Its batch outlasts \
                       max.poll.interval.ms, it is removed, everyone stops for the rebalance, \
@@ -41,6 +37,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "storm-fix-smaller-batches",
+        lesson: "rebalances",
         title: "Fix: smaller max.poll.records",
         description: "The same slowdown, with max.poll.records = 50: a batch always ends well \
                       inside max.poll.interval.ms, so nobody is removed.",
@@ -48,6 +45,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "storm-fix-longer-poll-interval",
+        lesson: "rebalances",
         title: "Fix: a longer max.poll.interval.ms",
         description: "The same slowdown, with Kafka's default max.poll.interval.ms of 5 \
                       minutes: slow batches are allowed to be slow.",
@@ -55,6 +53,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "storm-cooperative-is-not-enough",
+        lesson: "rebalances",
         title: "Cooperative-sticky is not enough here",
         description: "The same slowdown with the cooperative protocol. Nobody stops for the \
                       rebalances any more, but the backlogged partition still needs one batch \
@@ -64,6 +63,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "rolling-restart",
+        lesson: "rebalances",
         title: "A rolling restart",
         description: "A deploy restarts c1 to c6 one after another. Each restart is two \
                       rebalances (leave, then join), and with an eager assignor every one of \
@@ -72,6 +72,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "rolling-restart-fix-static-membership",
+        lesson: "rebalances",
         title: "Fix: static membership",
         description: "The same deploy with group.instance.id set and restarts shorter than \
                       session.timeout.ms: each member comes back to its own partitions, and the \
@@ -80,6 +81,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "rolling-restart-fix-cooperative",
+        lesson: "rebalances",
         title: "Fix: cooperative-sticky",
         description: "The same deploy with the cooperative protocol: rebalances still happen, \
                       but only the restarted member's partitions move; everyone else keeps \
@@ -88,6 +90,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "storm-fix-faster-processing",
+        lesson: "rebalances",
         title: "Fix: faster processing",
         description: "The same slowdown with 5 ms per record instead of 20: even a full batch \
                       of 500 takes a few seconds.",
@@ -95,6 +98,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "commit-before-loss",
+        lesson: "delivery",
         title: "Commit before processing: loss",
         description: "search commits each poll's positions before it processes them. c1 crashes \
                       at 12 s, comes back to a backlog and crashes again at 19.5 s in the middle \
@@ -104,6 +108,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "commit-after-duplicates",
+        lesson: "delivery",
         title: "Commit after processing: duplicates",
         description: "The same crashes, with commitSync() after each batch. Nothing is lost, \
                       but the part of the batch the dead member had already written is written \
@@ -112,6 +117,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "idempotent-sink-effectively-once",
+        lesson: "delivery",
         title: "Idempotent sink: effectively once",
         description: "The same crashes and the same commit after each batch, into a sink that \
                       keeps each input's partition and offset with its row: the repeated writes \
@@ -120,6 +126,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "analytics-falls-behind-retention",
+        lesson: "delivery",
         title: "Analytics falls behind retention",
         description: "The topic keeps 20 s of records (retention.ms). search keeps up; \
                       analytics takes 20 ms a record on one member and falls further behind \
@@ -129,6 +136,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "replay-after-bug-fix",
+        lesson: "delivery",
         title: "Replay after a bug fix",
         description: "At 30 s the search team ships a fix and resets the group's offsets to \
                       earliest: every retained record is processed again (the sink counts the \
@@ -138,6 +146,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "poison-message-holds-the-line",
+        lesson: "delivery",
         title: "A poison message holds the line",
         description: "Every 1 000th record of each partition (offset 999, 1 999, ...) cannot be \
                       processed. The error handler tries it 4 times, 2 s apart; meanwhile its \
@@ -149,7 +158,7 @@ pub const PRESETS: &[Preset] = &[
 
 /// The preset called `slug`.
 pub fn find(slug: &str) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.slug == slug)
+    crate::family::preset::find(PRESETS, slug)
 }
 
 fn action(at_ms: u64, member_id: &str, action: MemberAction) -> ScheduledAction {

@@ -2,13 +2,16 @@
 //!
 //! A share link, a CLI scenario file and the browser's knobs are all this one struct. Every
 //! field documents its unit, its range and the Kafka setting it stands for; defaults equal
-//! Kafka's unless the lesson needs another value, and then the field says why. [`KNOBS`] holds
-//! each numeric knob's range once, so validation, the UI's sliders and the docs never disagree.
+//! Kafka's unless the lesson needs another value, and then the field says why. The family's knob
+//! table ([`super::knobs`]) holds each knob's range, name and hint once, so validation, the
+//! UI's controls and the docs never disagree.
 
+use super::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
 use crate::assignor::Strategy;
+use crate::family::knob::check_numbers;
+pub use crate::family::ScenarioError;
 use crate::kafka::sink::SinkMode;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// The format version written into every scenario; older versions keep decoding.
 pub const SCENARIO_VERSION: u32 = 1;
@@ -353,7 +356,7 @@ impl Default for Scenario {
 impl Default for TopicConfig {
     fn default() -> Self {
         Self {
-            name: "events".into(),
+            name: DEFAULT_TOPIC.into(),
             partitions: 6,
             retention_ms: 604_800_000,
             retention_bytes: -1,
@@ -421,292 +424,106 @@ impl GroupConfig {
     }
 }
 
-/// The documented range of one numeric knob.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct KnobRange {
-    /// Path of the field in the scenario (`groups[].max_poll_records`).
-    pub field: &'static str,
-    /// The real system's name for it, or `None` for an application-level knob.
-    pub config_name: Option<&'static str>,
-    pub min: f64,
-    pub max: f64,
-    pub unit: &'static str,
+/// The documented ranges of the scheduled actions' numbers (the knobs' ranges are in
+/// [`super::knobs`]).
+pub mod schedule_bounds {
+    use crate::family::knob::Bounds;
+
+    pub const AT_MS: Bounds = Bounds::new(0.0, 3_600_000.0, "ms");
+    pub const DOWN_MS: Bounds = Bounds::new(0.0, 3_600_000.0, "ms");
+    pub const DURATION_MS: Bounds = Bounds::new(1.0, 3_600_000.0, "ms");
+    pub const FACTOR: Bounds = Bounds::new(1.0, 1_000.0, "x");
+    pub const RESET_TO_MS: Bounds = Bounds::new(0.0, 3_600_000.0, "ms");
 }
 
-const fn knob(
-    field: &'static str,
-    config_name: Option<&'static str>,
-    min: f64,
-    max: f64,
-    unit: &'static str,
-) -> KnobRange {
-    KnobRange {
-        field,
-        config_name,
-        min,
-        max,
-        unit,
-    }
+/// The topic every lesson's producer writes to.
+pub const DEFAULT_TOPIC: &str = "events";
+
+/// The dead-letter topic Spring's `DeadLetterPublishingRecoverer` names for `topic`.
+pub fn dead_letter_topic_for(topic: &str) -> String {
+    format!("{topic}.DLT")
 }
 
-/// Every numeric knob's range, in one place.
-pub const KNOBS: &[KnobRange] = &[
-    knob("duration_ms", None, 1.0, 3_600_000.0, "ms"),
-    knob(
-        "topic.partitions",
-        Some("num.partitions"),
-        1.0,
-        64.0,
-        "partitions",
-    ),
-    knob(
-        "topic.retention_ms",
-        Some("retention.ms"),
-        -1.0,
-        604_800_000.0,
-        "ms",
-    ),
-    knob(
-        "topic.retention_bytes",
-        Some("retention.bytes"),
-        -1.0,
-        1_000_000_000.0,
-        "bytes",
-    ),
-    knob("topic.record_bytes", None, 1.0, 1_000_000.0, "bytes"),
-    knob("producer.rate_per_s", None, 0.0, 100_000.0, "records/s"),
-    knob("producer.key_count", None, 0.0, 100_000.0, "keys"),
-    knob("producer.key_skew", None, 0.0, 3.0, "Zipf exponent"),
-    knob("producer.linger_ms", Some("linger.ms"), 0.0, 10_000.0, "ms"),
-    knob("groups[].members", None, 0.0, 32.0, "members"),
-    knob(
-        "groups[].max_poll_records",
-        Some("max.poll.records"),
-        1.0,
-        10_000.0,
-        "records",
-    ),
-    knob(
-        "groups[].auto_commit_interval_ms",
-        Some("auto.commit.interval.ms"),
-        1.0,
-        600_000.0,
-        "ms",
-    ),
-    knob(
-        "groups[].fetch_max_wait_ms",
-        Some("fetch.max.wait.ms"),
-        0.0,
-        60_000.0,
-        "ms",
-    ),
-    knob(
-        "groups[].processing.time_ms",
-        None,
-        0.0,
-        10_000.0,
-        "ms/record",
-    ),
-    knob(
-        "groups[].session_timeout_ms",
-        Some("session.timeout.ms"),
-        6_000.0,
-        1_800_000.0,
-        "ms",
-    ),
-    knob(
-        "groups[].heartbeat_interval_ms",
-        Some("heartbeat.interval.ms"),
-        1.0,
-        600_000.0,
-        "ms",
-    ),
-    knob(
-        "groups[].max_poll_interval_ms",
-        Some("max.poll.interval.ms"),
-        1.0,
-        3_600_000.0,
-        "ms",
-    ),
-    knob("groups[].start_ms", None, 0.0, 3_600_000.0, "ms"),
-    knob(
-        "groups[].crash_mean_interval_ms",
-        None,
-        0.0,
-        3_600_000.0,
-        "ms",
-    ),
-    knob("groups[].crash_down_ms", None, 0.0, 3_600_000.0, "ms"),
-    knob(
-        "groups[].errors.poison_every_nth",
-        None,
-        0.0,
-        1_000_000.0,
-        "records",
-    ),
-    knob(
-        "groups[].errors.poison_probability",
-        None,
-        0.0,
-        1.0,
-        "probability",
-    ),
-    knob(
-        "groups[].errors.transient_failure_probability",
-        None,
-        0.0,
-        1.0,
-        "probability",
-    ),
-    knob(
-        "groups[].errors.max_attempts",
-        Some("FixedBackOff maxAttempts + 1"),
-        1.0,
-        1_000.0,
-        "attempts",
-    ),
-    knob(
-        "groups[].errors.backoff_ms",
-        Some("FixedBackOff interval"),
-        0.0,
-        600_000.0,
-        "ms",
-    ),
-    knob(
-        "groups[].lag_alert_records",
-        None,
-        0.0,
-        10_000_000.0,
-        "records",
-    ),
-    knob(
-        "broker.group_initial_rebalance_delay_ms",
-        Some("group.initial.rebalance.delay.ms"),
-        0.0,
-        300_000.0,
-        "ms",
-    ),
-    knob(
-        "broker.log_retention_check_interval_ms",
-        Some("log.retention.check.interval.ms"),
-        1.0,
-        3_600_000.0,
-        "ms",
-    ),
-    knob("schedule[].at_ms", None, 0.0, 3_600_000.0, "ms"),
-    knob("schedule[].down_ms", None, 0.0, 3_600_000.0, "ms"),
-    knob("schedule[].duration_ms", None, 1.0, 3_600_000.0, "ms"),
-    knob("schedule[].factor", None, 1.0, 1_000.0, "x"),
-    knob("schedule[].to.at_ms", None, 0.0, 3_600_000.0, "ms"),
-];
-
-/// The range of the knob at `field`; panics on a typo, which tests catch at once.
-pub fn knob_range(field: &str) -> KnobRange {
-    *KNOBS
-        .iter()
-        .find(|k| k.field == field)
-        .unwrap_or_else(|| panic!("no knob named {field}"))
-}
-
-/// Why a scenario cannot run: one line naming the field and the allowed range.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError(pub String);
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ScenarioError {}
-
-fn check(field: &str, value: f64) -> Result<(), ScenarioError> {
-    let range = knob_range(field);
-    // `!(a <= v)` also rejects NaN, which a plain `v < a` would let through.
-    if !(range.min <= value && value <= range.max) {
-        return Err(ScenarioError(format!(
-            "{field} is {value}, outside its range {}..={} {}",
-            range.min, range.max, range.unit
-        )));
-    }
-    Ok(())
+fn refuse(field: &str, message: String) -> ScenarioError {
+    ScenarioError::new(field, message)
 }
 
 impl Scenario {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.version == 0 || self.version > SCENARIO_VERSION {
-            return Err(ScenarioError(format!(
-                "scenario version {} is not one this Streamlab reads (1..={SCENARIO_VERSION})",
-                self.version
-            )));
+            return Err(refuse(
+                "version",
+                format!(
+                    "scenario version {} is not one this Streamlab reads (1..={SCENARIO_VERSION})",
+                    self.version
+                ),
+            ));
         }
-        check("duration_ms", self.duration_ms as f64)?;
-        check("topic.partitions", f64::from(self.topic.partitions))?;
-        check("topic.retention_ms", self.topic.retention_ms as f64)?;
-        check("topic.retention_bytes", self.topic.retention_bytes as f64)?;
-        check("topic.record_bytes", f64::from(self.topic.record_bytes))?;
-        check("producer.rate_per_s", f64::from(self.producer.rate_per_s))?;
-        check("producer.key_count", f64::from(self.producer.key_count))?;
-        check("producer.key_skew", self.producer.key_skew)?;
-        check("producer.linger_ms", f64::from(self.producer.linger_ms))?;
         if self.groups.is_empty() || self.groups.len() > MAX_GROUPS {
-            return Err(ScenarioError(format!(
-                "groups has {} entries; a scenario has 1..={MAX_GROUPS} groups",
-                self.groups.len()
-            )));
+            return Err(refuse(
+                "groups",
+                format!(
+                    "groups has {} entries; a scenario has 1..={MAX_GROUPS} groups",
+                    self.groups.len()
+                ),
+            ));
         }
         for group in &self.groups {
             group.validate()?;
         }
         self.check_unique_group_ids()?;
-        check(
-            "broker.group_initial_rebalance_delay_ms",
-            f64::from(self.broker.group_initial_rebalance_delay_ms),
-        )?;
-        check(
-            "broker.log_retention_check_interval_ms",
-            f64::from(self.broker.log_retention_check_interval_ms),
-        )?;
+        check_numbers(SCENARIO_KNOBS, self)?;
         self.check_schedule()
     }
 
     fn check_schedule(&self) -> Result<(), ScenarioError> {
         if self.schedule.len() > MAX_SCHEDULED_ACTIONS {
-            return Err(ScenarioError(format!(
-                "schedule has {} actions; at most {MAX_SCHEDULED_ACTIONS}",
-                self.schedule.len()
-            )));
+            return Err(refuse(
+                "schedule",
+                format!(
+                    "schedule has {} actions; at most {MAX_SCHEDULED_ACTIONS}",
+                    self.schedule.len()
+                ),
+            ));
         }
         for action in &self.schedule {
-            check("schedule[].at_ms", action.at_ms as f64)?;
+            schedule_bounds::AT_MS.check("schedule[].at_ms", action.at_ms as f64)?;
             if !self.groups.iter().any(|g| g.group_id == action.group_id) {
-                return Err(ScenarioError(format!(
-                    "schedule names group {:?}, which the scenario does not have",
-                    action.group_id
-                )));
+                return Err(refuse(
+                    "schedule[].group_id",
+                    format!(
+                        "schedule names group {:?}, which the scenario does not have",
+                        action.group_id
+                    ),
+                ));
             }
             if !is_member_id(&action.member_id) {
-                return Err(ScenarioError(format!(
-                    "schedule names member {:?}; member ids are c1..=c{MAX_MEMBER_NUMBER}",
-                    action.member_id
-                )));
+                return Err(refuse(
+                    "schedule[].member_id",
+                    format!(
+                        "schedule names member {:?}; member ids are c1..=c{MAX_MEMBER_NUMBER}",
+                        action.member_id
+                    ),
+                ));
             }
             match action.action {
-                MemberAction::Restart { down_ms } => check("schedule[].down_ms", down_ms as f64)?,
-                MemberAction::Pause { duration_ms } => {
-                    check("schedule[].duration_ms", duration_ms as f64)?
+                MemberAction::Restart { down_ms } => {
+                    schedule_bounds::DOWN_MS.check("schedule[].down_ms", down_ms as f64)?
                 }
+                MemberAction::Pause { duration_ms } => schedule_bounds::DURATION_MS
+                    .check("schedule[].duration_ms", duration_ms as f64)?,
                 MemberAction::SlowDown {
                     duration_ms,
                     factor,
                 } => {
-                    check("schedule[].duration_ms", duration_ms as f64)?;
-                    check("schedule[].factor", f64::from(factor))?;
+                    schedule_bounds::DURATION_MS
+                        .check("schedule[].duration_ms", duration_ms as f64)?;
+                    schedule_bounds::FACTOR.check("schedule[].factor", f64::from(factor))?;
                 }
                 MemberAction::ResetOffsets {
                     to: OffsetTarget::Timestamp { at_ms },
-                } => check("schedule[].to.at_ms", at_ms as f64)?,
+                } => schedule_bounds::RESET_TO_MS.check("schedule[].to.at_ms", at_ms as f64)?,
                 MemberAction::Start
                 | MemberAction::Leave
                 | MemberAction::Crash
@@ -722,10 +539,13 @@ impl Scenario {
                 .iter()
                 .any(|g| g.group_id == group.group_id)
             {
-                return Err(ScenarioError(format!(
-                    "group.id {:?} appears twice; each group needs its own id",
-                    group.group_id
-                )));
+                return Err(refuse(
+                    "groups[].group_id",
+                    format!(
+                        "group.id {:?} appears twice; each group needs its own id",
+                        group.group_id
+                    ),
+                ));
             }
         }
         Ok(())
@@ -747,74 +567,27 @@ pub fn is_member_id(id: &str) -> bool {
 impl GroupConfig {
     fn validate(&self) -> Result<(), ScenarioError> {
         if self.group_id.is_empty() || self.group_id.len() > 64 {
-            return Err(ScenarioError(
+            return Err(refuse(
+                "groups[].group_id",
                 "group.id must be 1..=64 characters long".to_string(),
             ));
         }
-        check("groups[].members", f64::from(self.members))?;
-        check(
-            "groups[].max_poll_records",
-            f64::from(self.max_poll_records),
-        )?;
-        check(
-            "groups[].auto_commit_interval_ms",
-            f64::from(self.auto_commit_interval_ms),
-        )?;
-        check(
-            "groups[].fetch_max_wait_ms",
-            f64::from(self.fetch_max_wait_ms),
-        )?;
-        check(
-            "groups[].processing.time_ms",
-            f64::from(self.processing.time_ms),
-        )?;
-        check(
-            "groups[].session_timeout_ms",
-            f64::from(self.session_timeout_ms),
-        )?;
-        check(
-            "groups[].heartbeat_interval_ms",
-            f64::from(self.heartbeat_interval_ms),
-        )?;
-        check(
-            "groups[].max_poll_interval_ms",
-            f64::from(self.max_poll_interval_ms),
-        )?;
-        check("groups[].start_ms", self.start_ms as f64)?;
-        check(
-            "groups[].crash_mean_interval_ms",
-            self.crash_mean_interval_ms as f64,
-        )?;
-        check("groups[].crash_down_ms", self.crash_down_ms as f64)?;
-        check("groups[].lag_alert_records", self.lag_alert_records as f64)?;
+        check_numbers(GROUP_KNOBS, self)?;
         let errors = &self.errors;
-        check(
-            "groups[].errors.poison_every_nth",
-            errors.poison_every_nth as f64,
-        )?;
-        check(
-            "groups[].errors.poison_probability",
-            errors.poison_probability,
-        )?;
-        check(
-            "groups[].errors.transient_failure_probability",
-            errors.transient_failure_probability,
-        )?;
-        check(
-            "groups[].errors.max_attempts",
-            f64::from(errors.max_attempts),
-        )?;
-        check("groups[].errors.backoff_ms", errors.backoff_ms as f64)?;
         if errors.dead_letter_topic.len() > 249 {
-            return Err(ScenarioError(
+            return Err(refuse(
+                "groups[].errors.dead_letter_topic",
                 "errors.deadletterqueue.topic.name is longer than Kafka's 249 characters".into(),
             ));
         }
         if self.heartbeat_interval_ms >= self.session_timeout_ms {
-            return Err(ScenarioError(format!(
-                "heartbeat.interval.ms ({}) must be below session.timeout.ms ({})",
-                self.heartbeat_interval_ms, self.session_timeout_ms
-            )));
+            return Err(refuse(
+                "groups[].heartbeat_interval_ms",
+                format!(
+                    "heartbeat.interval.ms ({}) must be below session.timeout.ms ({})",
+                    self.heartbeat_interval_ms, self.session_timeout_ms
+                ),
+            ));
         }
         Ok(())
     }
@@ -840,16 +613,20 @@ mod tests {
     fn out_of_range_values_name_the_field() {
         let mut scenario = Scenario::default();
         scenario.topic.partitions = 65;
-        let error = scenario.validate().unwrap_err().0;
+        let error = scenario.validate().unwrap_err().message;
         assert!(error.contains("topic.partitions"), "{error}");
 
         let mut scenario = Scenario::default();
         scenario.producer.key_skew = f64::NAN;
-        assert!(scenario.validate().unwrap_err().0.contains("key_skew"));
+        assert!(scenario
+            .validate()
+            .unwrap_err()
+            .message
+            .contains("key_skew"));
 
         let mut scenario = Scenario::default();
         scenario.groups = vec![GroupConfig::named("a"), GroupConfig::named("a")];
-        assert!(scenario.validate().unwrap_err().0.contains("twice"));
+        assert!(scenario.validate().unwrap_err().message.contains("twice"));
     }
 
     #[test]

@@ -13,6 +13,10 @@ use crate::kafka::world::World;
 use serde::Serialize;
 use std::collections::VecDeque;
 
+/// How many of each partition's newest records a snapshot carries for drawing (the log's
+/// cells a lesson shows).
+pub const DRAWN_CELLS: usize = 24;
+
 /// Everything a lesson draws at one moment.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Snapshot {

@@ -183,6 +183,7 @@ impl World {
                 .sample(now_ms, &self.topic, &mut self.groups, &mut self.events);
         }
         self.hash_new_events();
+        crate::family::debug_check(self);
     }
 
     fn hash_new_events(&mut self) {

@@ -19,13 +19,8 @@
 //! [`Timeline::fork`] keeps the run and its earlier checkpoints; any other change (a knob,
 //! which applies from time zero) needs a new timeline.
 
-use std::mem::{size_of, size_of_val};
-
-use crate::eventtime::EventTimeWorld;
-use crate::kafka::metrics::{GroupSample, Sample};
-use crate::kafka::topic::{PartitionLog, Record, CHUNK_RECORDS};
+use crate::family::Simulation;
 use crate::kafka::{Scenario, World};
-use crate::replay::trace::TraceHasher;
 
 /// Most checkpoints kept per run.
 pub const MAX_CHECKPOINTS: usize = 64;
@@ -33,134 +28,6 @@ pub const MAX_CHECKPOINTS: usize = 64;
 pub const INITIAL_SPACING_MS: u64 = 5_000;
 /// Most memory the checkpoints of one run may hold, by their own estimate.
 pub const CHECKPOINT_BUDGET_BYTES: usize = 192 << 20;
-
-/// A run the timeline can checkpoint: cloned to save it, advanced to replay it.
-pub trait Replayable: Clone {
-    /// The time up to which the run has been advanced.
-    fn position_ms(&self) -> u64;
-    /// Advances the run to `target_ms` (never back).
-    fn replay_to(&mut self, target_ms: u64);
-    /// A fingerprint of everything the run did so far: equal fingerprints, same run.
-    fn fingerprint(&self) -> String;
-    /// Roughly how many bytes a clone holds of its own (its events, metric samples and open
-    /// log chunks; the rest is small), leaving out what it shares with other clones of the run.
-    fn size_hint_bytes(&self) -> usize;
-    /// Roughly how many bytes the clones of one run from `first` to `last` (in time order)
-    /// share between them, counted once.
-    fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
-        let _ = (first, last);
-        0
-    }
-}
-
-impl Replayable for World {
-    fn position_ms(&self) -> u64 {
-        self.now_ms()
-    }
-
-    fn replay_to(&mut self, target_ms: u64) {
-        self.advance_to(target_ms);
-    }
-
-    fn fingerprint(&self) -> String {
-        self.trace_hash().hex()
-    }
-
-    fn size_hint_bytes(&self) -> usize {
-        let partitions = &self.topic().partitions;
-        let open: usize = partitions.iter().map(PartitionLog::open_records).sum();
-        let pointers: u64 = partitions
-            .iter()
-            .map(|p| p.sealed_chunks().count() as u64)
-            .sum();
-        open * size_of::<Record>()
-            + pointers as usize * size_of::<std::sync::Arc<[Record]>>()
-            + size_of_val(self.events())
-            + samples_size_hint_bytes(&self.metrics().samples)
-    }
-
-    /// Sealed chunks are shared by number: between the first chunk `first` holds and the last
-    /// `last` holds, every chunk is counted once per partition (a run whose retention dropped
-    /// a whole chunk between two checkpoints is counted a little high).
-    fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
-        let chunks: u64 = (first.topic().partitions.iter())
-            .zip(&last.topic().partitions)
-            .map(|(a, b)| {
-                b.sealed_chunks()
-                    .end
-                    .saturating_sub(a.sealed_chunks().start)
-            })
-            .sum();
-        chunks as usize * CHUNK_RECORDS * size_of::<Record>()
-    }
-}
-
-impl Replayable for EventTimeWorld {
-    fn position_ms(&self) -> u64 {
-        self.now_ms().max(0) as u64
-    }
-
-    fn replay_to(&mut self, target_ms: u64) {
-        self.advance_to(i64::try_from(target_ms).unwrap_or(i64::MAX));
-    }
-
-    /// The event-time world keeps no running trace, so this folds in what its snapshot says
-    /// it did so far: how far it read, the watermark, every pane (with its retraction), every
-    /// side output and drop, and each window's answers next to the truth.
-    fn fingerprint(&self) -> String {
-        let snapshot = self.snapshot();
-        let mut h = TraceHasher::default();
-        let signed = |v: i64| v as u64;
-        let optional = |v: Option<u64>| v.map_or(u64::MAX, |v| v);
-        h.write_u64(signed(snapshot.now_ms));
-        h.write_u64(snapshot.records_seen.len() as u64);
-        h.write_u64(snapshot.backlog);
-        h.write_u64(optional(snapshot.combined_watermark.as_ms().map(signed)));
-        h.write_u64(snapshot.watermark_steps.len() as u64);
-        h.write_u64(snapshot.idleness_changes.len() as u64);
-        h.write_u64(snapshot.dropped);
-        for pane in snapshot
-            .event_time_panes
-            .iter()
-            .chain(&snapshot.processing_time_panes)
-        {
-            for v in [pane.emitted_at_ms, pane.window.start_ms, pane.window.end_ms] {
-                h.write_u64(signed(v));
-            }
-            h.write_u64(u64::from(pane.window.key));
-            h.write_u64(pane.count);
-            h.write_u64(optional(pane.retracted));
-        }
-        for side in &snapshot.side_outputs {
-            h.write_u64(signed(side.emitted_at_ms));
-            h.write_u64(u64::from(side.record_index));
-        }
-        for w in &snapshot.windows {
-            h.write_u64(w.truth);
-            h.write_u64(optional(w.event_time));
-            h.write_u64(optional(w.processing_time));
-            h.write_u64(optional(w.result));
-        }
-        h.hex()
-    }
-
-    fn size_hint_bytes(&self) -> usize {
-        // Every record is generated up front and cloned with the world.
-        size_of_val(self.records())
-    }
-}
-
-/// Metric samples all have the shape of the last one (members added later make earlier ones a
-/// little smaller).
-fn samples_size_hint_bytes(samples: &[Sample]) -> usize {
-    let Some(last) = samples.last() else {
-        return 0;
-    };
-    let groups: usize = (last.groups.iter())
-        .map(|g| size_of::<GroupSample>() + size_of_val(&g.members[..]) + size_of_val(&g.lag[..]))
-        .sum();
-    samples.len() * (size_of::<Sample>() + size_of_val(&last.log_end_offsets[..]) + groups)
-}
 
 /// `scenario` with the scheduled actions in `(now_ms, seen_until_ms]` dropped: when the learner
 /// acts at `now_ms` after going back from `seen_until_ms`, the future they had seen is
@@ -182,7 +49,7 @@ pub struct Timeline<W> {
     spacing_ms: u64,
 }
 
-impl<W: Replayable> Timeline<W> {
+impl<W: Simulation> Timeline<W> {
     /// A timeline starting from a freshly built world.
     pub fn new(world: W) -> Self {
         Self {
@@ -198,7 +65,7 @@ impl<W: Replayable> Timeline<W> {
     }
 
     pub fn position_ms(&self) -> u64 {
-        self.current.position_ms()
+        self.current.now_ms()
     }
 
     /// How many checkpoints are held, and how far apart (for tests and benchmarks).
@@ -212,10 +79,10 @@ impl<W: Replayable> Timeline<W> {
             .checkpoints
             .iter()
             .rev()
-            .find(|c| c.position_ms() <= target_ms)
+            .find(|c| c.now_ms() <= target_ms)
             .filter(|c| {
-                let now = self.current.position_ms();
-                now > target_ms || c.position_ms() > now
+                let now = self.current.now_ms();
+                now > target_ms || c.now_ms() > now
             });
         if let Some(checkpoint) = restore {
             self.current = checkpoint.clone();
@@ -227,18 +94,18 @@ impl<W: Replayable> Timeline<W> {
     /// boundary past the last one saved.
     fn advance_recording(&mut self, target_ms: u64) {
         loop {
-            let last_ms = self.checkpoints.last().map_or(0, W::position_ms);
+            let last_ms = self.checkpoints.last().map_or(0, W::now_ms);
             let next_ms = last_ms.saturating_add(self.spacing_ms);
-            if next_ms > target_ms || self.current.position_ms() > next_ms {
+            if next_ms > target_ms || self.current.now_ms() > next_ms {
                 break;
             }
-            self.current.replay_to(next_ms);
+            self.current.advance_to(next_ms);
             self.checkpoints.push(self.current.clone());
             while self.checkpoints.len() > 2 && self.over_bounds() {
                 self.thin();
             }
         }
-        self.current.replay_to(target_ms);
+        self.current.advance_to(target_ms);
     }
 
     fn over_bounds(&self) -> bool {
@@ -275,7 +142,7 @@ impl Timeline<World> {
             return false;
         }
         let now_ms = self.position_ms();
-        self.checkpoints.retain(|c| c.now_ms() <= now_ms);
+        self.checkpoints.retain(|c| Simulation::now_ms(c) <= now_ms);
         // Every action up to `now_ms` is unchanged, so each earlier checkpoint takes the new
         // schedule too; one that somehow could not is dropped rather than kept stale.
         self.checkpoints.retain_mut(|c| c.reschedule(scenario));
@@ -286,12 +153,14 @@ impl Timeline<World> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eventtime::EventTimeWorld;
+    use crate::family::Simulation;
     use crate::kafka::Scenario;
 
     fn from_zero(scenario: &Scenario, t_ms: u64) -> String {
         let mut world = World::new(scenario).unwrap();
         world.advance_to(t_ms);
-        world.fingerprint()
+        world.trace_hash().hex()
     }
 
     #[test]
@@ -302,7 +171,7 @@ mod tests {
             timeline.seek(t_ms);
             assert_eq!(timeline.position_ms(), t_ms);
             assert_eq!(
-                timeline.world().fingerprint(),
+                timeline.world().trace_hash().hex(),
                 from_zero(&scenario, t_ms),
                 "{t_ms}"
             );
@@ -321,7 +190,7 @@ mod tests {
         );
         timeline.seek(299_999);
         assert_eq!(
-            timeline.world().fingerprint(),
+            timeline.world().trace_hash().hex(),
             from_zero(&Scenario::default(), 299_999)
         );
     }
@@ -360,7 +229,10 @@ mod tests {
         timeline.seek(123_456);
         let mut fresh = World::new(&storm).unwrap();
         fresh.advance_to(123_456);
-        assert_eq!(timeline.world().fingerprint(), fresh.fingerprint());
+        assert_eq!(
+            timeline.world().trace_hash().hex(),
+            fresh.trace_hash().hex()
+        );
     }
 
     #[test]
@@ -382,7 +254,7 @@ mod tests {
         for t_ms in [40_000, 26_000, 3_000, 70_000] {
             timeline.seek(t_ms);
             assert_eq!(
-                timeline.world().fingerprint(),
+                timeline.world().trace_hash().hex(),
                 from_zero(&next, t_ms),
                 "{t_ms}"
             );
@@ -403,10 +275,10 @@ mod tests {
         for t_ms in [120_000, 61_000, 3_000, 150_000] {
             timeline.seek(t_ms);
             let mut fresh = EventTimeWorld::new(scenario.clone()).unwrap();
-            fresh.replay_to(t_ms);
+            Simulation::advance_to(&mut fresh, t_ms);
             assert_eq!(
-                timeline.world().fingerprint(),
-                fresh.fingerprint(),
+                Simulation::trace_hash(timeline.world()).hex(),
+                Simulation::trace_hash(&fresh).hex(),
                 "{t_ms}"
             );
         }

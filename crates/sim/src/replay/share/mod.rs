@@ -56,7 +56,7 @@ pub fn encode(scenario: &Scenario) -> String {
 /// Reads a link made by [`encode`] (or any version 1 link) back into a valid scenario.
 pub fn decode(link: &str) -> Result<Scenario, ShareError> {
     let scenario: Scenario = decode_against(&Scenario::default(), link)?;
-    scenario.validate().map_err(|e| unreadable(&e.0))?;
+    scenario.validate().map_err(|e| unreadable(&e.message))?;
     Ok(scenario)
 }
 

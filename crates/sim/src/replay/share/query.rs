@@ -100,7 +100,7 @@ mod tests {
 
     fn open_group(query: &str) -> Opened<Scenario> {
         let preset = |name: &str| presets::find(name).map(|p| (p.build)());
-        let validate = |s: &Scenario| s.validate().map_err(|e| e.0);
+        let validate = |s: &Scenario| s.validate().map_err(|e| e.message);
         open(
             query,
             LinkRules {

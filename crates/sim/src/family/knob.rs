@@ -1,0 +1,313 @@
+//! Knob tables: every knob of a family described once.
+//!
+//! A [`Knob`] holds what the UI's control, the validation, the real-config panel and the docs
+//! need: the label, the real system's name (`max.poll.interval.ms`), a one-line hint, and a
+//! [`Control`]: a number with its unit, range and step, a toggle, or a choice among the
+//! variants of an enum (a [`Choice`]). A getter and a setter (plain `fn` pointers) reach the
+//! field, so nothing else spells a knob's name, range or default: validation walks the table
+//! ([`check_numbers`]), the browser draws a control per row, and the docs are generated from it.
+//!
+//! A knob's default is what the family's `Scenario::default()` holds (read through the
+//! getter, so it is written once, in the `Default` impl). Where that differs from the real
+//! system's own default (a lesson starts with 6 partitions, Kafka's broker with 1), the row
+//! says so in `config_default`.
+
+use super::ScenarioError;
+
+/// A knob of scenario type `S`.
+pub struct Knob<S: 'static> {
+    /// The field's path as serde spells it (`groups[].max_poll_records`), for errors and docs.
+    pub field: &'static str,
+    /// What a learner calls it.
+    pub label: &'static str,
+    /// The real system's name for it, or `None` for a knob only the playground has.
+    pub config_name: Option<&'static str>,
+    /// One line: what turning it does.
+    pub hint: &'static str,
+    /// The heading it is shown under; a lesson chooses which sections it shows.
+    pub section: &'static str,
+    pub control: Control<S>,
+}
+
+/// How a knob is set.
+pub enum Control<S: 'static> {
+    Number(NumberControl<S>),
+    /// A whole number wider than a browser's numbers hold exactly (a 64-bit seed), typed as
+    /// text.
+    Whole {
+        get: fn(&S) -> u64,
+        set: fn(&mut S, u64),
+    },
+    Toggle {
+        get: fn(&S) -> bool,
+        set: fn(&mut S, bool),
+    },
+    /// One variant of an enum, named by its [`Choice::value`].
+    Choice {
+        options: fn() -> Vec<ChoiceOption>,
+        get: fn(&S) -> &'static str,
+        set: fn(&mut S, &str),
+    },
+}
+
+/// A numeric knob.
+pub struct NumberControl<S: 'static> {
+    pub bounds: Bounds,
+    /// The step of the slider and the number box (1 for counts, 1000 for long times).
+    pub step: f64,
+    /// Where the slider stops when the full range is too wide to aim with (the number box
+    /// still accepts up to `bounds.max`).
+    pub slider_max: Option<f64>,
+    /// The real system's default, where it differs from the scenario's default.
+    pub config_default: Option<f64>,
+    /// A tighter upper bound that depends on other knobs (a hop at most the window's size),
+    /// checked like the range and offered by the control as its maximum.
+    pub max_for: Option<fn(&S) -> f64>,
+    pub get: fn(&S) -> f64,
+    pub set: fn(&mut S, f64),
+}
+
+/// The documented range of a number, with its unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    pub min: f64,
+    pub max: f64,
+    pub unit: &'static str,
+}
+
+impl Bounds {
+    pub const fn new(min: f64, max: f64, unit: &'static str) -> Self {
+        Self { min, max, unit }
+    }
+
+    /// `value` within the range, or an error naming `field`, the value and the range. NaN is
+    /// outside every range.
+    pub fn check(&self, field: &str, value: f64) -> Result<(), ScenarioError> {
+        // `!(a <= v)` also rejects NaN, which a plain `v < a` would let through.
+        if self.min <= value && value <= self.max {
+            return Ok(());
+        }
+        Err(ScenarioError::new(
+            field,
+            format!(
+                "{field} is {value}, outside its range {}..={} {}",
+                self.min, self.max, self.unit
+            ),
+        ))
+    }
+
+    /// The nearest value inside the range (what a control does with a typed number).
+    pub fn clamp(&self, value: f64) -> f64 {
+        if value.is_nan() {
+            self.min
+        } else {
+            value.clamp(self.min, self.max)
+        }
+    }
+}
+
+/// One option of a choice knob: the value as the real system (or the scenario's JSON) spells
+/// it, and the words on the control.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChoiceOption {
+    pub value: &'static str,
+    pub label: &'static str,
+}
+
+/// An enum a choice knob picks from. Each variant is listed once, with its value and label.
+pub trait Choice: Copy + PartialEq + Sized + 'static {
+    /// Every variant, in the order a control lists them, with its value and label.
+    const ALL: &'static [(Self, &'static str, &'static str)];
+
+    /// The variant's value, as the real system spells it.
+    fn value(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(variant, _, _)| *variant == self)
+            .map_or("", |(_, value, _)| value)
+    }
+
+    /// The variant's words on a control.
+    fn label(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(variant, _, _)| *variant == self)
+            .map_or("", |(_, _, label)| label)
+    }
+
+    /// The variant whose value is `value`.
+    fn parse(value: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .find(|(_, v, _)| *v == value)
+            .map(|(variant, _, _)| *variant)
+    }
+}
+
+/// A choice knob's options, from its enum (a plain `fn` for [`Control::Choice`]).
+pub fn options<C: Choice>() -> Vec<ChoiceOption> {
+    C::ALL
+        .iter()
+        .map(|&(_, value, label)| ChoiceOption { value, label })
+        .collect()
+}
+
+/// Sets `field` to the variant named `value`; an unknown value leaves it as it was (a control
+/// only offers known values, and a scenario's JSON is checked by serde).
+pub fn set_choice<C: Choice>(field: &mut C, value: &str) {
+    if let Some(variant) = C::parse(value) {
+        *field = variant;
+    }
+}
+
+impl<S> Knob<S> {
+    /// The numeric control, if this is a number knob.
+    pub fn number(&self) -> Option<&NumberControl<S>> {
+        match &self.control {
+            Control::Number(number) => Some(number),
+            _ => None,
+        }
+    }
+
+    /// The knob's value in `scenario`, as the real system would print it (`500`, `true`,
+    /// `cooperative-sticky`).
+    pub fn display_value(&self, scenario: &S) -> String {
+        match &self.control {
+            Control::Number(number) => format_number((number.get)(scenario)),
+            Control::Whole { get, .. } => get(scenario).to_string(),
+            Control::Toggle { get, .. } => get(scenario).to_string(),
+            Control::Choice { get, .. } => get(scenario).to_string(),
+        }
+    }
+}
+
+impl<S> NumberControl<S> {
+    /// The range in `scenario`: the documented one, narrowed by `max_for` when another knob
+    /// limits this one.
+    pub fn bounds_in(&self, scenario: &S) -> Bounds {
+        match self.max_for {
+            Some(max_for) => Bounds {
+                max: self.bounds.max.min(max_for(scenario)),
+                ..self.bounds
+            },
+            None => self.bounds,
+        }
+    }
+}
+
+/// Checks every number knob of `knobs` in `scenario` against its range (narrowed by the
+/// other knobs where the row says so).
+pub fn check_numbers<S>(knobs: &[Knob<S>], scenario: &S) -> Result<(), ScenarioError> {
+    for knob in knobs {
+        if let Some(number) = knob.number() {
+            number
+                .bounds_in(scenario)
+                .check(knob.field, (number.get)(scenario))?;
+        }
+    }
+    Ok(())
+}
+
+/// The knob at `field`; `None` for a field no table lists.
+pub fn find<'a, S>(knobs: &'a [Knob<S>], field: &str) -> Option<&'a Knob<S>> {
+    knobs.iter().find(|k| k.field == field)
+}
+
+/// `500` for 500.0, `0.25` for 0.25: whole numbers without a decimal point.
+pub fn format_number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Colour {
+        Red,
+        Blue,
+    }
+
+    impl Choice for Colour {
+        const ALL: &'static [(Self, &'static str, &'static str)] = &[
+            (Colour::Red, "red", "Red"),
+            (Colour::Blue, "blue", "Blue, darker"),
+        ];
+    }
+
+    #[derive(Default)]
+    struct Toy {
+        size: u32,
+        colour: Option<Colour>,
+    }
+
+    const TOY_KNOBS: &[Knob<Toy>] = &[Knob {
+        field: "size",
+        label: "Size",
+        config_name: Some("toy.size"),
+        hint: "How big.",
+        section: "Toy",
+        control: Control::Number(NumberControl {
+            bounds: Bounds::new(1.0, 10.0, "units"),
+            step: 1.0,
+            slider_max: None,
+            config_default: None,
+            max_for: None,
+            get: |t| f64::from(t.size),
+            set: |t, v| t.size = v as u32,
+        }),
+    }];
+
+    #[test]
+    fn a_value_outside_its_range_names_the_field_and_the_range() {
+        let toy = Toy::default();
+        let error = check_numbers(TOY_KNOBS, &toy).unwrap_err();
+        assert_eq!(error.field, "size");
+        assert_eq!(error.message, "size is 0, outside its range 1..=10 units");
+        let fine = Toy {
+            size: 10,
+            colour: None,
+        };
+        assert!(check_numbers(TOY_KNOBS, &fine).is_ok());
+    }
+
+    #[test]
+    fn nan_is_outside_every_range_and_clamps_to_the_minimum() {
+        let bounds = Bounds::new(1.0, 10.0, "units");
+        assert!(bounds.check("x", f64::NAN).is_err());
+        assert_eq!(bounds.clamp(f64::NAN), 1.0);
+        assert_eq!(bounds.clamp(99.0), 10.0);
+    }
+
+    #[test]
+    fn a_choice_lists_its_variants_once_and_parses_their_values() {
+        assert_eq!(Colour::Blue.value(), "blue");
+        assert_eq!(Colour::Blue.label(), "Blue, darker");
+        assert_eq!(Colour::parse("red"), Some(Colour::Red));
+        assert_eq!(Colour::parse("green"), None);
+        let mut toy = Toy {
+            size: 1,
+            colour: Some(Colour::Red),
+        };
+        let mut colour = toy.colour.unwrap();
+        set_choice(&mut colour, "blue");
+        set_choice(&mut colour, "green");
+        toy.colour = Some(colour);
+        assert_eq!(toy.colour, Some(Colour::Blue));
+        assert_eq!(options::<Colour>().len(), 2);
+    }
+
+    #[test]
+    fn values_display_as_the_real_system_prints_them() {
+        let toy = Toy {
+            size: 7,
+            colour: None,
+        };
+        assert_eq!(TOY_KNOBS[0].display_value(&toy), "7");
+        assert_eq!(format_number(0.25), "0.25");
+    }
+}

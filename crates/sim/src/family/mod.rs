@@ -1,0 +1,114 @@
+//! The contract every lesson family's world fills in, so that one timeline, one share-link
+//! format, one headless runner and one browser shell serve them all.
+//!
+//! A family is a kind of world (the consumer-group world of [`crate::kafka`], the event-time
+//! world of [`crate::eventtime`], ...). Each supplies a scenario type (plain serde data with
+//! its defaults), a [`Simulation`] built from it, a table of its knobs ([`knob`]) and its named
+//! presets ([`preset`]). Everything generic over a family (the [`Timeline`] with its
+//! checkpoints, the CLI's `simulate`, the browser's playground) reads a world only through this
+//! trait, so adding a family adds no plumbing.
+//!
+//! [`Timeline`]: crate::replay::timeline::Timeline
+
+pub mod figures;
+pub mod knob;
+pub mod preset;
+
+pub use figures::{Figure, Figures};
+
+use crate::replay::trace::TraceHasher;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt;
+
+/// One run of one family's scenario, advanced through simulated time.
+///
+/// `Clone` is a full checkpoint: the timeline keeps clones and replays from the nearest one.
+/// A run must be deterministic: the same scenario advanced to the same time, in any number of
+/// steps, gives the same [`trace_hash`](Simulation::trace_hash) natively and in WebAssembly.
+pub trait Simulation: Clone {
+    /// Everything the run depends on; a share link carries it (as changes from a lesson's
+    /// default).
+    type Scenario: Clone + PartialEq + Default + Serialize + DeserializeOwned + 'static;
+    /// The plain-data picture of one moment that a lesson draws.
+    type Snapshot;
+    /// One thing that happened, typed: numbers and ids, never sentences.
+    type Event: Serialize;
+
+    /// The family's name, as the CLI prints it.
+    const FAMILY: &'static str;
+
+    /// Builds the run at time zero, or says which field of the scenario is out of range.
+    fn new(scenario: &Self::Scenario) -> Result<Self, ScenarioError>;
+    fn scenario(&self) -> &Self::Scenario;
+    /// Runs everything due up to and including `target_ms` (never backwards).
+    fn advance_to(&mut self, target_ms: u64);
+    /// The time up to which the run has been advanced.
+    fn now_ms(&self) -> u64;
+    /// When a headless run of this scenario ends (its duration, or the end of its input).
+    fn end_ms(&self) -> u64;
+    fn snapshot(&self) -> Self::Snapshot;
+    /// Every event so far, in the order they happened.
+    fn events(&self) -> &[Self::Event];
+    /// When `event` happened.
+    fn event_at_ms(event: &Self::Event) -> u64;
+    /// The sentence a learner reads for `event`: what happened and why.
+    fn narrate(event: &Self::Event) -> String;
+    /// A fingerprint of everything the run did so far, folded from typed fields (never from
+    /// narration): equal hashes, same run.
+    fn trace_hash(&self) -> TraceHasher;
+    /// The headline numbers by stable names: what the CLI prints, the course-page API posts
+    /// and a comparison sets side by side.
+    fn figures(&self) -> Figures;
+    /// What must hold at every moment; a violation is a sentence naming the broken rule.
+    fn check_invariants(&self) -> Result<(), String>;
+    /// Roughly how many bytes a clone holds of its own, for the timeline's memory budget.
+    fn size_hint_bytes(&self) -> usize;
+    /// Roughly how many bytes the clones of one run from `first` to `last` share between
+    /// them, counted once.
+    fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
+        let _ = (first, last);
+        0
+    }
+}
+
+/// Asserts the family's invariants after a tick, in debug builds only (tests, the
+/// `cargo test` sweeps and the wasm tests), so a broken rule fails at the tick that broke it.
+#[inline]
+pub fn debug_check<S: Simulation>(world: &S) {
+    #[cfg(debug_assertions)]
+    if let Err(broken) = world.check_invariants() {
+        panic!(
+            "invariant broken at {} ms in a {} run: {broken}",
+            world.now_ms(),
+            S::FAMILY
+        );
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = world;
+}
+
+/// Why a scenario cannot run: the field (as serde spells its path) and a sentence naming the
+/// value and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub field: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}

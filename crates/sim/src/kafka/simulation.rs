@@ -1,0 +1,131 @@
+//! The consumer-group world as a [`Simulation`]: what the timeline, the headless runner and
+//! the browser's shell need from it, and its headline figures by their stable names.
+
+use super::events::{narrate, Event};
+use super::invariants::check_invariants;
+use super::metrics::{GroupSample, Sample};
+use super::scenario::Scenario;
+use super::snapshot::{Snapshot, DRAWN_CELLS};
+use super::topic::{PartitionLog, Record, CHUNK_RECORDS};
+use super::world::World;
+use crate::family::{Figures, ScenarioError, Simulation};
+use crate::replay::trace::TraceHasher;
+use std::mem::{size_of, size_of_val};
+
+impl Simulation for World {
+    type Scenario = Scenario;
+    type Snapshot = Snapshot;
+    type Event = Event;
+
+    const FAMILY: &'static str = "kafka";
+
+    fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
+        World::new(scenario)
+    }
+
+    fn scenario(&self) -> &Scenario {
+        World::scenario(self)
+    }
+
+    fn advance_to(&mut self, target_ms: u64) {
+        World::advance_to(self, target_ms);
+    }
+
+    fn now_ms(&self) -> u64 {
+        World::now_ms(self)
+    }
+
+    fn end_ms(&self) -> u64 {
+        World::scenario(self).duration_ms
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        World::snapshot(self, DRAWN_CELLS)
+    }
+
+    fn events(&self) -> &[Event] {
+        World::events(self)
+    }
+
+    fn event_at_ms(event: &Event) -> u64 {
+        event.at_ms
+    }
+
+    fn narrate(event: &Event) -> String {
+        narrate(event)
+    }
+
+    fn trace_hash(&self) -> TraceHasher {
+        World::trace_hash(self)
+    }
+
+    /// Records produced, and per group (by `group.id`) what the lessons' counters show:
+    /// processed, lag, rebalances, records processed again, and the sink's exact tallies.
+    fn figures(&self) -> Figures {
+        let snapshot = World::snapshot(self, 0);
+        let mut figures = Figures::new().count("produced", snapshot.producer.sent_total);
+        for group in &snapshot.groups {
+            let tallies = group.tallies;
+            let lag: u64 = group.partitions.iter().map(|p| p.lag).sum();
+            figures = figures.group(
+                &group.group_id,
+                Figures::new()
+                    .count("processed", group.processed_total)
+                    .count("lag", lag)
+                    .count("rebalances", group.rebalances_total)
+                    .count("reprocessed", group.duplicates_total)
+                    .count("lost", tallies.lost)
+                    .count("duplicated", tallies.duplicated)
+                    .count("duplicate_effects", tallies.duplicate_effects)
+                    .count("exactly_once", tallies.exactly_once)
+                    .count("dead_lettered", tallies.dead_lettered)
+                    .count("lost_to_retention", group.lost_to_retention),
+            );
+        }
+        figures
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        check_invariants(self)
+    }
+
+    fn size_hint_bytes(&self) -> usize {
+        let partitions = &self.topic().partitions;
+        let open: usize = partitions.iter().map(PartitionLog::open_records).sum();
+        let pointers: u64 = partitions
+            .iter()
+            .map(|p| p.sealed_chunks().count() as u64)
+            .sum();
+        open * size_of::<Record>()
+            + pointers as usize * size_of::<std::sync::Arc<[Record]>>()
+            + size_of_val(World::events(self))
+            + samples_size_hint_bytes(&self.metrics().samples)
+    }
+
+    /// Sealed chunks are shared by number: between the first chunk `first` holds and the last
+    /// `last` holds, every chunk is counted once per partition (a run whose retention dropped
+    /// a whole chunk between two checkpoints is counted a little high).
+    fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
+        let chunks: u64 = (first.topic().partitions.iter())
+            .zip(&last.topic().partitions)
+            .map(|(a, b)| {
+                b.sealed_chunks()
+                    .end
+                    .saturating_sub(a.sealed_chunks().start)
+            })
+            .sum();
+        chunks as usize * CHUNK_RECORDS * size_of::<Record>()
+    }
+}
+
+/// Metric samples all have the shape of the last one (members added later make earlier ones a
+/// little smaller).
+fn samples_size_hint_bytes(samples: &[Sample]) -> usize {
+    let Some(last) = samples.last() else {
+        return 0;
+    };
+    let groups: usize = (last.groups.iter())
+        .map(|g| size_of::<GroupSample>() + size_of_val(&g.members[..]) + size_of_val(&g.lag[..]))
+        .sum();
+    samples.len() * (size_of::<Sample>() + size_of_val(&last.log_end_offsets[..]) + groups)
+}
