@@ -34,8 +34,7 @@ pub enum EventKind {
         group_id: String,
         member_id: String,
         offsets: Vec<PartitionOffset>,
-        /// "auto-commit", "before giving up partitions", "on close".
-        cause: String,
+        cause: CommitCause,
     },
     /// The group entered PreparingRebalance.
     RebalanceStarted {
@@ -190,6 +189,22 @@ pub struct PartitionOffset {
     pub offset: u64,
 }
 
+/// Why a member committed: which part of the consumer (or the application around it) did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitCause {
+    /// `enable.auto.commit`, inside `poll()` once `auto.commit.interval.ms` has passed.
+    AutoCommit,
+    /// Auto-commit or the rebalance listener, just before the member gives partitions up.
+    BeforeRevoke,
+    /// `close()`, a clean shutdown.
+    OnClose,
+    /// The application's `commitSync()` right after `poll()`, before any processing.
+    BeforeProcessing,
+    /// The application's `commitSync()` once the whole batch is processed.
+    AfterBatch,
+}
+
 /// How much a member can do: the context of a lag alert.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MemberLoad {
@@ -215,8 +230,9 @@ pub fn narrate(event: &Event) -> String {
             offsets,
             cause,
         } => format!(
-            "{group_id}/{member_id} committed {} ({cause}): a new owner would resume there.",
-            list_offsets(offsets)
+            "{group_id}/{member_id} committed {} ({}): a new owner would resume there.",
+            list_offsets(offsets),
+            commit_cause_phrase(*cause)
         ),
         EventKind::RebalanceStarted {
             group_id,
@@ -350,6 +366,17 @@ pub fn narrate(event: &Event) -> String {
             to - 1,
             to - from
         ),
+    }
+}
+
+/// The words in brackets after a commit, naming who committed.
+fn commit_cause_phrase(cause: CommitCause) -> &'static str {
+    match cause {
+        CommitCause::AutoCommit => "auto-commit",
+        CommitCause::BeforeRevoke => "before giving up partitions",
+        CommitCause::OnClose => "on close",
+        CommitCause::BeforeProcessing => "before processing",
+        CommitCause::AfterBatch => "after the batch",
     }
 }
 
@@ -563,6 +590,67 @@ mod tests {
         assert!(text.contains("passed 1,000"), "{text}");
         assert!(text.contains("at most 50/s"), "{text}");
         assert!(text.contains("p2, p3"), "{text}");
+    }
+
+    fn committed(cause: CommitCause) -> String {
+        narrate(&Event {
+            at_ms: 0,
+            kind: EventKind::OffsetsCommitted {
+                group_id: "search".into(),
+                member_id: "c1".into(),
+                offsets: vec![
+                    PartitionOffset {
+                        partition: 0,
+                        offset: 120,
+                    },
+                    PartitionOffset {
+                        partition: 3,
+                        offset: 7,
+                    },
+                ],
+                cause,
+            },
+        })
+    }
+
+    #[test]
+    fn an_auto_commit_is_narrated_as_such() {
+        assert_eq!(
+            committed(CommitCause::AutoCommit),
+            "search/c1 committed p0 at 120, p3 at 7 (auto-commit): a new owner would resume there."
+        );
+    }
+
+    #[test]
+    fn a_commit_before_a_revocation_says_so() {
+        assert_eq!(
+            committed(CommitCause::BeforeRevoke),
+            "search/c1 committed p0 at 120, p3 at 7 (before giving up partitions): a new owner would resume there."
+        );
+    }
+
+    #[test]
+    fn a_commit_on_close_says_so() {
+        assert_eq!(
+            committed(CommitCause::OnClose),
+            "search/c1 committed p0 at 120, p3 at 7 (on close): a new owner would resume there."
+        );
+    }
+
+    #[test]
+    fn a_commit_before_processing_says_so() {
+        assert_eq!(
+            committed(CommitCause::BeforeProcessing),
+            "search/c1 committed p0 at 120, p3 at 7 (before processing): a new owner would resume there."
+        );
+    }
+
+    #[test]
+    fn a_commit_after_the_batch_says_so() {
+        assert_eq!(
+            committed(CommitCause::AfterBatch),
+            "search/c1 committed p0 at 120, p3 at 7 (after the batch): a new owner would resume there."
+        );
     }
 
     #[test]

@@ -2,9 +2,8 @@
 //! stop-the-world pause, a slow downstream. Each is a scheduled action in the scenario, so a
 //! link reproduces what the learner did.
 
-use super::poll_loop::CommitCause;
 use super::{Activity, Group, GroupState, Liveness, Member, StepSink};
-use crate::kafka::events::{Event, EventKind};
+use crate::kafka::events::{CommitCause, Event, EventKind};
 use crate::kafka::scenario::MemberAction;
 use crate::kafka::topic::Topic;
 

@@ -8,13 +8,12 @@
 //! the rebalance timeout (`max.poll.interval.ms`) passes, and the ones still missing are
 //! removed. Nothing here is scripted: a storm is this loop feeding itself.
 
-use super::poll_loop::CommitCause;
 use super::{Group, GroupState, Liveness, Rebalance, StepSink};
 use crate::assignor::{
     assign, cooperative_rebalance, Assignment, GroupSubscription, MemberSubscription,
     TopicPartition,
 };
-use crate::kafka::events::{Event, EventKind, MemberPartitions};
+use crate::kafka::events::{CommitCause, Event, EventKind, MemberPartitions};
 use crate::kafka::topic::Topic;
 use crate::replay::sort::sort;
 use std::collections::BTreeMap;
