@@ -48,7 +48,7 @@ pub enum EventKind {
     MemberRemoved {
         group_id: String,
         member_id: String,
-        reason: String,
+        reason: RemovalReason,
     },
     /// A member gave up partitions in a rebalance.
     PartitionsRevoked {
@@ -205,6 +205,28 @@ pub enum CommitCause {
     AfterBatch,
 }
 
+/// Why the coordinator stopped counting a member (the member is the event's `member_id`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RemovalReason {
+    /// Its processing thread went `since_poll_ms` without calling `poll()`, past
+    /// `max.poll.interval.ms`, so its heartbeat thread sent LeaveGroup.
+    PollIntervalExceeded {
+        since_poll_ms: u64,
+        max_poll_interval_ms: u32,
+    },
+    /// The coordinator heard no heartbeat for `silent_ms`, past `session.timeout.ms`.
+    SessionTimeout {
+        silent_ms: u64,
+        session_timeout_ms: u32,
+    },
+    /// A rebalance completed without it: it did not rejoin within the rebalance timeout,
+    /// which is `max.poll.interval.ms`.
+    RejoinTimeout { max_poll_interval_ms: u32 },
+    /// A clean `close()` sent LeaveGroup.
+    LeftGroup,
+}
+
 /// How much a member can do: the context of a lag alert.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MemberLoad {
@@ -244,7 +266,10 @@ pub fn narrate(event: &Event) -> String {
             group_id,
             member_id,
             reason,
-        } => format!("{group_id}: {member_id} is out of the group: {reason}."),
+        } => format!(
+            "{group_id}: {member_id} is out of the group: {}.",
+            removal_phrase(member_id, *reason)
+        ),
         EventKind::PartitionsRevoked {
             group_id,
             member_id,
@@ -378,6 +403,49 @@ fn commit_cause_phrase(cause: CommitCause) -> &'static str {
         CommitCause::BeforeProcessing => "before processing",
         CommitCause::AfterBatch => "after the batch",
     }
+}
+
+/// Why `member_id` was removed, as the clause after "is out of the group:".
+fn removal_phrase(member_id: &str, reason: RemovalReason) -> String {
+    match reason {
+        RemovalReason::PollIntervalExceeded {
+            since_poll_ms,
+            max_poll_interval_ms,
+        } => poll_interval_exceeded_phrase(member_id, since_poll_ms, max_poll_interval_ms),
+        RemovalReason::SessionTimeout {
+            silent_ms,
+            session_timeout_ms,
+        } => session_timeout_phrase(member_id, silent_ms, session_timeout_ms),
+        RemovalReason::RejoinTimeout {
+            max_poll_interval_ms,
+        } => format!(
+            "{member_id} did not rejoin within the rebalance timeout (max.poll.interval.ms = {max_poll_interval_ms} ms)"
+        ),
+        RemovalReason::LeftGroup => left_group_phrase(member_id),
+    }
+}
+
+// The three phrases below say why a member is out and also why the rebalance that follows
+// starts, so both sentences use one wording.
+
+fn poll_interval_exceeded_phrase(
+    member_id: &str,
+    since_poll_ms: u64,
+    max_poll_interval_ms: u32,
+) -> String {
+    format!(
+        "{member_id} spent {since_poll_ms} ms in one batch, past max.poll.interval.ms ({max_poll_interval_ms} ms), so its heartbeat thread left the group"
+    )
+}
+
+fn session_timeout_phrase(member_id: &str, silent_ms: u64, session_timeout_ms: u32) -> String {
+    format!(
+        "no heartbeat from {member_id} for {silent_ms} ms (session.timeout.ms = {session_timeout_ms}): declared dead"
+    )
+}
+
+fn left_group_phrase(member_id: &str) -> String {
+    format!("{member_id} left the group cleanly (LeaveGroup)")
 }
 
 fn narrate_rebalance(group_id: &str, generation: u32, strategy: Strategy, reason: &str) -> String {
@@ -650,6 +718,60 @@ mod tests {
         assert_eq!(
             committed(CommitCause::AfterBatch),
             "search/c1 committed p0 at 120, p3 at 7 (after the batch): a new owner would resume there."
+        );
+    }
+
+    fn removed(reason: RemovalReason) -> String {
+        narrate(&Event {
+            at_ms: 0,
+            kind: EventKind::MemberRemoved {
+                group_id: "search".into(),
+                member_id: "c2".into(),
+                reason,
+            },
+        })
+    }
+
+    #[test]
+    fn a_removal_for_a_long_batch_names_max_poll_interval() {
+        let text = removed(RemovalReason::PollIntervalExceeded {
+            since_poll_ms: 30_250,
+            max_poll_interval_ms: 30_000,
+        });
+        assert_eq!(
+            text,
+            "search: c2 is out of the group: c2 spent 30250 ms in one batch, past max.poll.interval.ms (30000 ms), so its heartbeat thread left the group."
+        );
+    }
+
+    #[test]
+    fn a_removal_for_silence_names_the_session_timeout() {
+        let text = removed(RemovalReason::SessionTimeout {
+            silent_ms: 45_003,
+            session_timeout_ms: 45_000,
+        });
+        assert_eq!(
+            text,
+            "search: c2 is out of the group: no heartbeat from c2 for 45003 ms (session.timeout.ms = 45000): declared dead."
+        );
+    }
+
+    #[test]
+    fn a_removal_for_a_missed_rejoin_names_the_rebalance_timeout() {
+        let text = removed(RemovalReason::RejoinTimeout {
+            max_poll_interval_ms: 5_000,
+        });
+        assert_eq!(
+            text,
+            "search: c2 is out of the group: c2 did not rejoin within the rebalance timeout (max.poll.interval.ms = 5000 ms)."
+        );
+    }
+
+    #[test]
+    fn a_clean_leave_names_leave_group() {
+        assert_eq!(
+            removed(RemovalReason::LeftGroup),
+            "search: c2 is out of the group: c2 left the group cleanly (LeaveGroup)."
         );
     }
 

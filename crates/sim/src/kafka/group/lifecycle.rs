@@ -3,7 +3,7 @@
 //! link reproduces what the learner did.
 
 use super::{Activity, Group, GroupState, Liveness, Member, StepSink};
-use crate::kafka::events::{CommitCause, Event, EventKind};
+use crate::kafka::events::{CommitCause, Event, EventKind, RemovalReason};
 use crate::kafka::scenario::MemberAction;
 use crate::kafka::topic::Topic;
 
@@ -123,8 +123,8 @@ impl Group {
             return true;
         }
         self.members[m].assigned.clear();
+        self.remove_member(m, now_ms, RemovalReason::LeftGroup, sink);
         let reason = format!("{} left the group cleanly (LeaveGroup)", self.members[m].id);
-        self.remove_member(m, now_ms, &reason, sink);
         self.begin_rebalance(now_ms, reason, sink);
         true
     }

@@ -13,7 +13,7 @@ use crate::assignor::{
     assign, cooperative_rebalance, Assignment, GroupSubscription, MemberSubscription,
     TopicPartition,
 };
-use crate::kafka::events::{CommitCause, Event, EventKind, MemberPartitions};
+use crate::kafka::events::{CommitCause, Event, EventKind, MemberPartitions, RemovalReason};
 use crate::kafka::topic::Topic;
 use crate::replay::sort::sort;
 use std::collections::BTreeMap;
@@ -78,16 +78,20 @@ impl Group {
     fn poll_timeouts(&mut self, now_ms: u64, sink: &mut StepSink) {
         for m in 0..self.members.len() {
             if now_ms >= self.poll_deadline_ms(m) {
-                let since_ms = now_ms - self.members[m].last_poll_ms;
+                let since_poll_ms = now_ms - self.members[m].last_poll_ms;
                 if self.config.static_membership {
                     self.members[m].static_rejoin_pending = true;
                     continue;
                 }
+                let removal = RemovalReason::PollIntervalExceeded {
+                    since_poll_ms,
+                    max_poll_interval_ms: self.config.max_poll_interval_ms,
+                };
+                self.remove_member(m, now_ms, removal, sink);
                 let reason = format!(
                     "{} spent {} ms in one batch, past max.poll.interval.ms ({} ms), so its heartbeat thread left the group",
-                    self.members[m].id, since_ms, self.config.max_poll_interval_ms
+                    self.members[m].id, since_poll_ms, self.config.max_poll_interval_ms
                 );
-                self.remove_member(m, now_ms, &reason, sink);
                 self.begin_rebalance(now_ms, reason, sink);
             }
         }
@@ -99,12 +103,16 @@ impl Group {
         for m in 0..self.members.len() {
             let member = &self.members[m];
             if member.in_group && now_ms > member.last_heartbeat_ms + session_ms {
+                let silent_ms = now_ms - member.last_heartbeat_ms;
                 let reason = format!(
-                    "no heartbeat from {} for {} ms (session.timeout.ms = {session_ms}): declared dead",
+                    "no heartbeat from {} for {silent_ms} ms (session.timeout.ms = {session_ms}): declared dead",
                     member.id,
-                    now_ms - member.last_heartbeat_ms
                 );
-                self.remove_member(m, now_ms, &reason, sink);
+                let removal = RemovalReason::SessionTimeout {
+                    silent_ms,
+                    session_timeout_ms: self.config.session_timeout_ms,
+                };
+                self.remove_member(m, now_ms, removal, sink);
                 self.begin_rebalance(now_ms, reason, sink);
             }
         }
@@ -116,7 +124,7 @@ impl Group {
         &mut self,
         m: usize,
         now_ms: u64,
-        reason: &str,
+        reason: RemovalReason,
         sink: &mut StepSink,
     ) {
         let member = &mut self.members[m];
@@ -133,7 +141,7 @@ impl Group {
             kind: EventKind::MemberRemoved {
                 group_id: self.config.group_id.clone(),
                 member_id: self.members[m].id.clone(),
-                reason: reason.to_string(),
+                reason,
             },
         });
     }
@@ -269,11 +277,10 @@ impl Group {
         }
         for m in 0..self.members.len() {
             if self.members[m].in_group && !self.members[m].joined {
-                let reason = format!(
-                    "{} did not rejoin within the rebalance timeout (max.poll.interval.ms = {} ms)",
-                    self.members[m].id, self.config.max_poll_interval_ms
-                );
-                self.remove_member(m, now_ms, &reason, sink);
+                let removal = RemovalReason::RejoinTimeout {
+                    max_poll_interval_ms: self.config.max_poll_interval_ms,
+                };
+                self.remove_member(m, now_ms, removal, sink);
             }
         }
         self.state = GroupState::CompletingRebalance;
