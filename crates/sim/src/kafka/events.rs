@@ -42,7 +42,7 @@ pub enum EventKind {
         /// The generation that is ending.
         generation: u32,
         strategy: Strategy,
-        reason: String,
+        reason: RebalanceReason,
     },
     /// The coordinator no longer counts the member in the group.
     MemberRemoved {
@@ -225,6 +225,39 @@ pub enum RemovalReason {
     RejoinTimeout { max_poll_interval_ms: u32 },
     /// A clean `close()` sent LeaveGroup.
     LeftGroup,
+}
+
+/// Why a group entered PreparingRebalance: a change of membership, named with the member it
+/// concerns and the numbers that explain it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RebalanceReason {
+    /// The first members of a group that has no generation yet; the coordinator waits
+    /// `group.initial.rebalance.delay.ms` for more before assigning.
+    GroupForming { initial_rebalance_delay_ms: u64 },
+    /// A member joined a group that already had an assignment (a new, restarted or removed
+    /// member).
+    MemberJoined { member_id: String },
+    /// A member's clean `close()` sent LeaveGroup.
+    MemberLeft { member_id: String },
+    /// A member's heartbeat thread left after `since_poll_ms` without a `poll()`.
+    PollIntervalExceeded {
+        member_id: String,
+        since_poll_ms: u64,
+        max_poll_interval_ms: u32,
+    },
+    /// The coordinator declared a member dead after `silent_ms` without a heartbeat.
+    SessionTimeout {
+        member_id: String,
+        silent_ms: u64,
+        session_timeout_ms: u32,
+    },
+    /// Cooperative protocol: a member gave up the partitions the first round took from it,
+    /// and a second round hands them to their new owners.
+    CooperativeFollowUp {
+        member_id: String,
+        revoked_count: u32,
+    },
 }
 
 /// How much a member can do: the context of a lag alert.
@@ -448,7 +481,41 @@ fn left_group_phrase(member_id: &str) -> String {
     format!("{member_id} left the group cleanly (LeaveGroup)")
 }
 
-fn narrate_rebalance(group_id: &str, generation: u32, strategy: Strategy, reason: &str) -> String {
+/// Why a rebalance starts, as the clause after "starts rebalancing:".
+fn rebalance_phrase(reason: &RebalanceReason) -> String {
+    match reason {
+        RebalanceReason::GroupForming {
+            initial_rebalance_delay_ms,
+        } => format!(
+            "a new group forms (group.initial.rebalance.delay.ms = {initial_rebalance_delay_ms})"
+        ),
+        RebalanceReason::MemberJoined { member_id } => format!("{member_id} joined"),
+        RebalanceReason::MemberLeft { member_id } => left_group_phrase(member_id),
+        RebalanceReason::PollIntervalExceeded {
+            member_id,
+            since_poll_ms,
+            max_poll_interval_ms,
+        } => poll_interval_exceeded_phrase(member_id, *since_poll_ms, *max_poll_interval_ms),
+        RebalanceReason::SessionTimeout {
+            member_id,
+            silent_ms,
+            session_timeout_ms,
+        } => session_timeout_phrase(member_id, *silent_ms, *session_timeout_ms),
+        RebalanceReason::CooperativeFollowUp {
+            member_id,
+            revoked_count,
+        } => format!(
+            "follow-up: {member_id} gave up {revoked_count} partition(s), which now need new owners"
+        ),
+    }
+}
+
+fn narrate_rebalance(
+    group_id: &str,
+    generation: u32,
+    strategy: Strategy,
+    reason: &RebalanceReason,
+) -> String {
     let effect = if generation == 0 {
         "members join before the first assignment"
     } else if strategy.is_cooperative() {
@@ -457,7 +524,8 @@ fn narrate_rebalance(group_id: &str, generation: u32, strategy: Strategy, reason
         "every member gives up all its partitions at its next poll, so the group stops"
     };
     format!(
-        "{group_id} starts rebalancing: {reason}. With {}, {effect}.",
+        "{group_id} starts rebalancing: {}. With {}, {effect}.",
+        rebalance_phrase(reason),
         strategy.config_name()
     )
 }
@@ -772,6 +840,118 @@ mod tests {
         assert_eq!(
             removed(RemovalReason::LeftGroup),
             "search: c2 is out of the group: c2 left the group cleanly (LeaveGroup)."
+        );
+    }
+
+    fn rebalance(generation: u32, strategy: Strategy, reason: RebalanceReason) -> String {
+        narrate(&Event {
+            at_ms: 0,
+            kind: EventKind::RebalanceStarted {
+                group_id: "search".into(),
+                generation,
+                strategy,
+                reason,
+            },
+        })
+    }
+
+    const EAGER_EFFECT: &str =
+        "With range, every member gives up all its partitions at its next poll, so the group stops.";
+
+    #[test]
+    fn a_forming_group_waits_for_the_initial_delay() {
+        let text = rebalance(
+            0,
+            Strategy::Range,
+            RebalanceReason::GroupForming {
+                initial_rebalance_delay_ms: 3_000,
+            },
+        );
+        assert_eq!(
+            text,
+            "search starts rebalancing: a new group forms (group.initial.rebalance.delay.ms = 3000). With range, members join before the first assignment."
+        );
+    }
+
+    #[test]
+    fn a_join_rebalances_and_an_eager_group_stops() {
+        let text = rebalance(
+            4,
+            Strategy::Range,
+            RebalanceReason::MemberJoined {
+                member_id: "c3".into(),
+            },
+        );
+        assert_eq!(
+            text,
+            format!("search starts rebalancing: c3 joined. {EAGER_EFFECT}")
+        );
+    }
+
+    #[test]
+    fn a_clean_leave_rebalances() {
+        let text = rebalance(
+            4,
+            Strategy::Range,
+            RebalanceReason::MemberLeft {
+                member_id: "c3".into(),
+            },
+        );
+        assert_eq!(
+            text,
+            format!(
+                "search starts rebalancing: c3 left the group cleanly (LeaveGroup). {EAGER_EFFECT}"
+            )
+        );
+    }
+
+    #[test]
+    fn a_long_batch_rebalances_and_names_max_poll_interval() {
+        let text = rebalance(
+            4,
+            Strategy::Range,
+            RebalanceReason::PollIntervalExceeded {
+                member_id: "c3".into(),
+                since_poll_ms: 5_120,
+                max_poll_interval_ms: 5_000,
+            },
+        );
+        assert_eq!(
+            text,
+            format!("search starts rebalancing: c3 spent 5120 ms in one batch, past max.poll.interval.ms (5000 ms), so its heartbeat thread left the group. {EAGER_EFFECT}")
+        );
+    }
+
+    #[test]
+    fn a_silent_member_rebalances_and_names_the_session_timeout() {
+        let text = rebalance(
+            4,
+            Strategy::Range,
+            RebalanceReason::SessionTimeout {
+                member_id: "c3".into(),
+                silent_ms: 10_004,
+                session_timeout_ms: 10_000,
+            },
+        );
+        assert_eq!(
+            text,
+            format!("search starts rebalancing: no heartbeat from c3 for 10004 ms (session.timeout.ms = 10000): declared dead. {EAGER_EFFECT}")
+        );
+    }
+
+    #[test]
+    fn a_cooperative_follow_up_says_only_moving_partitions_stop() {
+        let text = rebalance(
+            5,
+            Strategy::CooperativeSticky,
+            RebalanceReason::CooperativeFollowUp {
+                member_id: "c1".into(),
+                revoked_count: 2,
+            },
+        );
+        assert_eq!(
+            text,
+            "search starts rebalancing: follow-up: c1 gave up 2 partition(s), which now need new owners. With cooperative-sticky, members keep processing what they own; only partitions that move are revoked."
         );
     }
 

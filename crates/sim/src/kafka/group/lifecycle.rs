@@ -3,7 +3,7 @@
 //! link reproduces what the learner did.
 
 use super::{Activity, Group, GroupState, Liveness, Member, StepSink};
-use crate::kafka::events::{CommitCause, Event, EventKind, RemovalReason};
+use crate::kafka::events::{CommitCause, Event, EventKind, RebalanceReason, RemovalReason};
 use crate::kafka::scenario::MemberAction;
 use crate::kafka::topic::Topic;
 
@@ -124,7 +124,9 @@ impl Group {
         }
         self.members[m].assigned.clear();
         self.remove_member(m, now_ms, RemovalReason::LeftGroup, sink);
-        let reason = format!("{} left the group cleanly (LeaveGroup)", self.members[m].id);
+        let reason = RebalanceReason::MemberLeft {
+            member_id: self.members[m].id.clone(),
+        };
         self.begin_rebalance(now_ms, reason, sink);
         true
     }

@@ -13,7 +13,9 @@ use crate::assignor::{
     assign, cooperative_rebalance, Assignment, GroupSubscription, MemberSubscription,
     TopicPartition,
 };
-use crate::kafka::events::{CommitCause, Event, EventKind, MemberPartitions, RemovalReason};
+use crate::kafka::events::{
+    CommitCause, Event, EventKind, MemberPartitions, RebalanceReason, RemovalReason,
+};
 use crate::kafka::topic::Topic;
 use crate::replay::sort::sort;
 use std::collections::BTreeMap;
@@ -88,10 +90,11 @@ impl Group {
                     max_poll_interval_ms: self.config.max_poll_interval_ms,
                 };
                 self.remove_member(m, now_ms, removal, sink);
-                let reason = format!(
-                    "{} spent {} ms in one batch, past max.poll.interval.ms ({} ms), so its heartbeat thread left the group",
-                    self.members[m].id, since_poll_ms, self.config.max_poll_interval_ms
-                );
+                let reason = RebalanceReason::PollIntervalExceeded {
+                    member_id: self.members[m].id.clone(),
+                    since_poll_ms,
+                    max_poll_interval_ms: self.config.max_poll_interval_ms,
+                };
                 self.begin_rebalance(now_ms, reason, sink);
             }
         }
@@ -104,13 +107,15 @@ impl Group {
             let member = &self.members[m];
             if member.in_group && now_ms > member.last_heartbeat_ms + session_ms {
                 let silent_ms = now_ms - member.last_heartbeat_ms;
-                let reason = format!(
-                    "no heartbeat from {} for {silent_ms} ms (session.timeout.ms = {session_ms}): declared dead",
-                    member.id,
-                );
+                let session_timeout_ms = self.config.session_timeout_ms;
+                let reason = RebalanceReason::SessionTimeout {
+                    member_id: member.id.clone(),
+                    silent_ms,
+                    session_timeout_ms,
+                };
                 let removal = RemovalReason::SessionTimeout {
                     silent_ms,
-                    session_timeout_ms: self.config.session_timeout_ms,
+                    session_timeout_ms,
                 };
                 self.remove_member(m, now_ms, removal, sink);
                 self.begin_rebalance(now_ms, reason, sink);
@@ -147,7 +152,12 @@ impl Group {
     }
 
     /// Moves the group to PreparingRebalance (if it is not there already).
-    pub(crate) fn begin_rebalance(&mut self, now_ms: u64, reason: String, sink: &mut StepSink) {
+    pub(crate) fn begin_rebalance(
+        &mut self,
+        now_ms: u64,
+        reason: RebalanceReason,
+        sink: &mut StepSink,
+    ) {
         if self.state == GroupState::PreparingRebalance {
             return;
         }
@@ -213,12 +223,13 @@ impl Group {
         member.in_group = true;
         member.last_heartbeat_ms = now_ms;
         let reason = if self.generation == 0 {
-            format!(
-                "a new group forms (group.initial.rebalance.delay.ms = {})",
-                self.initial_delay_ms
-            )
+            RebalanceReason::GroupForming {
+                initial_rebalance_delay_ms: self.initial_delay_ms,
+            }
         } else {
-            format!("{} joined", self.members[m].id)
+            RebalanceReason::MemberJoined {
+                member_id: self.members[m].id.clone(),
+            }
         };
         // Starting the rebalance resets everyone's join; this member's JoinGroup comes after.
         self.begin_rebalance(now_ms, reason, sink);
@@ -306,11 +317,10 @@ impl Group {
     pub(crate) fn revoke_and_follow_up(&mut self, m: usize, now_ms: u64, sink: &mut StepSink) {
         let revoked = std::mem::take(&mut self.members[m].pending_revocation);
         self.revoke(m, &revoked, now_ms, sink);
-        let reason = format!(
-            "follow-up: {} gave up {} partition(s), which now need new owners",
-            self.members[m].id,
-            revoked.len()
-        );
+        let reason = RebalanceReason::CooperativeFollowUp {
+            member_id: self.members[m].id.clone(),
+            revoked_count: revoked.len() as u32,
+        };
         self.begin_rebalance(now_ms, reason, sink);
         let member = &mut self.members[m];
         member.joined = true;
