@@ -4,6 +4,11 @@
 //! group gets an assignment, a member commits, a partition's lag crosses a threshold or drains.
 //! Per-record work is not an event (it would be millions); it is folded into the trace hash
 //! instead. [`narrate`] turns an event into a sentence that says what happened and why.
+//!
+//! Events hold ids, numbers and typed reasons, never prose: every word a learner reads is
+//! chosen in [`narrate`], and the trace hash folds [`Event::fingerprint_bytes`], the typed
+//! fields alone. So rewording a sentence changes no run's fingerprint, and the CLI's JSON can
+//! be filtered by reason without parsing English.
 
 use crate::assignor::Strategy;
 use crate::kafka::scenario::{MemberAction, OffsetTarget};
@@ -15,6 +20,15 @@ pub struct Event {
     pub at_ms: u64,
     #[serde(flatten)]
     pub kind: EventKind,
+}
+
+impl Event {
+    /// What the trace hash folds for this event: its typed fields as compact JSON. That is
+    /// the same bytes on every platform because events hold only integers, booleans, ids and
+    /// enum tags (`EventKind: Eq` keeps floats out), and it holds no narration.
+    pub fn fingerprint_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("events always serialize")
+    }
 }
 
 /// What happened.
@@ -953,6 +967,30 @@ mod tests {
             text,
             "search starts rebalancing: follow-up: c1 gave up 2 partition(s), which now need new owners. With cooperative-sticky, members keep processing what they own; only partitions that move are revoked."
         );
+    }
+
+    #[test]
+    fn the_fingerprint_is_the_typed_fields_and_not_the_sentence() {
+        let event = Event {
+            at_ms: 12,
+            kind: EventKind::RebalanceStarted {
+                group_id: "search".into(),
+                generation: 4,
+                strategy: Strategy::Range,
+                reason: RebalanceReason::SessionTimeout {
+                    member_id: "c3".into(),
+                    silent_ms: 10_004,
+                    session_timeout_ms: 10_000,
+                },
+            },
+        };
+        let fingerprint = String::from_utf8(event.fingerprint_bytes()).unwrap();
+        assert_eq!(
+            fingerprint,
+            r#"{"at_ms":12,"type":"rebalance_started","group_id":"search","generation":4,"strategy":"range","reason":{"kind":"session_timeout","member_id":"c3","silent_ms":10004,"session_timeout_ms":10000}}"#
+        );
+        assert!(narrate(&event).contains("declared dead"));
+        assert!(!fingerprint.contains("declared"), "{fingerprint}");
     }
 
     #[test]
