@@ -4,6 +4,11 @@
 //! group gets an assignment, a member commits, a partition's lag crosses a threshold or drains.
 //! Per-record work is not an event (it would be millions); it is folded into the trace hash
 //! instead. [`narrate`] turns an event into a sentence that says what happened and why.
+//!
+//! Events hold ids, numbers and typed reasons, never prose: every word a learner reads is
+//! chosen in [`narrate`], and the trace hash folds [`Event::fingerprint_bytes`], the typed
+//! fields alone. So rewording a sentence changes no run's fingerprint, and the CLI's JSON can
+//! be filtered by reason without parsing English.
 
 use crate::assignor::Strategy;
 use crate::kafka::scenario::{MemberAction, OffsetTarget};
@@ -15,6 +20,15 @@ pub struct Event {
     pub at_ms: u64,
     #[serde(flatten)]
     pub kind: EventKind,
+}
+
+impl Event {
+    /// What the trace hash folds for this event: its typed fields as compact JSON. That is
+    /// the same bytes on every platform because events hold only integers, booleans, ids and
+    /// enum tags (`EventKind: Eq` keeps floats out), and it holds no narration.
+    pub fn fingerprint_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("events always serialize")
+    }
 }
 
 /// What happened.
@@ -34,8 +48,7 @@ pub enum EventKind {
         group_id: String,
         member_id: String,
         offsets: Vec<PartitionOffset>,
-        /// "auto-commit", "before giving up partitions", "on close".
-        cause: String,
+        cause: CommitCause,
     },
     /// The group entered PreparingRebalance.
     RebalanceStarted {
@@ -43,13 +56,13 @@ pub enum EventKind {
         /// The generation that is ending.
         generation: u32,
         strategy: Strategy,
-        reason: String,
+        reason: RebalanceReason,
     },
     /// The coordinator no longer counts the member in the group.
     MemberRemoved {
         group_id: String,
         member_id: String,
-        reason: String,
+        reason: RemovalReason,
     },
     /// A member gave up partitions in a rebalance.
     PartitionsRevoked {
@@ -190,6 +203,77 @@ pub struct PartitionOffset {
     pub offset: u64,
 }
 
+/// Why a member committed: which part of the consumer (or the application around it) did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitCause {
+    /// `enable.auto.commit`, inside `poll()` once `auto.commit.interval.ms` has passed.
+    AutoCommit,
+    /// Auto-commit or the rebalance listener, just before the member gives partitions up.
+    BeforeRevoke,
+    /// `close()`, a clean shutdown.
+    OnClose,
+    /// The application's `commitSync()` right after `poll()`, before any processing.
+    BeforeProcessing,
+    /// The application's `commitSync()` once the whole batch is processed.
+    AfterBatch,
+}
+
+/// Why the coordinator stopped counting a member (the member is the event's `member_id`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RemovalReason {
+    /// Its processing thread went `since_poll_ms` without calling `poll()`, past
+    /// `max.poll.interval.ms`, so its heartbeat thread sent LeaveGroup.
+    PollIntervalExceeded {
+        since_poll_ms: u64,
+        max_poll_interval_ms: u32,
+    },
+    /// The coordinator heard no heartbeat for `silent_ms`, past `session.timeout.ms`.
+    SessionTimeout {
+        silent_ms: u64,
+        session_timeout_ms: u32,
+    },
+    /// A rebalance completed without it: it did not rejoin within the rebalance timeout,
+    /// which is `max.poll.interval.ms`.
+    RejoinTimeout { max_poll_interval_ms: u32 },
+    /// A clean `close()` sent LeaveGroup.
+    LeftGroup,
+}
+
+/// Why a group entered PreparingRebalance: a change of membership, named with the member it
+/// concerns and the numbers that explain it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RebalanceReason {
+    /// The first members of a group that has no generation yet; the coordinator waits
+    /// `group.initial.rebalance.delay.ms` for more before assigning.
+    GroupForming { initial_rebalance_delay_ms: u64 },
+    /// A member joined a group that already had an assignment (a new, restarted or removed
+    /// member).
+    MemberJoined { member_id: String },
+    /// A member's clean `close()` sent LeaveGroup.
+    MemberLeft { member_id: String },
+    /// A member's heartbeat thread left after `since_poll_ms` without a `poll()`.
+    PollIntervalExceeded {
+        member_id: String,
+        since_poll_ms: u64,
+        max_poll_interval_ms: u32,
+    },
+    /// The coordinator declared a member dead after `silent_ms` without a heartbeat.
+    SessionTimeout {
+        member_id: String,
+        silent_ms: u64,
+        session_timeout_ms: u32,
+    },
+    /// Cooperative protocol: a member gave up the partitions the first round took from it,
+    /// and a second round hands them to their new owners.
+    CooperativeFollowUp {
+        member_id: String,
+        revoked_count: u32,
+    },
+}
+
 /// How much a member can do: the context of a lag alert.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MemberLoad {
@@ -215,8 +299,9 @@ pub fn narrate(event: &Event) -> String {
             offsets,
             cause,
         } => format!(
-            "{group_id}/{member_id} committed {} ({cause}): a new owner would resume there.",
-            list_offsets(offsets)
+            "{group_id}/{member_id} committed {} ({}): a new owner would resume there.",
+            list_offsets(offsets),
+            commit_cause_phrase(*cause)
         ),
         EventKind::RebalanceStarted {
             group_id,
@@ -228,7 +313,10 @@ pub fn narrate(event: &Event) -> String {
             group_id,
             member_id,
             reason,
-        } => format!("{group_id}: {member_id} is out of the group: {reason}."),
+        } => format!(
+            "{group_id}: {member_id} is out of the group: {}.",
+            removal_phrase(member_id, *reason)
+        ),
         EventKind::PartitionsRevoked {
             group_id,
             member_id,
@@ -353,7 +441,95 @@ pub fn narrate(event: &Event) -> String {
     }
 }
 
-fn narrate_rebalance(group_id: &str, generation: u32, strategy: Strategy, reason: &str) -> String {
+/// The words in brackets after a commit, naming who committed.
+fn commit_cause_phrase(cause: CommitCause) -> &'static str {
+    match cause {
+        CommitCause::AutoCommit => "auto-commit",
+        CommitCause::BeforeRevoke => "before giving up partitions",
+        CommitCause::OnClose => "on close",
+        CommitCause::BeforeProcessing => "before processing",
+        CommitCause::AfterBatch => "after the batch",
+    }
+}
+
+/// Why `member_id` was removed, as the clause after "is out of the group:".
+fn removal_phrase(member_id: &str, reason: RemovalReason) -> String {
+    match reason {
+        RemovalReason::PollIntervalExceeded {
+            since_poll_ms,
+            max_poll_interval_ms,
+        } => poll_interval_exceeded_phrase(member_id, since_poll_ms, max_poll_interval_ms),
+        RemovalReason::SessionTimeout {
+            silent_ms,
+            session_timeout_ms,
+        } => session_timeout_phrase(member_id, silent_ms, session_timeout_ms),
+        RemovalReason::RejoinTimeout {
+            max_poll_interval_ms,
+        } => format!(
+            "{member_id} did not rejoin within the rebalance timeout (max.poll.interval.ms = {max_poll_interval_ms} ms)"
+        ),
+        RemovalReason::LeftGroup => left_group_phrase(member_id),
+    }
+}
+
+// The three phrases below say why a member is out and also why the rebalance that follows
+// starts, so both sentences use one wording.
+
+fn poll_interval_exceeded_phrase(
+    member_id: &str,
+    since_poll_ms: u64,
+    max_poll_interval_ms: u32,
+) -> String {
+    format!(
+        "{member_id} spent {since_poll_ms} ms in one batch, past max.poll.interval.ms ({max_poll_interval_ms} ms), so its heartbeat thread left the group"
+    )
+}
+
+fn session_timeout_phrase(member_id: &str, silent_ms: u64, session_timeout_ms: u32) -> String {
+    format!(
+        "no heartbeat from {member_id} for {silent_ms} ms (session.timeout.ms = {session_timeout_ms}): declared dead"
+    )
+}
+
+fn left_group_phrase(member_id: &str) -> String {
+    format!("{member_id} left the group cleanly (LeaveGroup)")
+}
+
+/// Why a rebalance starts, as the clause after "starts rebalancing:".
+fn rebalance_phrase(reason: &RebalanceReason) -> String {
+    match reason {
+        RebalanceReason::GroupForming {
+            initial_rebalance_delay_ms,
+        } => format!(
+            "a new group forms (group.initial.rebalance.delay.ms = {initial_rebalance_delay_ms})"
+        ),
+        RebalanceReason::MemberJoined { member_id } => format!("{member_id} joined"),
+        RebalanceReason::MemberLeft { member_id } => left_group_phrase(member_id),
+        RebalanceReason::PollIntervalExceeded {
+            member_id,
+            since_poll_ms,
+            max_poll_interval_ms,
+        } => poll_interval_exceeded_phrase(member_id, *since_poll_ms, *max_poll_interval_ms),
+        RebalanceReason::SessionTimeout {
+            member_id,
+            silent_ms,
+            session_timeout_ms,
+        } => session_timeout_phrase(member_id, *silent_ms, *session_timeout_ms),
+        RebalanceReason::CooperativeFollowUp {
+            member_id,
+            revoked_count,
+        } => format!(
+            "follow-up: {member_id} gave up {revoked_count} partition(s), which now need new owners"
+        ),
+    }
+}
+
+fn narrate_rebalance(
+    group_id: &str,
+    generation: u32,
+    strategy: Strategy,
+    reason: &RebalanceReason,
+) -> String {
     let effect = if generation == 0 {
         "members join before the first assignment"
     } else if strategy.is_cooperative() {
@@ -362,7 +538,8 @@ fn narrate_rebalance(group_id: &str, generation: u32, strategy: Strategy, reason
         "every member gives up all its partitions at its next poll, so the group stops"
     };
     format!(
-        "{group_id} starts rebalancing: {reason}. With {}, {effect}.",
+        "{group_id} starts rebalancing: {}. With {}, {effect}.",
+        rebalance_phrase(reason),
         strategy.config_name()
     )
 }
@@ -563,6 +740,257 @@ mod tests {
         assert!(text.contains("passed 1,000"), "{text}");
         assert!(text.contains("at most 50/s"), "{text}");
         assert!(text.contains("p2, p3"), "{text}");
+    }
+
+    fn committed(cause: CommitCause) -> String {
+        narrate(&Event {
+            at_ms: 0,
+            kind: EventKind::OffsetsCommitted {
+                group_id: "search".into(),
+                member_id: "c1".into(),
+                offsets: vec![
+                    PartitionOffset {
+                        partition: 0,
+                        offset: 120,
+                    },
+                    PartitionOffset {
+                        partition: 3,
+                        offset: 7,
+                    },
+                ],
+                cause,
+            },
+        })
+    }
+
+    #[test]
+    fn an_auto_commit_is_narrated_as_such() {
+        assert_eq!(
+            committed(CommitCause::AutoCommit),
+            "search/c1 committed p0 at 120, p3 at 7 (auto-commit): a new owner would resume there."
+        );
+    }
+
+    #[test]
+    fn a_commit_before_a_revocation_says_so() {
+        assert_eq!(
+            committed(CommitCause::BeforeRevoke),
+            "search/c1 committed p0 at 120, p3 at 7 (before giving up partitions): a new owner would resume there."
+        );
+    }
+
+    #[test]
+    fn a_commit_on_close_says_so() {
+        assert_eq!(
+            committed(CommitCause::OnClose),
+            "search/c1 committed p0 at 120, p3 at 7 (on close): a new owner would resume there."
+        );
+    }
+
+    #[test]
+    fn a_commit_before_processing_says_so() {
+        assert_eq!(
+            committed(CommitCause::BeforeProcessing),
+            "search/c1 committed p0 at 120, p3 at 7 (before processing): a new owner would resume there."
+        );
+    }
+
+    #[test]
+    fn a_commit_after_the_batch_says_so() {
+        assert_eq!(
+            committed(CommitCause::AfterBatch),
+            "search/c1 committed p0 at 120, p3 at 7 (after the batch): a new owner would resume there."
+        );
+    }
+
+    fn removed(reason: RemovalReason) -> String {
+        narrate(&Event {
+            at_ms: 0,
+            kind: EventKind::MemberRemoved {
+                group_id: "search".into(),
+                member_id: "c2".into(),
+                reason,
+            },
+        })
+    }
+
+    #[test]
+    fn a_removal_for_a_long_batch_names_max_poll_interval() {
+        let text = removed(RemovalReason::PollIntervalExceeded {
+            since_poll_ms: 30_250,
+            max_poll_interval_ms: 30_000,
+        });
+        assert_eq!(
+            text,
+            "search: c2 is out of the group: c2 spent 30250 ms in one batch, past max.poll.interval.ms (30000 ms), so its heartbeat thread left the group."
+        );
+    }
+
+    #[test]
+    fn a_removal_for_silence_names_the_session_timeout() {
+        let text = removed(RemovalReason::SessionTimeout {
+            silent_ms: 45_003,
+            session_timeout_ms: 45_000,
+        });
+        assert_eq!(
+            text,
+            "search: c2 is out of the group: no heartbeat from c2 for 45003 ms (session.timeout.ms = 45000): declared dead."
+        );
+    }
+
+    #[test]
+    fn a_removal_for_a_missed_rejoin_names_the_rebalance_timeout() {
+        let text = removed(RemovalReason::RejoinTimeout {
+            max_poll_interval_ms: 5_000,
+        });
+        assert_eq!(
+            text,
+            "search: c2 is out of the group: c2 did not rejoin within the rebalance timeout (max.poll.interval.ms = 5000 ms)."
+        );
+    }
+
+    #[test]
+    fn a_clean_leave_names_leave_group() {
+        assert_eq!(
+            removed(RemovalReason::LeftGroup),
+            "search: c2 is out of the group: c2 left the group cleanly (LeaveGroup)."
+        );
+    }
+
+    fn rebalance(generation: u32, strategy: Strategy, reason: RebalanceReason) -> String {
+        narrate(&Event {
+            at_ms: 0,
+            kind: EventKind::RebalanceStarted {
+                group_id: "search".into(),
+                generation,
+                strategy,
+                reason,
+            },
+        })
+    }
+
+    const EAGER_EFFECT: &str =
+        "With range, every member gives up all its partitions at its next poll, so the group stops.";
+
+    #[test]
+    fn a_forming_group_waits_for_the_initial_delay() {
+        let text = rebalance(
+            0,
+            Strategy::Range,
+            RebalanceReason::GroupForming {
+                initial_rebalance_delay_ms: 3_000,
+            },
+        );
+        assert_eq!(
+            text,
+            "search starts rebalancing: a new group forms (group.initial.rebalance.delay.ms = 3000). With range, members join before the first assignment."
+        );
+    }
+
+    #[test]
+    fn a_join_rebalances_and_an_eager_group_stops() {
+        let text = rebalance(
+            4,
+            Strategy::Range,
+            RebalanceReason::MemberJoined {
+                member_id: "c3".into(),
+            },
+        );
+        assert_eq!(
+            text,
+            format!("search starts rebalancing: c3 joined. {EAGER_EFFECT}")
+        );
+    }
+
+    #[test]
+    fn a_clean_leave_rebalances() {
+        let text = rebalance(
+            4,
+            Strategy::Range,
+            RebalanceReason::MemberLeft {
+                member_id: "c3".into(),
+            },
+        );
+        assert_eq!(
+            text,
+            format!(
+                "search starts rebalancing: c3 left the group cleanly (LeaveGroup). {EAGER_EFFECT}"
+            )
+        );
+    }
+
+    #[test]
+    fn a_long_batch_rebalances_and_names_max_poll_interval() {
+        let text = rebalance(
+            4,
+            Strategy::Range,
+            RebalanceReason::PollIntervalExceeded {
+                member_id: "c3".into(),
+                since_poll_ms: 5_120,
+                max_poll_interval_ms: 5_000,
+            },
+        );
+        assert_eq!(
+            text,
+            format!("search starts rebalancing: c3 spent 5120 ms in one batch, past max.poll.interval.ms (5000 ms), so its heartbeat thread left the group. {EAGER_EFFECT}")
+        );
+    }
+
+    #[test]
+    fn a_silent_member_rebalances_and_names_the_session_timeout() {
+        let text = rebalance(
+            4,
+            Strategy::Range,
+            RebalanceReason::SessionTimeout {
+                member_id: "c3".into(),
+                silent_ms: 10_004,
+                session_timeout_ms: 10_000,
+            },
+        );
+        assert_eq!(
+            text,
+            format!("search starts rebalancing: no heartbeat from c3 for 10004 ms (session.timeout.ms = 10000): declared dead. {EAGER_EFFECT}")
+        );
+    }
+
+    #[test]
+    fn a_cooperative_follow_up_says_only_moving_partitions_stop() {
+        let text = rebalance(
+            5,
+            Strategy::CooperativeSticky,
+            RebalanceReason::CooperativeFollowUp {
+                member_id: "c1".into(),
+                revoked_count: 2,
+            },
+        );
+        assert_eq!(
+            text,
+            "search starts rebalancing: follow-up: c1 gave up 2 partition(s), which now need new owners. With cooperative-sticky, members keep processing what they own; only partitions that move are revoked."
+        );
+    }
+
+    #[test]
+    fn the_fingerprint_is_the_typed_fields_and_not_the_sentence() {
+        let event = Event {
+            at_ms: 12,
+            kind: EventKind::RebalanceStarted {
+                group_id: "search".into(),
+                generation: 4,
+                strategy: Strategy::Range,
+                reason: RebalanceReason::SessionTimeout {
+                    member_id: "c3".into(),
+                    silent_ms: 10_004,
+                    session_timeout_ms: 10_000,
+                },
+            },
+        };
+        let fingerprint = String::from_utf8(event.fingerprint_bytes()).unwrap();
+        assert_eq!(
+            fingerprint,
+            r#"{"at_ms":12,"type":"rebalance_started","group_id":"search","generation":4,"strategy":"range","reason":{"kind":"session_timeout","member_id":"c3","silent_ms":10004,"session_timeout_ms":10000}}"#
+        );
+        assert!(narrate(&event).contains("declared dead"));
+        assert!(!fingerprint.contains("declared"), "{fingerprint}");
     }
 
     #[test]

@@ -186,10 +186,11 @@ impl World {
         crate::family::debug_check(self);
     }
 
+    /// Folds the events this tick added by their typed fields, never their narration, so
+    /// rewording a sentence leaves every run's fingerprint as it was.
     fn hash_new_events(&mut self) {
         for event in &self.events[self.events_hashed..] {
-            let bytes = serde_json::to_vec(event).expect("events always serialize");
-            self.trace.write_bytes(&bytes);
+            self.trace.write_bytes(&event.fingerprint_bytes());
         }
         self.events_hashed = self.events.len();
     }

@@ -3,7 +3,9 @@
 //! Two runs are the same run when their trace hashes match; the determinism tests compare the
 //! hash of a native run with the hash of the same scenario run in a browser. Every append,
 //! every fetch and every event is folded in as it happens, with FNV-1a over fixed-width
-//! little-endian integers, so the hash is independent of platform and word size.
+//! little-endian integers, so the hash is independent of platform and word size. An event is
+//! folded by its typed fields (`Event::fingerprint_bytes`), not by its narration, so a
+//! reworded sentence is not a different run.
 
 const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;

@@ -2,9 +2,8 @@
 //! stop-the-world pause, a slow downstream. Each is a scheduled action in the scenario, so a
 //! link reproduces what the learner did.
 
-use super::poll_loop::CommitCause;
 use super::{Activity, Group, GroupState, Liveness, Member, StepSink};
-use crate::kafka::events::{Event, EventKind};
+use crate::kafka::events::{CommitCause, Event, EventKind, RebalanceReason, RemovalReason};
 use crate::kafka::scenario::MemberAction;
 use crate::kafka::topic::Topic;
 
@@ -124,8 +123,10 @@ impl Group {
             return true;
         }
         self.members[m].assigned.clear();
-        let reason = format!("{} left the group cleanly (LeaveGroup)", self.members[m].id);
-        self.remove_member(m, now_ms, &reason, sink);
+        self.remove_member(m, now_ms, RemovalReason::LeftGroup, sink);
+        let reason = RebalanceReason::MemberLeft {
+            member_id: self.members[m].id.clone(),
+        };
         self.begin_rebalance(now_ms, reason, sink);
         true
     }

@@ -8,13 +8,14 @@
 //! the rebalance timeout (`max.poll.interval.ms`) passes, and the ones still missing are
 //! removed. Nothing here is scripted: a storm is this loop feeding itself.
 
-use super::poll_loop::CommitCause;
 use super::{Group, GroupState, Liveness, Rebalance, StepSink};
 use crate::assignor::{
     assign, cooperative_rebalance, Assignment, GroupSubscription, MemberSubscription,
     TopicPartition,
 };
-use crate::kafka::events::{Event, EventKind, MemberPartitions};
+use crate::kafka::events::{
+    CommitCause, Event, EventKind, MemberPartitions, RebalanceReason, RemovalReason,
+};
 use crate::kafka::topic::Topic;
 use crate::replay::sort::sort;
 use std::collections::BTreeMap;
@@ -79,16 +80,21 @@ impl Group {
     fn poll_timeouts(&mut self, now_ms: u64, sink: &mut StepSink) {
         for m in 0..self.members.len() {
             if now_ms >= self.poll_deadline_ms(m) {
-                let since_ms = now_ms - self.members[m].last_poll_ms;
+                let since_poll_ms = now_ms - self.members[m].last_poll_ms;
                 if self.config.static_membership {
                     self.members[m].static_rejoin_pending = true;
                     continue;
                 }
-                let reason = format!(
-                    "{} spent {} ms in one batch, past max.poll.interval.ms ({} ms), so its heartbeat thread left the group",
-                    self.members[m].id, since_ms, self.config.max_poll_interval_ms
-                );
-                self.remove_member(m, now_ms, &reason, sink);
+                let removal = RemovalReason::PollIntervalExceeded {
+                    since_poll_ms,
+                    max_poll_interval_ms: self.config.max_poll_interval_ms,
+                };
+                self.remove_member(m, now_ms, removal, sink);
+                let reason = RebalanceReason::PollIntervalExceeded {
+                    member_id: self.members[m].id.clone(),
+                    since_poll_ms,
+                    max_poll_interval_ms: self.config.max_poll_interval_ms,
+                };
                 self.begin_rebalance(now_ms, reason, sink);
             }
         }
@@ -100,12 +106,18 @@ impl Group {
         for m in 0..self.members.len() {
             let member = &self.members[m];
             if member.in_group && now_ms > member.last_heartbeat_ms + session_ms {
-                let reason = format!(
-                    "no heartbeat from {} for {} ms (session.timeout.ms = {session_ms}): declared dead",
-                    member.id,
-                    now_ms - member.last_heartbeat_ms
-                );
-                self.remove_member(m, now_ms, &reason, sink);
+                let silent_ms = now_ms - member.last_heartbeat_ms;
+                let session_timeout_ms = self.config.session_timeout_ms;
+                let reason = RebalanceReason::SessionTimeout {
+                    member_id: member.id.clone(),
+                    silent_ms,
+                    session_timeout_ms,
+                };
+                let removal = RemovalReason::SessionTimeout {
+                    silent_ms,
+                    session_timeout_ms,
+                };
+                self.remove_member(m, now_ms, removal, sink);
                 self.begin_rebalance(now_ms, reason, sink);
             }
         }
@@ -117,7 +129,7 @@ impl Group {
         &mut self,
         m: usize,
         now_ms: u64,
-        reason: &str,
+        reason: RemovalReason,
         sink: &mut StepSink,
     ) {
         let member = &mut self.members[m];
@@ -134,13 +146,18 @@ impl Group {
             kind: EventKind::MemberRemoved {
                 group_id: self.config.group_id.clone(),
                 member_id: self.members[m].id.clone(),
-                reason: reason.to_string(),
+                reason,
             },
         });
     }
 
     /// Moves the group to PreparingRebalance (if it is not there already).
-    pub(crate) fn begin_rebalance(&mut self, now_ms: u64, reason: String, sink: &mut StepSink) {
+    pub(crate) fn begin_rebalance(
+        &mut self,
+        now_ms: u64,
+        reason: RebalanceReason,
+        sink: &mut StepSink,
+    ) {
         if self.state == GroupState::PreparingRebalance {
             return;
         }
@@ -206,12 +223,13 @@ impl Group {
         member.in_group = true;
         member.last_heartbeat_ms = now_ms;
         let reason = if self.generation == 0 {
-            format!(
-                "a new group forms (group.initial.rebalance.delay.ms = {})",
-                self.initial_delay_ms
-            )
+            RebalanceReason::GroupForming {
+                initial_rebalance_delay_ms: self.initial_delay_ms,
+            }
         } else {
-            format!("{} joined", self.members[m].id)
+            RebalanceReason::MemberJoined {
+                member_id: self.members[m].id.clone(),
+            }
         };
         // Starting the rebalance resets everyone's join; this member's JoinGroup comes after.
         self.begin_rebalance(now_ms, reason, sink);
@@ -270,11 +288,10 @@ impl Group {
         }
         for m in 0..self.members.len() {
             if self.members[m].in_group && !self.members[m].joined {
-                let reason = format!(
-                    "{} did not rejoin within the rebalance timeout (max.poll.interval.ms = {} ms)",
-                    self.members[m].id, self.config.max_poll_interval_ms
-                );
-                self.remove_member(m, now_ms, &reason, sink);
+                let removal = RemovalReason::RejoinTimeout {
+                    max_poll_interval_ms: self.config.max_poll_interval_ms,
+                };
+                self.remove_member(m, now_ms, removal, sink);
             }
         }
         self.state = GroupState::CompletingRebalance;
@@ -300,11 +317,10 @@ impl Group {
     pub(crate) fn revoke_and_follow_up(&mut self, m: usize, now_ms: u64, sink: &mut StepSink) {
         let revoked = std::mem::take(&mut self.members[m].pending_revocation);
         self.revoke(m, &revoked, now_ms, sink);
-        let reason = format!(
-            "follow-up: {} gave up {} partition(s), which now need new owners",
-            self.members[m].id,
-            revoked.len()
-        );
+        let reason = RebalanceReason::CooperativeFollowUp {
+            member_id: self.members[m].id.clone(),
+            revoked_count: revoked.len() as u32,
+        };
         self.begin_rebalance(now_ms, reason, sink);
         let member = &mut self.members[m];
         member.joined = true;

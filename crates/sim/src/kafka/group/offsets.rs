@@ -2,9 +2,8 @@
 //! before processing, `auto.offset.reset` (a new group, or a position that retention deleted),
 //! the loss retention causes, and an explicit reset (`kafka-consumer-groups --reset-offsets`).
 
-use super::poll_loop::CommitCause;
 use super::{Activity, Group, PartitionProgress, StepSink};
-use crate::kafka::events::{Event, EventKind, PartitionOffset};
+use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
 use crate::kafka::scenario::{AutoOffsetReset, OffsetTarget};
 use crate::kafka::topic::{PartitionLog, Topic};
 

@@ -8,20 +8,10 @@
 //! less if a record arrives.
 
 use super::{Activity, FetchedRange, Group, GroupState, Liveness, StepSink};
-use crate::kafka::events::{Event, EventKind, PartitionOffset};
+use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
 use crate::kafka::scenario::{Distribution, ManualCommit, ProcessingConfig};
 use crate::kafka::topic::{Topic, NULL_KEY};
 use crate::replay::rng::SimRng;
-
-/// Why a batch of commits happened, for the narration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CommitCause {
-    AutoCommit,
-    BeforeRevoke,
-    OnClose,
-    BeforeProcessing,
-    AfterBatch,
-}
 
 impl Group {
     /// When the member's processing thread next has work (its protocol timers are the
@@ -307,14 +297,7 @@ impl Group {
                 group_id: self.config.group_id.clone(),
                 member_id: self.members[m].id.clone(),
                 offsets,
-                cause: match cause {
-                    CommitCause::AutoCommit => "auto-commit",
-                    CommitCause::BeforeRevoke => "before giving up partitions",
-                    CommitCause::OnClose => "on close",
-                    CommitCause::BeforeProcessing => "before processing",
-                    CommitCause::AfterBatch => "after the batch",
-                }
-                .to_string(),
+                cause,
             },
         };
         sink.events.push(event);
