@@ -41,7 +41,8 @@ use crate::page::page_of;
 use crate::shared::Shared;
 use crate::test_hooks::publish_frame;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, EventTimeWorld};
-use streamlab_sim::replay::timeline::{Replayable, Timeline};
+use streamlab_sim::family::Simulation;
+use streamlab_sim::replay::timeline::Timeline;
 use wasm_bindgen::prelude::*;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -201,9 +202,9 @@ impl Component for EventTimePlayground {
         let fingerprint = if self.clock.playing {
             String::new()
         } else {
-            world.fingerprint()
+            Simulation::trace_hash(world).hex()
         };
-        publish_frame(fingerprint, world.position_ms(), None);
+        publish_frame(fingerprint, Simulation::now_ms(world), None);
         publish_for_tests(
             self.world(),
             &self.counts,

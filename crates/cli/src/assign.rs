@@ -18,6 +18,13 @@ use streamlab_sim::assignor::{
     assign, GroupSubscription, MemberSubscription, Strategy, TopicPartition,
 };
 
+pub const HELP: &str = "\
+usage: streamlab assign --strategy range|roundrobin|sticky|cooperative-sticky
+
+Reads a group from stdin, {\"topics\": {\"orders\": 6}, \"members\": [{\"id\": \"c1\", \"topics\":
+[\"orders\"], \"owned\": [[\"orders\", 0]]}]} (\"owned\" optional), and prints one JSON object
+mapping every member id to its [topic, partition] pairs, as Kafka's assignor would.";
+
 pub fn run(args: &[OsString]) -> Result<(), CliError> {
     let flags = Flags::parse(args, &["strategy"])?;
     let strategy = parse_strategy(flags.required("strategy")?)?;

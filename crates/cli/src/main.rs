@@ -28,7 +28,31 @@ impl From<std::io::Error> for CliError {
     }
 }
 
+/// Writes `text` and a newline to stdout. A reader that stopped reading (`| head`) is not an
+/// error: the command has nothing more to say to it.
+pub fn print_line(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
 const USAGE: &str = "usage: streamlab <partition|assign|window|simulate> [flags]";
+
+const HELP: &str = "\
+usage: streamlab <subcommand> [flags]
+
+Streamlab's simulation core without a browser: the same code, the same numbers.
+
+subcommands:
+  partition   the partition Kafka's default partitioner picks for each key on stdin
+  assign      a Kafka assignor's assignment of the group on stdin
+  window      an event-time window operator over JSON Lines events on stdin
+  simulate    a lesson's preset or scenario, run headless, as JSON
+
+`streamlab <subcommand> --help` says more about each.";
 
 fn main() -> ExitCode {
     match try_main() {
@@ -47,18 +71,32 @@ fn try_main() -> Result<(), CliError> {
         .next()
         .ok_or_else(|| CliError::new(format!("missing subcommand; {USAGE}")))?;
     let rest: Vec<std::ffi::OsString> = argv.collect();
+    let asks_for_help = rest.len() == 1 && (rest[0] == "--help" || rest[0] == "-h");
+    if asks_for_help {
+        if let Some(help) = subcommand.to_str().and_then(help_of) {
+            return print_line(help);
+        }
+    }
     match subcommand.to_str() {
         Some("partition") => partition::run(&rest),
         Some("assign") => assign::run(&rest),
         Some("window") => window::run(&rest),
         Some("simulate") => simulate::run(&rest),
-        Some("--help") | Some("-h") | Some("help") => {
-            println!("{USAGE}");
-            Ok(())
-        }
+        Some("--help") | Some("-h") | Some("help") => print_line(HELP),
         _ => Err(CliError::new(format!(
             "unknown subcommand {:?}; {USAGE}",
             subcommand.to_string_lossy()
         ))),
+    }
+}
+
+/// The `--help` text of a subcommand.
+fn help_of(subcommand: &str) -> Option<&'static str> {
+    match subcommand {
+        "partition" => Some(partition::HELP),
+        "assign" => Some(assign::HELP),
+        "window" => Some(window::HELP),
+        "simulate" => Some(simulate::HELP),
+        _ => None,
     }
 }

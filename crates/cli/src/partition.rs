@@ -14,6 +14,13 @@ use streamlab_sim::kafka::partitioner::partition_for_key;
 /// Kafka stores partition counts in a Java `int`.
 const MAX_PARTITIONS: u32 = i32::MAX as u32;
 
+pub const HELP: &str = "\
+usage: streamlab partition --partitions N
+
+Reads keys from stdin, one per line (the bytes of a line without its trailing newline),
+and prints for each the partition Kafka's default partitioner picks on a topic of N
+partitions: murmur2 of the key, made positive, modulo N. 1 <= N <= 2147483647.";
+
 pub fn run(args: &[OsString]) -> Result<(), CliError> {
     let flags = Flags::parse(args, &["partitions"])?;
     let partition_count = parse_partition_count(flags.required("partitions")?)?;

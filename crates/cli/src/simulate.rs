@@ -1,138 +1,79 @@
-//! `streamlab simulate (--scenario FILE | --preset NAME) [--duration-ms N]`: a scenario run
-//! headless. A preset is one of the core's named scenarios, the ones lessons link to.
+//! `streamlab simulate (--preset NAME | --scenario FILE) [--duration-ms N]` and
+//! `streamlab simulate --list`: any lesson family's preset or scenario, run headless.
 //!
-//! Prints one JSON object: the trace hash (the determinism tests compare it with the browser's),
-//! per-group totals, the sampled metrics (thinned to at most [`MAX_PRINTED_SAMPLES`] rows) and
-//! every event with its narration. The browser runs the same core, so these numbers are what
-//! the lesson shows for the same link.
+//! The core's headless runner does the work (`streamlab_sim::headless`); this module reads the
+//! flags and prints. The report is one JSON object: the family, the preset and its lesson, the
+//! trace hash the browser shows for the same link, the family's figures under their stable
+//! names, every event with its narration, and the family's details. A scenario file may be
+//! any family's exported scenario JSON; it runs in the first family that reads it.
 
 use crate::args::Flags;
-use crate::CliError;
-use serde::Serialize;
+use crate::{print_line, CliError};
 use std::ffi::OsString;
-use streamlab_sim::kafka::events::{narrate, Event};
-use streamlab_sim::kafka::metrics::Sample;
-use streamlab_sim::kafka::scenario::{knob_range, Scenario};
-use streamlab_sim::kafka::sink::Tallies;
-use streamlab_sim::kafka::World;
+use streamlab_sim::headless::{self, PresetEntry};
 
-/// Longest metrics series printed; longer runs print every n-th sample.
-const MAX_PRINTED_SAMPLES: usize = 1_000;
+pub const HELP: &str = "\
+usage: streamlab simulate --preset NAME [--duration-ms N]
+       streamlab simulate --scenario FILE [--duration-ms N]
+       streamlab simulate --list
 
-#[derive(Serialize)]
-struct Report<'a> {
-    trace_hash: String,
-    duration_ms: u64,
-    produced: u64,
-    groups: Vec<GroupReport>,
-    samples: Vec<&'a Sample>,
-    events: Vec<NarratedEvent<'a>>,
-}
+Runs a lesson's preset, or a scenario file (the JSON a lesson exports or a share link
+carries, of any lesson family), to its end and prints one JSON object: the family, the
+trace hash, the figures by name, every event with its narration, and the family's details.
 
-#[derive(Serialize)]
-struct GroupReport {
-    group_id: String,
-    processed: u64,
-    throughput_per_s: f64,
-    lag_total: u64,
-    lag_per_partition: Vec<u64>,
-    /// Lost, duplicated and exactly-once records, from the group's output store.
-    tallies: Tallies,
-    lost_to_retention: u64,
-}
-
-#[derive(Serialize)]
-struct NarratedEvent<'a> {
-    #[serde(flatten)]
-    event: &'a Event,
-    text: String,
-}
+  --preset NAME      a preset by name (`--list` shows them all, with their lessons)
+  --scenario FILE    a scenario file
+  --duration-ms N    run for N ms instead of the scenario's own duration (for event-time
+                     scenarios: how long the devices produce)
+  --list             list every preset: name, lesson, title";
 
 pub fn run(args: &[OsString]) -> Result<(), CliError> {
-    let flags = Flags::parse(args, &["scenario", "preset", "duration-ms"])?;
-    let mut scenario = match (flags.optional("scenario"), flags.optional("preset")) {
-        (Some(path), None) => read_scenario(path)?,
-        (None, Some(name)) => preset(name)?,
-        (Some(_), Some(_)) => {
-            return Err(CliError::new("give --scenario or --preset, not both"));
-        }
-        (None, None) => return Err(CliError::new("missing --scenario (or --preset)")),
-    };
-    if let Some(raw) = flags.optional("duration-ms") {
-        scenario.duration_ms = parse_duration(raw)?;
+    if args.len() == 1 && args[0] == "--list" {
+        return print_line(&list(&headless::presets()));
     }
-    let mut world = World::new(&scenario).map_err(|e| CliError::new(e.0))?;
-    world.advance_to(scenario.duration_ms);
-    let report = report(&world, scenario.duration_ms);
-    let json = serde_json::to_string(&report).map_err(|e| CliError::new(e.to_string()))?;
-    println!("{json}");
-    Ok(())
+    let flags = Flags::parse(args, &["scenario", "preset", "duration-ms"])?;
+    let duration_ms = flags
+        .optional("duration-ms")
+        .map(parse_duration)
+        .transpose()?;
+    let report = match (flags.optional("scenario"), flags.optional("preset")) {
+        (Some(path), None) => headless::run_json(&read(path)?, duration_ms)
+            .map_err(|e| CliError::new(format!("scenario {path}: {e}")))?,
+        (None, Some(name)) => {
+            headless::run_preset(name, duration_ms).map_err(|e| CliError::new(e.to_string()))?
+        }
+        (Some(_), Some(_)) => return Err(CliError::new("give --scenario or --preset, not both")),
+        (None, None) => return Err(CliError::new("missing --scenario, --preset or --list")),
+    };
+    print_line(&report.to_string())
 }
 
-fn read_scenario(path: &str) -> Result<Scenario, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::new(format!("cannot read scenario {path}: {e}")))?;
-    serde_json::from_str(&text)
-        .map_err(|e| CliError::new(format!("scenario {path} is malformed: {e}")))
+fn read(path: &str) -> Result<String, CliError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| CliError::new(format!("cannot read scenario {path}: {e}")))
 }
 
-fn preset(name: &str) -> Result<Scenario, CliError> {
-    let preset = streamlab_sim::kafka::presets::find(name).ok_or_else(|| {
-        let names: Vec<&str> = streamlab_sim::kafka::presets::PRESETS
-            .iter()
-            .map(|p| p.slug)
-            .collect();
-        CliError::new(format!(
-            "no preset called {name:?}; presets: {}",
-            names.join(", ")
-        ))
-    })?;
-    Ok((preset.build)())
-}
-
+/// A whole number of milliseconds; each family checks it against its own range.
 fn parse_duration(raw: &str) -> Result<u64, CliError> {
-    let range = knob_range("duration_ms");
-    raw.parse::<u64>()
-        .ok()
-        .filter(|&ms| (range.min..=range.max).contains(&(ms as f64)))
-        .ok_or_else(|| {
-            CliError::new(format!(
-                "--duration-ms must be a whole number in {}..={}, got {raw:?}",
-                range.min, range.max
-            ))
-        })
+    raw.parse::<u64>().map_err(|_| {
+        CliError::new(format!(
+            "--duration-ms must be a whole number of milliseconds, got {raw:?}"
+        ))
+    })
 }
 
-fn report(world: &World, duration_ms: u64) -> Report<'_> {
-    let snapshot = world.snapshot(0);
-    let groups = snapshot
-        .groups
+/// One preset a line, in columns: name, lesson, title.
+fn list(presets: &[PresetEntry]) -> String {
+    let slug_width = presets.iter().map(|p| p.slug.len()).max().unwrap_or(0);
+    let lesson_width = presets.iter().map(|p| p.lesson.len()).max().unwrap_or(0);
+    let lines: Vec<String> = presets
         .iter()
-        .map(|g| GroupReport {
-            group_id: g.group_id.clone(),
-            processed: g.processed_total,
-            throughput_per_s: g.processed_total as f64 * 1000.0 / duration_ms as f64,
-            lag_total: g.partitions.iter().map(|p| p.lag).sum(),
-            lag_per_partition: g.partitions.iter().map(|p| p.lag).collect(),
-            tallies: g.tallies,
-            lost_to_retention: g.lost_to_retention,
+        .map(|p| {
+            format!(
+                "{:slug_width$}  {:lesson_width$}  {}",
+                p.slug, p.lesson, p.title
+            )
         })
         .collect();
-    let samples = &world.metrics().samples;
-    let stride = samples.len().div_ceil(MAX_PRINTED_SAMPLES).max(1);
-    Report {
-        trace_hash: world.trace_hash().hex(),
-        duration_ms,
-        produced: world.producer().sent(),
-        groups,
-        samples: samples.iter().step_by(stride).collect(),
-        events: world
-            .events()
-            .iter()
-            .map(|event| NarratedEvent {
-                event,
-                text: narrate(event),
-            })
-            .collect(),
-    }
+    lines.join("\n")
 }

@@ -16,6 +16,15 @@ use std::ffi::OsString;
 use std::io::{BufRead, BufWriter, Write};
 use streamlab_sim::window::{Output, Summary, Timing, WindowConfig, WindowOperator};
 
+pub const HELP: &str = "\
+usage: streamlab window --config FILE
+
+Runs an event-time window over JSON Lines events on stdin ({\"key\": \"a\", \"time\": 123}, in
+arrival order) and prints the panes, side-output records and a summary as JSON Lines.
+FILE: {\"window\": {\"type\": \"tumbling\", \"size\": 60000}, \"max_out_of_orderness\": 5000,
+\"allowed_lateness\": 10000, \"late\": \"drop\"}; windows: tumbling, hopping (size, hop),
+session (gap) and Kafka Streams' sliding (time_difference).";
+
 pub fn run(args: &[OsString]) -> Result<(), CliError> {
     let flags = Flags::parse(args, &["config"])?;
     let config_path = flags.required("config")?;

@@ -154,3 +154,101 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn every_listed_preset_runs_headless_with_its_figures() {
+    let list = streamlab(&["simulate", "--list"]);
+    assert!(list.status.success());
+    let listed = String::from_utf8(list.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = listed
+        .lines()
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    let lessons: Vec<&str> = rows.iter().map(|row| row[1]).collect();
+    for lesson in [
+        "rebalances",
+        "delivery",
+        "which-clock",
+        "watermarks",
+        "windows",
+    ] {
+        assert!(lessons.contains(&lesson), "{lesson} in {listed}");
+    }
+    for row in &rows {
+        let (slug, lesson) = (row[0], row[1]);
+        let output = streamlab(&["simulate", "--preset", slug]);
+        assert!(
+            output.status.success(),
+            "{slug}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["preset"], *slug);
+        assert_eq!(report["lesson"], *lesson);
+        assert_eq!(report["trace_hash"].as_str().unwrap().len(), 16, "{slug}");
+        assert!(
+            report["figures"].as_object().is_some_and(|f| !f.is_empty()),
+            "{slug}"
+        );
+    }
+}
+
+#[test]
+fn the_windows_lessons_preset_runs_to_the_end_of_its_input() {
+    let output = streamlab(&["simulate", "--preset", "four-windows"]);
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["family"], "eventtime");
+    let figures = &report["figures"];
+    // One device, about a record a second for 40 s, no stragglers: every record is read and
+    // every event-time window matches the truth.
+    assert!(figures["records_read"].as_u64().unwrap() >= 30, "{figures}");
+    assert_eq!(figures["max_event_time_error"], 0, "{figures}");
+    assert_eq!(figures["dropped"], 0, "{figures}");
+}
+
+#[test]
+fn an_event_time_scenario_file_runs_like_its_link() {
+    let dir = std::env::temp_dir().join(format!("streamlab-simulate-et-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("outage.json");
+    let by_name = streamlab(&["simulate", "--preset", "outage-spike"]);
+    let named: serde_json::Value = serde_json::from_slice(&by_name.stdout).unwrap();
+    // What the lesson's "scenario as JSON" export writes for the preset.
+    let exported = serde_json::to_string(&streamlab_sim::eventtime::outage_spike()).unwrap();
+    std::fs::write(&path, exported).unwrap();
+    let by_file = streamlab(&["simulate", "--scenario", path.to_str().unwrap()]);
+    assert!(
+        by_file.status.success(),
+        "{}",
+        String::from_utf8_lossy(&by_file.stderr)
+    );
+    let filed: serde_json::Value = serde_json::from_slice(&by_file.stdout).unwrap();
+    assert_eq!(filed["family"], "eventtime");
+    assert_eq!(filed["trace_hash"], named["trace_hash"]);
+    assert!(
+        filed["figures"]["max_processing_time_overcount"]
+            .as_i64()
+            .unwrap()
+            > 0
+    );
+}
+
+#[test]
+fn every_subcommand_answers_help_on_stdout() {
+    for subcommand in ["partition", "assign", "window", "simulate"] {
+        for flag in ["--help", "-h"] {
+            let output = streamlab(&[subcommand, flag]);
+            assert_eq!(output.status.code(), Some(0), "{subcommand} {flag}");
+            let text = String::from_utf8(output.stdout).unwrap();
+            assert!(
+                text.starts_with(&format!("usage: streamlab {subcommand}")),
+                "{text}"
+            );
+            assert!(output.stderr.is_empty());
+        }
+    }
+    let top = streamlab(&["--help"]);
+    assert_eq!(top.status.code(), Some(0));
+    assert!(String::from_utf8(top.stdout).unwrap().contains("simulate"));
+}

@@ -16,6 +16,7 @@
 pub mod assignor;
 pub mod eventtime;
 pub mod family;
+pub mod headless;
 pub mod kafka;
 pub mod replay;
 pub mod window;

@@ -3,11 +3,12 @@
 //! poison records; plus the topic's retention.
 
 use super::knob_panel::{edit_with, Edit};
+use super::number_knob::knob_range;
 use super::number_knob::NumberKnob;
 use super::select_knob::SelectKnob;
 use super::toggle_knob::ToggleKnob;
 use crate::palette::group_colour;
-use streamlab_sim::kafka::scenario::{knob_range, AutoOffsetReset, ManualCommit, Scenario};
+use streamlab_sim::kafka::scenario::{AutoOffsetReset, ManualCommit, Scenario};
 use streamlab_sim::kafka::sink::SinkMode;
 use yew::prelude::*;
 

@@ -1,12 +1,13 @@
 //! The knobs of one consumer group: members, assignor, poll size, processing time.
 
 use super::knob_panel::{edit_with, Edit};
+use super::number_knob::knob_range;
 use super::number_knob::NumberKnob;
 use super::select_knob::SelectKnob;
 use super::toggle_knob::ToggleKnob;
 use crate::palette::group_colour;
 use streamlab_sim::assignor::Strategy;
-use streamlab_sim::kafka::scenario::{knob_range, Distribution, Scenario};
+use streamlab_sim::kafka::scenario::{Distribution, Scenario};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -5,11 +5,10 @@
 //! would refuse.
 
 use super::group_knobs::GroupKnobs;
+use super::number_knob::knob_range;
 use super::number_knob::NumberKnob;
 use std::rc::Rc;
-use streamlab_sim::kafka::scenario::{
-    knob_range, GroupConfig, Scenario, DEFAULT_GROUP_IDS, MAX_GROUPS,
-};
+use streamlab_sim::kafka::scenario::{GroupConfig, Scenario, DEFAULT_GROUP_IDS, MAX_GROUPS};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -5,7 +5,10 @@ use super::events::{narrate, EventTimeEvent, EventTimeEventKind};
 use super::scenario::EventTimeScenario;
 use super::snapshot::EventTimeSnapshot;
 use super::world::EventTimeWorld;
+use crate::family::knob::Bounds;
+use crate::family::preset::Preset;
 use crate::family::{Figures, ScenarioError, Simulation};
+use crate::headless::Headless;
 use crate::replay::trace::TraceHasher;
 use crate::window::Timing;
 use std::mem::size_of_val;
@@ -188,5 +191,19 @@ impl Simulation for EventTimeWorld {
     fn size_hint_bytes(&self) -> usize {
         // Every record is generated up front and cloned with the world.
         size_of_val(self.records()) + size_of_val(EventTimeWorld::events(self))
+    }
+}
+
+impl Headless for EventTimeWorld {
+    fn presets() -> &'static [Preset<EventTimeScenario>] {
+        super::PRESETS
+    }
+
+    /// `--duration-ms` sets how long the devices produce; the run goes on until every
+    /// window has fired.
+    const DURATION: Bounds = Bounds::new(1_000.0, super::MAX_DURATION_MS as f64, "ms");
+
+    fn set_duration(scenario: &mut EventTimeScenario, duration_ms: u64) {
+        scenario.duration_ms = duration_ms as i64;
     }
 }

@@ -1,15 +1,22 @@
 //! The consumer-group world as a [`Simulation`]: what the timeline, the headless runner and
-//! the browser's shell need from it, and its headline figures by their stable names.
+//! the browser's shell need from it, its headline figures by their stable names, and what a
+//! headless report adds for it (per-group totals and the sampled metrics).
 
 use super::events::{narrate, Event};
 use super::invariants::check_invariants;
 use super::metrics::{GroupSample, Sample};
 use super::scenario::Scenario;
+use super::sink::Tallies;
 use super::snapshot::{Snapshot, DRAWN_CELLS};
 use super::topic::{PartitionLog, Record, CHUNK_RECORDS};
 use super::world::World;
+use crate::family::knob::Bounds;
+use crate::family::preset::Preset;
 use crate::family::{Figures, ScenarioError, Simulation};
+use crate::headless::Headless;
 use crate::replay::trace::TraceHasher;
+use serde::Serialize;
+use serde_json::{Map, Value};
 use std::mem::{size_of, size_of_val};
 
 impl Simulation for World {
@@ -128,4 +135,65 @@ fn samples_size_hint_bytes(samples: &[Sample]) -> usize {
         .map(|g| size_of::<GroupSample>() + size_of_val(&g.members[..]) + size_of_val(&g.lag[..]))
         .sum();
     samples.len() * (size_of::<Sample>() + size_of_val(&last.log_end_offsets[..]) + groups)
+}
+
+/// Longest metrics series a headless report prints; longer runs print every n-th sample.
+const MAX_REPORTED_SAMPLES: usize = 1_000;
+
+impl Headless for World {
+    fn presets() -> &'static [Preset<Scenario>] {
+        super::presets::PRESETS
+    }
+
+    const DURATION: Bounds = Bounds::new(1.0, 3_600_000.0, "ms");
+
+    fn set_duration(scenario: &mut Scenario, duration_ms: u64) {
+        scenario.duration_ms = duration_ms;
+    }
+
+    /// The run's length, records produced, per-group totals and the sampled metrics (thinned
+    /// to at most [`MAX_REPORTED_SAMPLES`] rows).
+    fn details(&self) -> Map<String, Value> {
+        let duration_ms = World::scenario(self).duration_ms;
+        let snapshot = World::snapshot(self, 0);
+        let groups: Vec<GroupReport> = snapshot
+            .groups
+            .iter()
+            .map(|g| GroupReport {
+                group_id: g.group_id.clone(),
+                processed: g.processed_total,
+                throughput_per_s: g.processed_total as f64 * 1000.0 / duration_ms as f64,
+                lag_total: g.partitions.iter().map(|p| p.lag).sum(),
+                lag_per_partition: g.partitions.iter().map(|p| p.lag).collect(),
+                tallies: g.tallies,
+                lost_to_retention: g.lost_to_retention,
+            })
+            .collect();
+        let samples = &self.metrics().samples;
+        let stride = samples.len().div_ceil(MAX_REPORTED_SAMPLES).max(1);
+        let thinned: Vec<&Sample> = samples.iter().step_by(stride).collect();
+        let mut details = Map::new();
+        details.insert("duration_ms".into(), duration_ms.into());
+        details.insert("produced".into(), self.producer().sent().into());
+        details.insert("groups".into(), to_json(&groups));
+        details.insert("samples".into(), to_json(&thinned));
+        details
+    }
+}
+
+/// One group's totals at the end of a headless run.
+#[derive(Serialize)]
+struct GroupReport {
+    group_id: String,
+    processed: u64,
+    throughput_per_s: f64,
+    lag_total: u64,
+    lag_per_partition: Vec<u64>,
+    /// Lost, duplicated and exactly-once records, from the group's output store.
+    tallies: Tallies,
+    lost_to_retention: u64,
+}
+
+fn to_json(value: &impl Serialize) -> Value {
+    serde_json::to_value(value).expect("reports hold plain data")
 }
