@@ -10,42 +10,74 @@
 use crate::args::Flags;
 use crate::{print_line, CliError};
 use std::ffi::OsString;
-use streamlab_sim::headless::{self, PresetEntry};
+use streamlab_sim::headless::{self, HeadlessError, PresetEntry, RunOptions};
 
 pub const HELP: &str = "\
-usage: streamlab simulate --preset NAME [--duration-ms N]
-       streamlab simulate --scenario FILE [--duration-ms N]
+usage: streamlab simulate --preset NAME [--duration-ms N] [--at-ms N]
+       streamlab simulate --scenario FILE [--duration-ms N] [--at-ms N]
+       streamlab simulate --link LINK [--at-ms N]
        streamlab simulate --list
 
-Runs a lesson's preset, or a scenario file (the JSON a lesson exports or a share link
-carries, of any lesson family), to its end and prints one JSON object: the family, the
-trace hash, the figures by name, every event with its narration, and the family's details.
+Runs a lesson's preset, a scenario file (the JSON a lesson exports, of any lesson family)
+or a share link to its end and prints one JSON object: the family, the trace hash, the
+figures by name, every event with its narration, and the family's details.
 
   --preset NAME      a preset by name (`--list` shows them all, with their lessons)
   --scenario FILE    a scenario file
+  --link LINK        a lesson's address, such as '#/rebalances?s=2.…&t=52000'; it stops
+                     at the link's time, as the paused lesson shows it
   --duration-ms N    run for N ms instead of the scenario's own duration (for event-time
                      scenarios: how long the devices produce)
+  --at-ms N          stop at N ms, as a lesson paused there shows it
   --list             list every preset: name, lesson, title";
 
 pub fn run(args: &[OsString]) -> Result<(), CliError> {
     if args.len() == 1 && args[0] == "--list" {
         return print_line(&list(&headless::presets()));
     }
-    let flags = Flags::parse(args, &["scenario", "preset", "duration-ms"])?;
-    let duration_ms = flags
-        .optional("duration-ms")
-        .map(parse_duration)
-        .transpose()?;
-    let report = match (flags.optional("scenario"), flags.optional("preset")) {
-        (Some(path), None) => headless::run_json(&read(path)?, duration_ms)
+    let flags = Flags::parse(
+        args,
+        &["scenario", "preset", "link", "duration-ms", "at-ms"],
+    )?;
+    let options = RunOptions {
+        duration_ms: flags
+            .optional("duration-ms")
+            .map(|raw| ms("--duration-ms", raw))
+            .transpose()?,
+        at_ms: flags
+            .optional("at-ms")
+            .map(|raw| ms("--at-ms", raw))
+            .transpose()?,
+    };
+    let sources = ["scenario", "preset", "link"].map(|name| flags.optional(name));
+    let report = match sources {
+        [Some(path), None, None] => headless::run_json(&read(path)?, options)
             .map_err(|e| CliError::new(format!("scenario {path}: {e}")))?,
-        (None, Some(name)) => {
-            headless::run_preset(name, duration_ms).map_err(|e| CliError::new(e.to_string()))?
+        [None, Some(name), None] => headless::run_preset(name, options).map_err(cli_error)?,
+        [None, None, Some(link)] => {
+            if options.duration_ms.is_some() {
+                return Err(CliError::new(
+                    "--duration-ms would change the link's scenario; give --at-ms to stop earlier",
+                ));
+            }
+            headless::run_link(link, options).map_err(cli_error)?
         }
-        (Some(_), Some(_)) => return Err(CliError::new("give --scenario or --preset, not both")),
-        (None, None) => return Err(CliError::new("missing --scenario, --preset or --list")),
+        [None, None, None] => {
+            return Err(CliError::new(
+                "missing --scenario, --preset, --link or --list",
+            ))
+        }
+        _ => {
+            return Err(CliError::new(
+                "give one of --scenario, --preset and --link, not both",
+            ))
+        }
     };
     print_line(&report.to_string())
+}
+
+fn cli_error(error: HeadlessError) -> CliError {
+    CliError::new(error.to_string())
 }
 
 fn read(path: &str) -> Result<String, CliError> {
@@ -53,11 +85,11 @@ fn read(path: &str) -> Result<String, CliError> {
         .map_err(|e| CliError::new(format!("cannot read scenario {path}: {e}")))
 }
 
-/// A whole number of milliseconds; each family checks it against its own range.
-fn parse_duration(raw: &str) -> Result<u64, CliError> {
+/// A whole number of milliseconds; each family checks a duration against its own range.
+fn ms(flag: &str, raw: &str) -> Result<u64, CliError> {
     raw.parse::<u64>().map_err(|_| {
         CliError::new(format!(
-            "--duration-ms must be a whole number of milliseconds, got {raw:?}"
+            "{flag} must be a whole number of milliseconds, got {raw:?}"
         ))
     })
 }

@@ -252,3 +252,52 @@ fn every_subcommand_answers_help_on_stdout() {
     assert_eq!(top.status.code(), Some(0));
     assert!(String::from_utf8(top.stdout).unwrap().contains("simulate"));
 }
+
+#[test]
+fn a_link_runs_to_its_time_and_at_ms_stops_anywhere() {
+    let by_link = streamlab(&[
+        "simulate",
+        "--link",
+        "#/rebalances?preset=rebalance-storm&t=52000",
+    ]);
+    assert!(
+        by_link.status.success(),
+        "{}",
+        String::from_utf8_lossy(&by_link.stderr)
+    );
+    let linked: serde_json::Value = serde_json::from_slice(&by_link.stdout).unwrap();
+    assert_eq!(linked["lesson"], "rebalances");
+    assert_eq!(linked["at_ms"], 52_000);
+    let by_name = streamlab(&[
+        "simulate",
+        "--preset",
+        "rebalance-storm",
+        "--at-ms",
+        "52000",
+    ]);
+    let named: serde_json::Value = serde_json::from_slice(&by_name.stdout).unwrap();
+    assert_eq!(named["trace_hash"], linked["trace_hash"]);
+    assert_eq!(named["figures"], linked["figures"]);
+    let full = streamlab(&["simulate", "--preset", "rebalance-storm"]);
+    let full: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert_ne!(full["trace_hash"], linked["trace_hash"]);
+
+    for (args, expected) in [
+        (vec!["simulate", "--link", "#/nowhere"], "names no lesson"),
+        (vec!["simulate", "--link", "#/windows?s=2.zz"], "link"),
+        (
+            vec!["simulate", "--link", "#/windows", "--duration-ms", "5"],
+            "--at-ms",
+        ),
+        (
+            vec!["simulate", "--preset", "four-windows", "--at-ms", "x"],
+            "--at-ms",
+        ),
+    ] {
+        let output = streamlab(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}

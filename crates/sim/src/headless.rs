@@ -2,17 +2,19 @@
 //! scenario JSON, run to its end and reported as one JSON object.
 //!
 //! This is what `streamlab simulate` prints and what a course grader reads: the family, the
-//! preset and its lesson (when run by name), the trace hash the browser shows for the same
-//! link, the family's figures under their stable names, every event with its narration, and
+//! preset or lesson it ran, the trace hash the browser shows for the same link (a run can be
+//! asked for by the link itself, and stopped at any time, as a paused lesson shows it), the family's figures under their stable names, every event with its narration, and
 //! the family's own details (a consumer-group run's metric samples, say). [`FAMILIES`] lists
 //! every family once; adding a family to it makes its presets runnable here and listed by
 //! `--list`.
 
 use crate::eventtime::EventTimeWorld;
 use crate::family::knob::Bounds;
+use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{ScenarioError, Simulation};
 use crate::kafka::World;
+use crate::replay::share::query::{open, LinkRules};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -20,6 +22,12 @@ use serde_json::{Map, Value};
 pub trait Headless: Simulation {
     /// Every preset of the family.
     fn presets() -> &'static [Preset<Self::Scenario>];
+    /// Every lesson of the family, with the default its links patch.
+    fn lessons() -> &'static [LessonDefault<Self::Scenario>];
+    /// The latest time a link may ask to open at.
+    const MAX_AT_MS: u64;
+    /// The scenario's own checks, beyond what serde reads.
+    fn validate(scenario: &Self::Scenario) -> Result<(), ScenarioError>;
     /// The range `--duration-ms` may take, and what it sets in a scenario.
     const DURATION: Bounds;
     fn set_duration(scenario: &mut Self::Scenario, duration_ms: u64);
@@ -48,6 +56,18 @@ pub enum HeadlessError {
     Unreadable(Vec<String>),
     /// The scenario (or the duration) is out of range.
     Scenario(ScenarioError),
+    /// A link names no lesson, or its scenario or time cannot be read.
+    BadLink(String),
+}
+
+/// How long to run: the scenario's own length, overridden, and where to stop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Replaces the scenario's duration (`--duration-ms`).
+    pub duration_ms: Option<u64>,
+    /// Stops the run here instead of at its end, as a lesson paused at that time shows it
+    /// (`--at-ms`, or a link's `t=`).
+    pub at_ms: Option<u64>,
 }
 
 impl std::fmt::Display for HeadlessError {
@@ -65,6 +85,7 @@ impl std::fmt::Display for HeadlessError {
                 )
             }
             HeadlessError::Scenario(error) => write!(f, "{error}"),
+            HeadlessError::BadLink(why) => write!(f, "{why}"),
         }
     }
 }
@@ -74,17 +95,20 @@ pub trait AnyFamily: Sync {
     fn name(&self) -> &'static str;
     fn presets(&self) -> Vec<PresetEntry>;
     /// Runs the preset called `slug`, if the family has it.
-    fn run_preset(
-        &self,
-        slug: &str,
-        duration_ms: Option<u64>,
-    ) -> Option<Result<Value, HeadlessError>>;
+    fn run_preset(&self, slug: &str, options: RunOptions) -> Option<Result<Value, HeadlessError>>;
     /// Reads `json` as this family's scenario; `Err(reason)` if it is not one.
     fn run_json(
         &self,
         json: &str,
-        duration_ms: Option<u64>,
+        options: RunOptions,
     ) -> Result<Result<Value, HeadlessError>, String>;
+    /// Runs the query of a link to the lesson called `lesson`, if the family has it.
+    fn run_link(
+        &self,
+        lesson: &str,
+        query: &str,
+        options: RunOptions,
+    ) -> Option<Result<Value, HeadlessError>>;
 }
 
 /// Every family, in the order a scenario file is tried against them (the consumer-group
@@ -97,18 +121,35 @@ pub fn presets() -> Vec<PresetEntry> {
 }
 
 /// Runs the preset called `slug`, whichever family has it.
-pub fn run_preset(slug: &str, duration_ms: Option<u64>) -> Result<Value, HeadlessError> {
+pub fn run_preset(slug: &str, options: RunOptions) -> Result<Value, HeadlessError> {
     FAMILIES
         .iter()
-        .find_map(|family| family.run_preset(slug, duration_ms))
+        .find_map(|family| family.run_preset(slug, options))
         .unwrap_or_else(|| Err(HeadlessError::UnknownPreset(slug.to_string())))
 }
 
+/// Runs what a lesson's link (`#/rebalances?s=2.…&t=52000`, or the whole address) shows: its
+/// scenario, stopped at `options.at_ms`, else at the link's time, else at the end. Unlike the
+/// browser, which falls back to the lesson's default, a link that cannot be read is an error.
+pub fn run_link(link: &str, options: RunOptions) -> Result<Value, HeadlessError> {
+    let fragment = link.rsplit_once('#').map_or(link, |(_, fragment)| fragment);
+    let path = fragment.trim_start_matches('/');
+    let (lesson, query) = path.split_once('?').unwrap_or((path, ""));
+    FAMILIES
+        .iter()
+        .find_map(|family| family.run_link(lesson, query, options))
+        .unwrap_or_else(|| {
+            Err(HeadlessError::BadLink(format!(
+                "the link names no lesson ({lesson:?})"
+            )))
+        })
+}
+
 /// Runs `json` as the scenario of the first family that reads it.
-pub fn run_json(json: &str, duration_ms: Option<u64>) -> Result<Value, HeadlessError> {
+pub fn run_json(json: &str, options: RunOptions) -> Result<Value, HeadlessError> {
     let mut reasons = Vec::new();
     for family in FAMILIES {
-        match family.run_json(json, duration_ms) {
+        match family.run_json(json, options) {
             Ok(report) => return report,
             Err(reason) => reasons.push(format!("{}: {reason}", family.name())),
         }
@@ -116,25 +157,34 @@ pub fn run_json(json: &str, duration_ms: Option<u64>) -> Result<Value, HeadlessE
     Err(HeadlessError::Unreadable(reasons))
 }
 
-/// Runs `scenario` to its end and reports it; `preset` names it when it was run by name.
+/// Where a headless run came from, for its report.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Origin<'a> {
+    pub preset: Option<&'a str>,
+    pub lesson: Option<&'a str>,
+}
+
+/// Runs `scenario` to its end (or `options.at_ms`) and reports it.
 pub fn report<S: Headless>(
     mut scenario: S::Scenario,
-    duration_ms: Option<u64>,
-    preset: Option<&Preset<S::Scenario>>,
+    options: RunOptions,
+    origin: Origin<'_>,
 ) -> Result<Value, HeadlessError> {
-    if let Some(ms) = duration_ms {
+    if let Some(ms) = options.duration_ms {
         S::DURATION
             .check("--duration-ms", ms as f64)
             .map_err(HeadlessError::Scenario)?;
         S::set_duration(&mut scenario, ms);
     }
     let mut world = S::new(&scenario).map_err(HeadlessError::Scenario)?;
-    world.advance_to(world.end_ms());
+    world.advance_to(options.at_ms.unwrap_or_else(|| world.end_ms()));
     let mut out = Map::new();
     out.insert("family".into(), S::FAMILY.into());
-    if let Some(preset) = preset {
-        out.insert("preset".into(), preset.slug.into());
-        out.insert("lesson".into(), preset.lesson.into());
+    if let Some(preset) = origin.preset {
+        out.insert("preset".into(), preset.into());
+    }
+    if let Some(lesson) = origin.lesson {
+        out.insert("lesson".into(), lesson.into());
     }
     out.insert("trace_hash".into(), world.trace_hash().hex().into());
     out.insert("at_ms".into(), world.now_ms().into());
@@ -181,22 +231,55 @@ impl<S: Headless> AnyFamily for Family<S> {
             .collect()
     }
 
-    fn run_preset(
-        &self,
-        slug: &str,
-        duration_ms: Option<u64>,
-    ) -> Option<Result<Value, HeadlessError>> {
+    fn run_preset(&self, slug: &str, options: RunOptions) -> Option<Result<Value, HeadlessError>> {
         let preset = crate::family::preset::find(S::presets(), slug)?;
-        Some(report::<S>((preset.build)(), duration_ms, Some(preset)))
+        let origin = Origin {
+            preset: Some(preset.slug),
+            lesson: Some(preset.lesson),
+        };
+        Some(report::<S>((preset.build)(), options, origin))
     }
 
     fn run_json(
         &self,
         json: &str,
-        duration_ms: Option<u64>,
+        options: RunOptions,
     ) -> Result<Result<Value, HeadlessError>, String> {
         let scenario: S::Scenario = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        Ok(report::<S>(scenario, duration_ms, None))
+        Ok(report::<S>(scenario, options, Origin::default()))
+    }
+
+    fn run_link(
+        &self,
+        lesson: &str,
+        query: &str,
+        options: RunOptions,
+    ) -> Option<Result<Value, HeadlessError>> {
+        let lesson = crate::family::lesson::find(S::lessons(), lesson)?;
+        let preset =
+            |name: &str| crate::family::preset::find(S::presets(), name).map(|p| (p.build)());
+        let validate = |s: &S::Scenario| S::validate(s).map_err(|e| e.message);
+        let opened = open(
+            query,
+            LinkRules {
+                default: (lesson.default)(),
+                preset: &preset,
+                validate: &validate,
+                max_at_ms: S::MAX_AT_MS,
+            },
+        );
+        if let Some(why) = opened.error {
+            return Some(Err(HeadlessError::BadLink(why)));
+        }
+        let options = RunOptions {
+            at_ms: options.at_ms.or(opened.at_ms),
+            ..options
+        };
+        let origin = Origin {
+            preset: None,
+            lesson: Some(lesson.slug),
+        };
+        Some(report::<S>(opened.scenario, options, origin))
     }
 }
 
@@ -205,11 +288,58 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_link_runs_its_lessons_scenario_to_its_time() {
+        let scenario = (crate::kafka::presets::LESSONS[1].default)();
+        let mut changed = scenario.clone();
+        changed.groups[0].max_poll_records = 7;
+        let query = crate::replay::share::query::query_for(&scenario, &changed, Some(52_000));
+        let report = run_link(
+            &format!("https://x.test/#/rebalances?{query}"),
+            RunOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(report["lesson"], "rebalances");
+        assert_eq!(report["at_ms"], 52_000);
+        let by_json = run_json(
+            &serde_json::to_string(&changed).unwrap(),
+            RunOptions {
+                duration_ms: None,
+                at_ms: Some(52_000),
+            },
+        )
+        .unwrap();
+        assert_eq!(report["trace_hash"], by_json["trace_hash"]);
+        assert_eq!(report["figures"], by_json["figures"]);
+        let later = run_link(
+            &format!("#/rebalances?{query}"),
+            RunOptions {
+                duration_ms: None,
+                at_ms: Some(60_000),
+            },
+        )
+        .unwrap();
+        assert_eq!(later["at_ms"], 60_000);
+    }
+
+    #[test]
+    fn a_link_that_cannot_be_read_is_an_error_not_a_default() {
+        assert!(matches!(
+            run_link("#/no-such-lesson", RunOptions::default()),
+            Err(HeadlessError::BadLink(_))
+        ));
+        assert!(matches!(
+            run_link("#/windows?s=2.garbage", RunOptions::default()),
+            Err(HeadlessError::BadLink(_))
+        ));
+        assert!(run_link("#/windows?preset=four-windows", RunOptions::default()).is_ok());
+    }
+
+    #[test]
     fn every_preset_of_every_family_runs_and_reports_its_figures() {
         let presets = presets();
         assert!(presets.iter().any(|p| p.slug == "four-windows"));
         assert!(presets.iter().any(|p| p.slug == "rebalance-storm"));
-        let report = run_preset("four-windows", None).unwrap();
+        let report = run_preset("four-windows", RunOptions::default()).unwrap();
         assert_eq!(report["family"], "eventtime");
         assert_eq!(report["lesson"], "windows");
         assert!(report["figures"]["records_read"].as_u64().unwrap() > 0);
@@ -228,9 +358,16 @@ mod tests {
     #[test]
     fn a_scenario_file_runs_in_the_family_that_reads_it() {
         let eventtime = serde_json::to_string(&crate::eventtime::four_windows()).unwrap();
-        assert_eq!(run_json(&eventtime, None).unwrap()["family"], "eventtime");
+        assert_eq!(
+            run_json(&eventtime, RunOptions::default()).unwrap()["family"],
+            "eventtime"
+        );
         let kafka = serde_json::to_string(&crate::kafka::Scenario::default()).unwrap();
-        let report = run_json(&kafka, Some(1_000)).unwrap();
+        let one_second = RunOptions {
+            duration_ms: Some(1_000),
+            at_ms: None,
+        };
+        let report = run_json(&kafka, one_second).unwrap();
         assert_eq!(report["family"], "kafka");
         assert_eq!(report["at_ms"], 1_000);
     }
@@ -238,16 +375,20 @@ mod tests {
     #[test]
     fn bad_input_names_the_problem() {
         assert!(matches!(
-            run_preset("no-such", None),
+            run_preset("no-such", RunOptions::default()),
             Err(HeadlessError::UnknownPreset(_))
         ));
-        let error = run_json("{\"nope\": 1}", None).unwrap_err();
+        let error = run_json("{\"nope\": 1}", RunOptions::default()).unwrap_err();
         let message = error.to_string();
         assert!(
             message.contains("kafka:") && message.contains("eventtime:"),
             "{message}"
         );
-        let error = run_preset("rebalance-storm", Some(0)).unwrap_err();
+        let zero = RunOptions {
+            duration_ms: Some(0),
+            at_ms: None,
+        };
+        let error = run_preset("rebalance-storm", zero).unwrap_err();
         assert!(error.to_string().contains("--duration-ms"), "{error}");
     }
 }

@@ -51,7 +51,7 @@ mod world;
 pub use events::{EventTimeEvent, EventTimeEventKind};
 pub use presets::{
     drop_vs_restate_vs_side, four_windows, idle_partition_stalls, late_record_many_panes,
-    mobile_stragglers, outage_spike, preset, Preset, PRESETS,
+    mobile_stragglers, outage_spike, preset, Preset, LESSONS, PRESETS,
 };
 pub use records::{stream, Record};
 pub use scenario::{

@@ -157,3 +157,20 @@ pub fn late_record_many_panes() -> EventTimeScenario {
     scenario.allowed_lateness_ms = 10_000;
     scenario
 }
+
+/// The event-time lessons, each with the scenario its links are patches against (part of the
+/// link format: changing one changes what old links mean).
+pub const LESSONS: &[crate::family::lesson::LessonDefault<EventTimeScenario>] = &[
+    crate::family::lesson::LessonDefault {
+        slug: "which-clock",
+        default: outage_spike,
+    },
+    crate::family::lesson::LessonDefault {
+        slug: "watermarks",
+        default: drop_vs_restate_vs_side,
+    },
+    crate::family::lesson::LessonDefault {
+        slug: "windows",
+        default: four_windows,
+    },
+];

@@ -6,6 +6,7 @@ use super::scenario::EventTimeScenario;
 use super::snapshot::EventTimeSnapshot;
 use super::world::EventTimeWorld;
 use crate::family::knob::Bounds;
+use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, ScenarioError, Simulation};
 use crate::headless::Headless;
@@ -197,6 +198,16 @@ impl Simulation for EventTimeWorld {
 impl Headless for EventTimeWorld {
     fn presets() -> &'static [Preset<EventTimeScenario>] {
         super::PRESETS
+    }
+
+    fn lessons() -> &'static [LessonDefault<EventTimeScenario>] {
+        super::LESSONS
+    }
+
+    const MAX_AT_MS: u64 = super::MAX_DURATION_MS as u64;
+
+    fn validate(scenario: &EventTimeScenario) -> Result<(), ScenarioError> {
+        scenario.validate()
     }
 
     /// `--duration-ms` sets how long the devices produce; the run goes on until every

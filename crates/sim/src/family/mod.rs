@@ -12,6 +12,7 @@
 
 pub mod figures;
 pub mod knob;
+pub mod lesson;
 pub mod preset;
 
 pub use figures::{Figure, Figures};

@@ -374,3 +374,20 @@ pub fn storm_32_members() -> Scenario {
     scenario.duration_ms = 600_000;
     scenario
 }
+
+/// The consumer-group lessons, each with the scenario its links are patches against (part of
+/// the link format: changing one changes what old links mean).
+pub const LESSONS: &[crate::family::lesson::LessonDefault<Scenario>] = &[
+    crate::family::lesson::LessonDefault {
+        slug: "partitions",
+        default: Scenario::default,
+    },
+    crate::family::lesson::LessonDefault {
+        slug: "rebalances",
+        default: one_restart,
+    },
+    crate::family::lesson::LessonDefault {
+        slug: "delivery",
+        default: commit_before_loss,
+    },
+];

@@ -11,6 +11,7 @@ use super::snapshot::{Snapshot, DRAWN_CELLS};
 use super::topic::{PartitionLog, Record, CHUNK_RECORDS};
 use super::world::World;
 use crate::family::knob::Bounds;
+use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, ScenarioError, Simulation};
 use crate::headless::Headless;
@@ -143,6 +144,16 @@ const MAX_REPORTED_SAMPLES: usize = 1_000;
 impl Headless for World {
     fn presets() -> &'static [Preset<Scenario>] {
         super::presets::PRESETS
+    }
+
+    fn lessons() -> &'static [LessonDefault<Scenario>] {
+        super::presets::LESSONS
+    }
+
+    const MAX_AT_MS: u64 = 3_600_000;
+
+    fn validate(scenario: &Scenario) -> Result<(), ScenarioError> {
+        scenario.validate()
     }
 
     const DURATION: Bounds = Bounds::new(1.0, 3_600_000.0, "ms");
