@@ -7,15 +7,15 @@
 //! fires no `hashchange`, so what they write never remounts them. Every `hashchange` (Back,
 //! Forward, a link) remounts, even when it leads back to the fragment the page opened with.
 
-use crate::address_bar::current_fragment;
-use crate::embed::EmbedOptions;
-use crate::eventtime_link::{self, EventTimeLinkState};
-use crate::eventtime_playground::EventTimePlayground;
+use crate::families::eventtime::link::{self, EventTimeLinkState};
+use crate::families::eventtime::playground::EventTimePlayground;
+use crate::families::kafka::playground::Playground;
 use crate::gallery::Gallery;
 use crate::lessons::{kind_of, LessonKind};
-use crate::link::{parse_fragment, LinkState};
-use crate::page::PageShell;
-use crate::playground::Playground;
+use crate::shell::address_bar::current_fragment;
+use crate::shell::embed::EmbedOptions;
+use crate::shell::link::{parse_fragment, LinkState};
+use crate::shell::page::PageShell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -80,9 +80,7 @@ fn route(fragment: &str) -> Route {
         return Route::Gallery;
     }
     match kind_of(slug) {
-        Some(LessonKind::EventTime(lesson)) => {
-            Route::EventTime(eventtime_link::parse_query(lesson, query))
-        }
+        Some(LessonKind::EventTime(lesson)) => Route::EventTime(link::parse_query(lesson, query)),
         _ => Route::Group(parse_fragment(fragment)),
     }
 }

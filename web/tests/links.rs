@@ -4,9 +4,9 @@
 
 use streamlab_sim::eventtime::{outage_spike, preset};
 use streamlab_sim::kafka::{presets, Scenario};
-use streamlab_web::eventtime_link::{self, parse_query};
+use streamlab_web::families::eventtime::link::{self, parse_query};
 use streamlab_web::lessons::{self, which_clock};
-use streamlab_web::link::{fragment_for, parse_fragment};
+use streamlab_web::shell::link::{fragment_for, parse_fragment};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -29,7 +29,7 @@ fn an_event_time_link_round_trips_with_its_time() {
     let mut scenario = outage_spike();
     scenario.outage.duration_ms = 12_345;
     scenario.delay.tail_probability = 0.37;
-    let fragment = eventtime_link::fragment_for(&which_clock::LESSON, &scenario, Some(777));
+    let fragment = link::fragment_for(&which_clock::LESSON, &scenario, Some(777));
     assert!(fragment.starts_with("#/which-clock?s=2."), "{fragment}");
     let state = parse_query(&which_clock::LESSON, fragment.split_once('?').unwrap().1);
     assert_eq!(state.scenario, scenario);

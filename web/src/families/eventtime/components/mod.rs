@@ -1,0 +1,15 @@
+//! The event-time family's components, one per file.
+
+pub mod clocks_chart;
+pub mod clocks_counters;
+pub mod device_legend;
+pub mod knobs;
+pub mod record_timestamps;
+pub mod strip;
+pub mod watermark_chart;
+pub mod watermark_counters;
+pub mod watermark_knobs;
+pub mod watermark_panes;
+pub mod watermark_presets;
+pub mod windows_chart;
+pub mod windows_knobs;

@@ -1,0 +1,440 @@
+//! The animated diagram: producer → partitions (logs of records) → groups and their members.
+//!
+//! Data flows left to right. Each partition is a row of record cells, newest on the right,
+//! coloured by key; under it, one lane per group shows that group's position (hollow
+//! triangle), committed offset (solid triangle) and processed offset (tick). Lines join each
+//! partition to the member that owns it. Records in the producer's buffer travel to their
+//! partition, and each poll's batch travels from the partition to its member, placed by
+//! interpolating between the send/append or poll times the snapshot carries, so motion stays
+//! smooth at any speed.
+
+use crate::platform::palette::{group_colour, key_colour};
+use crate::platform::shared::Shared;
+use streamlab_sim::kafka::group::MemberPhase;
+use streamlab_sim::kafka::snapshot::{GroupView, MemberState, MemberView, PartitionView, Snapshot};
+use yew::prelude::*;
+
+const WIDTH: f64 = 1000.0;
+const TOP: f64 = 48.0;
+const PRODUCER_X: f64 = 8.0;
+const PRODUCER_W: f64 = 96.0;
+const LOG_X: f64 = 150.0;
+const LOG_W: f64 = 470.0;
+const GROUPS_X: f64 = 700.0;
+const GROUPS_W: f64 = 292.0;
+/// Records drawn per partition row.
+pub const CELLS: u64 = 24;
+/// Most in-flight records drawn at once (at high rates the rest would be a blur anyway).
+const MAX_IN_FLIGHT_DRAWN: usize = 80;
+/// Wall-clock time a fetched batch takes to travel, in ms, whatever the speed.
+const FETCH_TRAVEL_WALL_MS: f64 = 300.0;
+
+#[derive(Properties, PartialEq)]
+pub struct DiagramProps {
+    pub snapshot: Shared<Snapshot>,
+    /// The simulated time to draw, with a fraction of a millisecond for smooth motion.
+    pub view_ms: f64,
+    /// Simulated ms per wall ms, so travel animations last the same wall time at any speed.
+    pub speed: f64,
+    /// Under `prefers-reduced-motion`, nothing travels: states just change.
+    #[prop_or_default]
+    pub reduced_motion: bool,
+}
+
+/// Where things go, computed once per frame from the snapshot's shape.
+struct Layout {
+    row_h: f64,
+    cell_w: f64,
+    cell_h: f64,
+    lane_h: f64,
+    height: f64,
+    group_col_w: f64,
+}
+
+impl Layout {
+    fn new(snapshot: &Snapshot) -> Self {
+        let partitions = snapshot.partitions.len().max(1) as f64;
+        let row_h = (480.0 / partitions).clamp(14.0, 56.0);
+        let groups = snapshot.groups.len().max(1) as f64;
+        let max_members = snapshot
+            .groups
+            .iter()
+            .map(|g| g.members.len())
+            .max()
+            .unwrap_or(0) as f64;
+        let rows_h = partitions * row_h;
+        let members_h = max_members * 20.0;
+        let cell_h = (row_h * 0.55).min(26.0);
+        Self {
+            row_h,
+            cell_w: LOG_W / CELLS as f64,
+            cell_h,
+            lane_h: ((row_h - cell_h - 4.0) / groups).max(3.0),
+            height: TOP + rows_h.max(members_h).max(160.0) + 12.0,
+            group_col_w: GROUPS_W / groups,
+        }
+    }
+
+    fn row_top(&self, p: usize) -> f64 {
+        TOP + p as f64 * self.row_h
+    }
+
+    fn row_mid(&self, p: usize) -> f64 {
+        self.row_top(p) + 2.0 + self.cell_h / 2.0
+    }
+
+    /// x of the boundary before `offset` in a row whose log ends at `end`, clamped to the row.
+    fn offset_x(&self, offset: u64, end: u64) -> (f64, bool) {
+        let back = end.saturating_sub(offset);
+        if back > CELLS {
+            (LOG_X, true)
+        } else {
+            (LOG_X + (CELLS - back) as f64 * self.cell_w, false)
+        }
+    }
+
+    fn member_box(&self, group: usize, member: usize, members: usize) -> (f64, f64, f64, f64) {
+        let x = GROUPS_X + group as f64 * self.group_col_w + 6.0;
+        let avail = self.height - TOP - 12.0;
+        let h = (avail / members.max(1) as f64 - 4.0).clamp(10.0, 40.0);
+        let y = TOP + member as f64 * (h + 4.0);
+        (x, y, self.group_col_w - 12.0, h)
+    }
+}
+
+#[function_component(Diagram)]
+pub fn diagram(props: &DiagramProps) -> Html {
+    let snapshot = &props.snapshot;
+    let layout = Layout::new(snapshot);
+    let view_box = format!("0 0 {WIDTH} {}", layout.height);
+    html! {
+        <svg class="diagram" viewBox={view_box} role="img" preserveAspectRatio="xMidYMin meet"
+            aria-label={describe(snapshot)}>
+            { headers(snapshot) }
+            { producer(snapshot, &layout) }
+            { for snapshot.partitions.iter().enumerate().map(|(p, view)| partition_row(p, view, snapshot, &layout)) }
+            { for snapshot.groups.iter().enumerate().map(|(g, group)| ownership_lines(g, group, &layout)) }
+            { for snapshot.groups.iter().enumerate().map(|(g, group)| group_column(g, group, props, &layout)) }
+            if !props.reduced_motion {
+                { in_flight(snapshot, props.view_ms, &layout) }
+                { for snapshot.groups.iter().enumerate().map(|(g, group)| fetch_packets(g, group, snapshot, props, &layout)) }
+            }
+        </svg>
+    }
+}
+
+/// A one-sentence text alternative for screen readers.
+fn describe(snapshot: &Snapshot) -> String {
+    let groups: Vec<String> = snapshot
+        .groups
+        .iter()
+        .map(|g| {
+            let lag: u64 = g.partitions.iter().map(|p| p.lag).sum();
+            format!(
+                "group {} with {} members, lag {lag}",
+                g.group_id,
+                g.members.len()
+            )
+        })
+        .collect();
+    format!(
+        "Topic {} with {} partitions; {}.",
+        snapshot.topic_name,
+        snapshot.partitions.len(),
+        groups.join("; ")
+    )
+}
+
+fn headers(snapshot: &Snapshot) -> Html {
+    html! {
+        <g class="headers">
+            <text x={PRODUCER_X.to_string()} y="14">{ "producer" }</text>
+            <text x={LOG_X.to_string()} y="14">
+                { format!("topic \u{201c}{}\u{201d}: {} partitions, newest records on the right", snapshot.topic_name, snapshot.partitions.len()) }
+            </text>
+            <text x={GROUPS_X.to_string()} y="14">{ "consumer groups" }</text>
+        </g>
+    }
+}
+
+fn producer(snapshot: &Snapshot, layout: &Layout) -> Html {
+    let y = TOP;
+    let h = 64.0;
+    let keys = match snapshot.producer.key_count {
+        0 => "null keys".to_string(),
+        1 => "1 key".to_string(),
+        n => format!("{n} keys"),
+    };
+    let _ = layout;
+    html! {
+        <g class="producer">
+            <rect x={PRODUCER_X.to_string()} y={y.to_string()} width={PRODUCER_W.to_string()} height={h.to_string()} rx="6" />
+            <text x={(PRODUCER_X + 8.0).to_string()} y={(y + 20.0).to_string()} class="strong">{ format!("{}/s", snapshot.producer.rate_per_s) }</text>
+            <text x={(PRODUCER_X + 8.0).to_string()} y={(y + 38.0).to_string()}>{ keys }</text>
+            <text x={(PRODUCER_X + 8.0).to_string()} y={(y + 55.0).to_string()} class="small">{ format!("{} sent", snapshot.producer.sent_total) }</text>
+        </g>
+    }
+}
+
+fn partition_row(p: usize, view: &PartitionView, snapshot: &Snapshot, layout: &Layout) -> Html {
+    let top = layout.row_top(p);
+    let end = view.log_end_offset;
+    let label_every = if layout.cell_h >= 16.0 { 4 } else { u64::MAX };
+    html! {
+        <g class="partition" key={p}>
+            <text x={(LOG_X - 8.0).to_string()} y={(layout.row_mid(p) + 4.0).to_string()} class="row-label" text-anchor="end">{ format!("p{p}") }</text>
+            <rect class="log-bg" x={LOG_X.to_string()} y={(top + 2.0).to_string()} width={LOG_W.to_string()} height={layout.cell_h.to_string()} />
+            { for view.tail.iter().map(|r| {
+                let (x, _) = layout.offset_x(r.offset, end);
+                let key = r.key.map_or("null".to_string(), |k| format!("key-{k}"));
+                html! {
+                    <g>
+                        <rect class="cell" x={x.to_string()} y={(top + 2.0).to_string()}
+                            width={(layout.cell_w - 1.0).to_string()} height={layout.cell_h.to_string()}
+                            fill={key_colour(r.key)}>
+                            <title>{ format!("p{p} offset {}: {key}, sent at {:.3} s", r.offset, r.send_ms as f64 / 1000.0) }</title>
+                        </rect>
+                        if r.offset % label_every == 0 {
+                            <text class="offset" x={(x + 2.0).to_string()} y={(top + 2.0 + layout.cell_h - 4.0).to_string()}>{ r.offset }</text>
+                        }
+                    </g>
+                }
+            }) }
+            <text class="leo" x={(LOG_X + LOG_W + 6.0).to_string()} y={(layout.row_mid(p) + 4.0).to_string()}>
+                { format!("end {end}") }
+            </text>
+            { for snapshot.groups.iter().enumerate().map(|(g, group)| group_lane(p, g, group, end, layout)) }
+        </g>
+    }
+}
+
+/// One group's markers under partition `p`.
+fn group_lane(p: usize, g: usize, group: &GroupView, end: u64, layout: &Layout) -> Html {
+    let progress = group.partitions[p];
+    let lane_top = layout.row_top(p) + 4.0 + layout.cell_h + g as f64 * layout.lane_h;
+    let s = layout.lane_h.min(8.0);
+    let colour = group_colour(g);
+    let (position_x, _) = layout.offset_x(progress.position, end);
+    let (committed_x, _) = layout.offset_x(progress.committed, end);
+    let (processed_x, behind) = layout.offset_x(progress.processed, end);
+    let hollow = format!(
+        "{},{} {},{} {},{}",
+        position_x,
+        lane_top,
+        position_x - s / 1.6,
+        lane_top + s,
+        position_x + s / 1.6,
+        lane_top + s
+    );
+    let solid = format!(
+        "{},{} {},{} {},{}",
+        committed_x,
+        lane_top,
+        committed_x - s / 1.6,
+        lane_top + s,
+        committed_x + s / 1.6,
+        lane_top + s
+    );
+    html! {
+        <g class="lane">
+            <line x1={processed_x.to_string()} x2={processed_x.to_string()} y1={(lane_top - 2.0).to_string()} y2={(lane_top + s).to_string()} stroke={colour} stroke-width="2">
+                <title>{ format!("{}: processed up to offset {}", group.group_id, progress.processed) }</title>
+            </line>
+            <polygon points={solid} fill={colour}>
+                <title>{ format!("{}: committed offset {}", group.group_id, progress.committed) }</title>
+            </polygon>
+            <polygon points={hollow} fill="white" stroke={colour} stroke-width="1.5">
+                <title>{ format!("{}: position {} (next offset poll() returns)", group.group_id, progress.position) }</title>
+            </polygon>
+            if behind {
+                <text class="behind" x={(LOG_X + 4.0).to_string()} y={(lane_top + s).to_string()} fill={colour}>
+                    { format!("◀ {} behind", progress.lag) }
+                </text>
+            }
+        </g>
+    }
+}
+
+fn ownership_lines(g: usize, group: &GroupView, layout: &Layout) -> Html {
+    let colour = group_colour(g);
+    html! {
+        <g class="ownership">
+            { for group.partitions.iter().enumerate().filter_map(|(p, progress)| {
+                let owner = progress.owner?;
+                let (x, y, _, h) = layout.member_box(g, owner, group.members.len());
+                let start_x = LOG_X + LOG_W + 52.0;
+                let start_y = layout.row_mid(p);
+                let path = format!("M {start_x} {start_y} C {} {start_y}, {} {}, {x} {}", start_x + 30.0, x - 30.0, y + h / 2.0, y + h / 2.0);
+                Some(html! { <path d={path} stroke={colour} fill="none" stroke-opacity="0.45" stroke-width="1.5" /> })
+            }) }
+        </g>
+    }
+}
+
+fn group_column(g: usize, group: &GroupView, props: &DiagramProps, layout: &Layout) -> Html {
+    let x = GROUPS_X + g as f64 * layout.group_col_w + 6.0;
+    html! {
+        <g class="group">
+            <text x={x.to_string()} y={(TOP - 18.0).to_string()} fill={group_colour(g)} class="strong">
+                { &group.group_id }
+            </text>
+            <text x={x.to_string()} y={(TOP - 5.0).to_string()} class="small">
+                { format!("gen {} · {} · {}", group.generation, group.strategy.config_name(), group.state.name()) }
+            </text>
+            if group.members.is_empty() {
+                <text x={x.to_string()} y={(TOP + 16.0).to_string()} class="small">{ "no members: nobody reads" }</text>
+            }
+            { for group.members.iter().enumerate().map(|(m, member)| member_box(g, m, member, group, props, layout)) }
+        </g>
+    }
+}
+
+fn member_box(
+    g: usize,
+    m: usize,
+    member: &MemberView,
+    group: &GroupView,
+    props: &DiagramProps,
+    layout: &Layout,
+) -> Html {
+    let (x, y, w, h) = layout.member_box(g, m, group.members.len());
+    let colour = group_colour(g);
+    let phase = member.phase;
+    let label_y = y + h / 2.0 + 4.0;
+    let owned = match phase {
+        MemberPhase::Idle => "idle".to_string(),
+        _ => member
+            .partitions
+            .iter()
+            .map(|p| format!("p{p}"))
+            .collect::<Vec<_>>()
+            .join(","),
+    };
+    // Every phase but plain work is also said in words, so colour is never the only clue.
+    let retry = retry_label(member, group.max_attempts);
+    let status = match phase {
+        MemberPhase::Processing if retry.is_some() => retry.as_deref(),
+        MemberPhase::Processing | MemberPhase::Waiting | MemberPhase::Idle => None,
+        MemberPhase::Rebalancing => Some("⟳ rejoining"),
+        MemberPhase::Removed => Some("removed: finishing old batch"),
+        MemberPhase::Paused => Some("❚❚ paused"),
+        MemberPhase::Dead => Some("✕ crashed"),
+        MemberPhase::Stopped => Some("stopped"),
+    };
+    let dashed = matches!(
+        phase,
+        MemberPhase::Idle | MemberPhase::Removed | MemberPhase::Stopped
+    );
+    let class = format!("{phase:?}").to_lowercase();
+    html! {
+        <g class={classes!("member", class, retry.is_some().then_some("retrying"))}>
+            <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height={h.to_string()} rx="4"
+                stroke={if phase == MemberPhase::Removed { "#D55E00" } else { colour }}
+                stroke-dasharray={if dashed { "4 3" } else { "none" }} />
+            <text x={(x + 5.0).to_string()} y={label_y.to_string()} class="strong">{ &member.member_id }</text>
+            <text x={(x + 28.0).to_string()} y={label_y.to_string()} class="small">{ owned }</text>
+            if let Some(status) = status {
+                <text x={(x + w - 44.0).to_string()} y={label_y.to_string()} class="status" text-anchor="end">{ status }</text>
+            } else if w > 150.0 && phase != MemberPhase::Idle {
+                <text x={(x + w - 48.0).to_string()} y={label_y.to_string()} class="small" text-anchor="end">
+                    { format!("{} done · {} in batch", member.processed_total, member.batch_remaining) }
+                </text>
+            }
+            { activity(member, x + w - 40.0, y, h, props) }
+        </g>
+    }
+}
+
+/// "↻ retry n/N" while the member is retrying a failing record (its n-th retry of the N the
+/// error handler allows), so a blocked member reads differently from a busy one without colour.
+fn retry_label(member: &MemberView, max_attempts: u32) -> Option<String> {
+    (member.attempts > 0 && matches!(member.state, MemberState::Processing { .. })).then(|| {
+        format!(
+            "↻ retry {}/{}",
+            member.attempts,
+            max_attempts.saturating_sub(1)
+        )
+    })
+}
+
+/// The record in hand (with a progress bar), or nothing when waiting.
+fn activity(member: &MemberView, x: f64, y: f64, h: f64, props: &DiagramProps) -> Html {
+    let MemberState::Processing {
+        key,
+        started_ms,
+        done_ms,
+        offset,
+        partition,
+    } = member.state
+    else {
+        return html! {};
+    };
+    let span = (done_ms - started_ms).max(1) as f64;
+    let fraction = ((props.view_ms - started_ms as f64) / span).clamp(0.0, 1.0);
+    let size = (h - 6.0).min(16.0);
+    html! {
+        <g class="in-hand">
+            <rect x={x.to_string()} y={(y + 3.0).to_string()} width={size.to_string()} height={size.to_string()} fill={key_colour(key)}>
+                <title>{ format!("processing p{partition} offset {offset}") }</title>
+            </rect>
+            <rect class="progress-bg" x={(x + size + 3.0).to_string()} y={(y + 3.0 + size / 2.0 - 2.0).to_string()} width="16" height="4" />
+            <rect class="progress" x={(x + size + 3.0).to_string()} y={(y + 3.0 + size / 2.0 - 2.0).to_string()} width={(16.0 * fraction).to_string()} height="4" />
+        </g>
+    }
+}
+
+fn in_flight(snapshot: &Snapshot, view_ms: f64, layout: &Layout) -> Html {
+    let from_x = PRODUCER_X + PRODUCER_W;
+    let from_y = TOP + 32.0;
+    html! {
+        <g class="in-flight">
+            { for snapshot.producer.in_flight.iter().take(MAX_IN_FLIGHT_DRAWN).filter_map(|f| {
+                let r = f.record;
+                let span = r.append_ms.saturating_sub(r.send_ms) as f64;
+                if span == 0.0 {
+                    return None;
+                }
+                let t = ((view_ms - r.send_ms as f64) / span).clamp(0.0, 1.0);
+                let to_x = LOG_X + LOG_W - layout.cell_w / 2.0;
+                let to_y = layout.row_mid(f.partition as usize);
+                let cx = from_x + (to_x - from_x) * t;
+                let cy = from_y + (to_y - from_y) * t;
+                Some(html! { <circle cx={cx.to_string()} cy={cy.to_string()} r="4" fill={key_colour(r.key)} stroke="#333" stroke-width="0.5" /> })
+            }) }
+        </g>
+    }
+}
+
+fn fetch_packets(
+    g: usize,
+    group: &GroupView,
+    snapshot: &Snapshot,
+    props: &DiagramProps,
+    layout: &Layout,
+) -> Html {
+    let travel_ms = (FETCH_TRAVEL_WALL_MS * props.speed).max(1.0);
+    html! {
+        <g class="fetches">
+            { for group.members.iter().enumerate().flat_map(|(m, member)| {
+                let age = props.view_ms - member.last_poll_ms as f64;
+                let (bx, by, _, bh) = layout.member_box(g, m, group.members.len());
+                let moving = !member.last_fetch.is_empty() && (0.0..travel_ms).contains(&age);
+                let t = age / travel_ms;
+                member.last_fetch.iter().filter(move |_| moving).map(move |fetch| {
+                    let p = fetch.partition as usize;
+                    let end = snapshot.partitions[p].log_end_offset;
+                    let (from_x, _) = layout.offset_x(fetch.from, end);
+                    let from_y = layout.row_mid(p);
+                    let cx = from_x + (bx - from_x) * t;
+                    let cy = from_y + (by + bh / 2.0 - from_y) * t;
+                    html! {
+                        <g>
+                            <rect x={(cx - 9.0).to_string()} y={(cy - 7.0).to_string()} width="18" height="14" rx="3" fill={group_colour(g)} />
+                            <text x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle" class="packet">{ fetch.to - fetch.from }</text>
+                        </g>
+                    }
+                })
+            }) }
+        </g>
+    }
+}

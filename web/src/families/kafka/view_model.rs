@@ -1,0 +1,184 @@
+//! View data derived from a World: counters, chart series, member timelines, narration lines.
+//!
+//! Pure functions from the core's plain data to the components' plain data, so the playground
+//! only decides when to call them (every frame for counters, a few times a second for charts).
+
+use crate::families::kafka::components::counters::GroupCounters;
+use crate::families::kafka::components::lag_chart::ChartData;
+use crate::families::kafka::components::timelines::TimelineData;
+use crate::shell::components::narration::NarrationLine;
+use streamlab_sim::kafka::events::{narrate, Event};
+use streamlab_sim::kafka::group::{GroupState, MemberPhase};
+use streamlab_sim::kafka::metrics::{Sample, SAMPLE_INTERVAL_MS};
+use streamlab_sim::kafka::snapshot::Snapshot;
+use streamlab_sim::kafka::World;
+
+/// Simulated time the charts and timelines show.
+pub const CHART_WINDOW_MS: u64 = 60_000;
+/// Simulated time the throughput counter averages over.
+const THROUGHPUT_WINDOW_MS: u64 = 5_000;
+
+/// Counters per group at the world's current time.
+pub fn group_counters(world: &World, snapshot: &Snapshot) -> Vec<GroupCounters> {
+    let samples = &world.metrics().samples;
+    let back = (THROUGHPUT_WINDOW_MS / SAMPLE_INTERVAL_MS) as usize;
+    // Early in a run the window is whatever has been sampled so far.
+    let earlier = samples.len().saturating_sub(back + 1);
+    snapshot
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(g, group)| {
+            let throughput_per_s = match (samples.get(earlier), samples.last()) {
+                (Some(then), Some(now)) if now.at_ms > then.at_ms => {
+                    let done = now.groups[g].processed_total - then.groups[g].processed_total;
+                    done * 1000 / (now.at_ms - then.at_ms)
+                }
+                _ => 0,
+            };
+            GroupCounters {
+                group_id: group.group_id.clone(),
+                throughput_per_s,
+                lag: group.partitions.iter().map(|p| p.lag).sum(),
+                members: group.members.len(),
+                idle_members: group
+                    .members
+                    .iter()
+                    .filter(|m| m.phase == MemberPhase::Idle)
+                    .count(),
+                rebalances: group.rebalances_total,
+                duplicates: group.duplicates_total,
+                stalled_member_s: stalled_member_ms(samples, g) / 1000,
+                stopped_s: stopped_ms(samples, g) / 1000,
+            }
+        })
+        .collect()
+}
+
+/// Member-milliseconds spent in a rebalance with nothing they may process.
+pub fn stalled_member_ms(samples: &[Sample], group: usize) -> u64 {
+    let stalled = samples
+        .iter()
+        .flat_map(|s| s.groups[group].members.iter())
+        .filter(|phase| **phase == MemberPhase::Rebalancing)
+        .count() as u64;
+    stalled * SAMPLE_INTERVAL_MS
+}
+
+/// Time in which the group processed nothing although records were waiting: no member of the
+/// group was at work (a removed member finishing its old batch does not count).
+pub fn stopped_ms(samples: &[Sample], group: usize) -> u64 {
+    let stopped = samples
+        .iter()
+        .map(|s| &s.groups[group])
+        .filter(|g| g.lag.iter().any(|&lag| lag > 0))
+        .filter(|g| !g.members.contains(&MemberPhase::Processing))
+        .count() as u64;
+    stopped * SAMPLE_INTERVAL_MS
+}
+
+/// The samples of the last [`CHART_WINDOW_MS`], and the index of the first one.
+fn window(world: &World) -> (u64, u64, usize) {
+    let samples = &world.metrics().samples;
+    let to_ms = world.now_ms();
+    let from_ms = to_ms.saturating_sub(CHART_WINDOW_MS);
+    (
+        from_ms,
+        to_ms,
+        samples.partition_point(|s| s.at_ms < from_ms),
+    )
+}
+
+/// The charts' series for the last minute.
+pub fn chart_data(world: &World) -> ChartData {
+    let samples = &world.metrics().samples;
+    let (from_ms, to_ms, start) = window(world);
+    let shown = &samples[start..];
+    let partitions = world.topic().partitions.len();
+    let lag = (0..partitions)
+        .map(|p| {
+            shown
+                .iter()
+                .map(|s| (s.at_ms, s.groups[0].lag[p]))
+                .collect()
+        })
+        .collect();
+    // Throughput over one-second windows, so the line is readable rather than jagged.
+    let per_second = (1_000 / SAMPLE_INTERVAL_MS) as usize;
+    let throughput = world
+        .groups()
+        .iter()
+        .enumerate()
+        .map(|(g, group)| {
+            let points = (start.max(per_second)..samples.len())
+                .map(|i| {
+                    let (now, then) = (&samples[i], &samples[i - per_second]);
+                    let done = now.groups[g].processed_total - then.groups[g].processed_total;
+                    (
+                        now.at_ms,
+                        done as f64 * 1000.0 / (now.at_ms - then.at_ms) as f64,
+                    )
+                })
+                .collect();
+            (group.group_id().to_string(), points)
+        })
+        .collect();
+    ChartData {
+        from_ms,
+        to_ms,
+        lag_group_id: world.groups()[0].group_id().to_string(),
+        lag,
+        throughput,
+        rebalancing: rebalancing_spans(shown),
+    }
+}
+
+/// Spans of simulated time in which the first group was not Stable.
+fn rebalancing_spans(samples: &[Sample]) -> Vec<(u64, u64)> {
+    let mut spans: Vec<(u64, u64)> = Vec::new();
+    for s in samples {
+        let unstable = !matches!(s.groups[0].state, GroupState::Stable | GroupState::Empty);
+        if !unstable {
+            continue;
+        }
+        match spans.last_mut() {
+            Some((_, end)) if *end + SAMPLE_INTERVAL_MS >= s.at_ms => *end = s.at_ms,
+            _ => spans.push((s.at_ms, s.at_ms)),
+        }
+    }
+    for span in &mut spans {
+        span.1 += SAMPLE_INTERVAL_MS;
+    }
+    spans
+}
+
+/// Every member's phase over the last minute, for the first group.
+pub fn timeline_data(world: &World) -> TimelineData {
+    let samples = &world.metrics().samples;
+    let (from_ms, to_ms, start) = window(world);
+    let group = &world.groups()[0];
+    let rows = (0..group.members.len())
+        .map(|m| {
+            samples[start..]
+                .iter()
+                .filter_map(|s| s.groups[0].members.get(m).map(|phase| (s.at_ms, *phase)))
+                .collect()
+        })
+        .collect();
+    TimelineData {
+        from_ms,
+        to_ms,
+        member_ids: group.members.iter().map(|m| m.id.clone()).collect(),
+        rows,
+        rebalancing: rebalancing_spans(&samples[start..]),
+    }
+}
+
+/// Narration lines for `events`.
+pub fn narration_lines(events: &[Event]) -> impl Iterator<Item = NarrationLine> + '_ {
+    events.iter().map(|event| NarrationLine {
+        at_ms: event.at_ms,
+        text: narrate(event),
+        kind: event.kind.category(),
+    })
+}

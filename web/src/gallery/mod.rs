@@ -1,0 +1,167 @@
+//! The home page: every lesson as a card, grouped by theme (the log, failure, time).
+//!
+//! The cards are built from the lesson registry (`lessons::LESSONS` and
+//! `lessons::EVENT_TIME_LESSONS`), so a lesson added there appears here with no other change.
+//! Each card says what the lesson's system promises, what a node can know and how it fails,
+//! in one sentence each (the first of the lesson's own paragraph), with a thumbnail drawn from
+//! the lesson's default scenario.
+
+pub mod gallery_card;
+pub mod lesson_thumbnail;
+
+use crate::gallery::gallery_card::GalleryCard;
+use crate::gallery::lesson_thumbnail::Thumbnail;
+use crate::lessons::{EventTimeView, Theme, EVENT_TIME_LESSONS, LESSONS};
+use crate::shell::components::site_header::SiteHeader;
+use yew::prelude::*;
+
+/// What a card shows about one lesson.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonCard {
+    pub slug: &'static str,
+    pub title: &'static str,
+    pub theme: Theme,
+    pub question: &'static str,
+    pub guarantee: &'static str,
+    pub knowledge: &'static str,
+    pub failure: &'static str,
+    pub thumbnail: Thumbnail,
+}
+
+/// Every lesson of the registry, in the site's order.
+pub fn cards() -> Vec<LessonCard> {
+    let group = LESSONS.iter().map(|l| {
+        let scenario = (l.default_scenario)();
+        let members = scenario.groups.first().map_or(0, |g| g.members);
+        LessonCard {
+            slug: l.slug,
+            title: l.title,
+            theme: l.theme,
+            question: l.question,
+            guarantee: l.guarantee,
+            knowledge: l.knowledge,
+            failure: l.failure,
+            thumbnail: if l.shows_delivery {
+                Thumbnail::Delivery
+            } else if l.shows_membership {
+                Thumbnail::Rebalance { members }
+            } else {
+                Thumbnail::Log {
+                    partitions: scenario.topic.partitions,
+                    members,
+                }
+            },
+        }
+    });
+    let event_time = EVENT_TIME_LESSONS.iter().map(|l| LessonCard {
+        slug: l.slug,
+        title: l.title,
+        theme: l.theme,
+        question: l.question,
+        guarantee: l.guarantee,
+        knowledge: l.knowledge,
+        failure: l.failure,
+        thumbnail: match l.view {
+            EventTimeView::Clocks => Thumbnail::Clocks,
+            EventTimeView::Watermarks => Thumbnail::Watermark,
+            EventTimeView::Windows => Thumbnail::Windows,
+        },
+    });
+    group.chain(event_time).collect()
+}
+
+/// The first sentence of `text`: up to the first full stop, question or exclamation mark that
+/// ends a sentence (followed by a space or the end), so "0.5 s" or "e.g." inside a word do
+/// not cut it short.
+pub fn first_sentence(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        let ends = matches!(b, b'.' | b'?' | b'!' | b';');
+        let next_is_space = bytes.get(i + 1).is_none_or(|c| c.is_ascii_whitespace());
+        let abbreviation = text[..i].ends_with("e.g") || text[..i].ends_with("i.e");
+        if ends && next_is_space && !abbreviation {
+            return if *b == b';' { &text[..i] } else { &text[..=i] };
+        }
+    }
+    text
+}
+
+/// Longest line a card shows comfortably; the lesson page has the whole paragraph.
+pub const CARD_LINE_MAX_CHARS: usize = 240;
+
+#[function_component(Gallery)]
+pub fn gallery() -> Html {
+    let cards = use_memo((), |_| cards());
+    html! {
+        <div class="page">
+            <SiteHeader current="" />
+            <main class="gallery">
+                <h1>{ "See stream processing happen" }</h1>
+                <p class="gallery-intro">
+                    { format!("{} lessons, each a live simulation you can poke. Every card names \
+                        what the system promises, what any one process can actually know, and how \
+                        it goes wrong.", cards.len()) }
+                </p>
+                { for Theme::ALL.into_iter().map(|theme| {
+                    let in_theme: Vec<&LessonCard> = cards.iter().filter(|c| c.theme == theme).collect();
+                    if in_theme.is_empty() {
+                        return html! {};
+                    }
+                    let heading = format!("theme-{}", theme.title().to_lowercase().replace(' ', "-"));
+                    html! {
+                        <section class="theme" aria-labelledby={heading.clone()}>
+                            <h2 id={heading}>{ theme.title() }</h2>
+                            <p class="theme-blurb">{ theme.blurb() }</p>
+                            <ul class="cards">
+                                { for in_theme.into_iter().map(|card| html! {
+                                    <li><GalleryCard card={card.clone()} /></li>
+                                }) }
+                            </ul>
+                        </section>
+                    }
+                }) }
+            </main>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn every_registered_lesson_has_a_card() {
+        let slugs: Vec<&str> = cards().iter().map(|c| c.slug).collect();
+        let registered = LESSONS.len() + EVENT_TIME_LESSONS.len();
+        assert_eq!(slugs.len(), registered);
+        for lesson in LESSONS {
+            assert!(slugs.contains(&lesson.slug));
+        }
+        for lesson in EVENT_TIME_LESSONS {
+            assert!(slugs.contains(&lesson.slug));
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn first_sentence_stops_at_the_end_of_a_sentence_only() {
+        assert_eq!(first_sentence("Wait 0.5 s. Then go."), "Wait 0.5 s.");
+        assert_eq!(
+            first_sentence("Use keys, e.g. ids. More."),
+            "Use keys, e.g. ids."
+        );
+        assert_eq!(first_sentence("Slow; then dead"), "Slow");
+        assert_eq!(first_sentence("No stop at all"), "No stop at all");
+    }
+
+    #[wasm_bindgen_test]
+    fn every_card_line_fits_on_a_card() {
+        // A lesson whose first sentence runs on would make its card a wall of text.
+        for card in cards() {
+            for text in [card.guarantee, card.knowledge, card.failure] {
+                let line = first_sentence(text);
+                assert!(line.len() <= CARD_LINE_MAX_CHARS, "{}: {line}", card.slug);
+            }
+        }
+    }
+}

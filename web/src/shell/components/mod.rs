@@ -1,0 +1,15 @@
+//! The shell's components, one per file: what every lesson page shows whatever its family.
+
+pub mod embed_button;
+pub mod embed_challenge;
+pub mod error_banner;
+pub mod lesson_text;
+pub mod lesson_tools;
+pub mod narration;
+pub mod presets_bar;
+pub mod share_bar;
+pub mod shortcut_sheet;
+pub mod site_header;
+pub mod theme_switcher;
+pub mod timeline_scrubber;
+pub mod transport;

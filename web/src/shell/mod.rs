@@ -1,0 +1,16 @@
+//! The shell every lesson family runs in: the playground that owns the clock, the runs and
+//! the scenario, share links and the address bar, embed mode and the page around it, exports,
+//! the test hooks, and the components every lesson shows (transport, scrubber, narration,
+//! share bar, tools, lesson text).
+
+pub mod address_bar;
+pub mod clock;
+pub mod components;
+pub mod embed;
+pub mod export;
+pub mod link;
+pub mod page;
+pub mod panic_overlay;
+pub mod real_config;
+pub mod svg_png;
+pub mod test_hooks;

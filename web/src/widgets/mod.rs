@@ -1,0 +1,8 @@
+//! Controls shared by every family's knob panel (number, toggle, choice, the label with the
+//! real config name) and the canvas hook every chart paints through.
+
+pub mod canvas;
+pub mod knob_label;
+pub mod number_knob;
+pub mod select_knob;
+pub mod toggle_knob;

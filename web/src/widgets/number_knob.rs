@@ -1,0 +1,109 @@
+//! One numeric knob: a label, the real config name, a slider, an exact box, unit and hint.
+
+use crate::widgets::knob_label::{knob_id, KnobLabel};
+use streamlab_sim::family::knob::Bounds as CoreBounds;
+use streamlab_sim::kafka::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
+use web_sys::HtmlInputElement;
+use yew::html::IntoPropValue;
+use yew::prelude::*;
+
+/// The values a knob accepts, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    pub min: f64,
+    pub max: f64,
+}
+
+impl IntoPropValue<Bounds> for (f64, f64) {
+    fn into_prop_value(self) -> Bounds {
+        Bounds {
+            min: self.0,
+            max: self.1,
+        }
+    }
+}
+
+/// A range from the core's knob tables.
+impl IntoPropValue<Bounds> for CoreBounds {
+    fn into_prop_value(self) -> Bounds {
+        (self.min, self.max).into_prop_value()
+    }
+}
+
+/// The range of the consumer-group knob at `field`, from the core's knob table; panics on a
+/// typo, which the render tests catch at once.
+pub fn knob_range(field: &str) -> CoreBounds {
+    let scenario = SCENARIO_KNOBS.iter().find(|k| k.field == field);
+    let group = || GROUP_KNOBS.iter().find(|k| k.field == field);
+    let number = match (scenario, group()) {
+        (Some(knob), _) => knob.number().map(|n| n.bounds),
+        (None, Some(knob)) => knob.number().map(|n| n.bounds),
+        (None, None) => None,
+    };
+    number.unwrap_or_else(|| panic!("no number knob named {field}"))
+}
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct NumberKnobProps {
+    /// Human label ("Partitions").
+    pub label: AttrValue,
+    /// Distinguishes knobs with the same label (one per group), for unique element ids.
+    #[prop_or_default]
+    pub scope: AttrValue,
+    /// The real Kafka/Flink name, shown in monospace, if the knob is a real setting.
+    #[prop_or_default]
+    pub config_name: Option<AttrValue>,
+    pub unit: AttrValue,
+    /// One line on what the knob does.
+    pub hint: AttrValue,
+    pub value: f64,
+    pub bounds: Bounds,
+    #[prop_or(1.0)]
+    pub step: f64,
+    /// The slider's top, when the full range is too wide to slide through usefully.
+    #[prop_or_default]
+    pub slider_max: Option<f64>,
+    #[prop_or_default]
+    pub disabled: bool,
+    pub on_change: Callback<f64>,
+}
+
+#[function_component(NumberKnob)]
+pub fn number_knob(props: &NumberKnobProps) -> Html {
+    let id = knob_id(&props.scope, &props.label);
+    let emit = {
+        let props = props.clone();
+        move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(v) = input.value().parse::<f64>() {
+                // The box accepts any typing; the value sent on is always within range.
+                let clamped = v.clamp(props.bounds.min, props.bounds.max);
+                let stepped = (clamped / props.step).round() * props.step;
+                props.on_change.emit(stepped);
+            }
+        }
+    };
+    let on_slide = {
+        let emit = emit.clone();
+        Callback::from(move |e: InputEvent| emit(e.into()))
+    };
+    let on_box = Callback::from(emit);
+    let slider_max = props.slider_max.unwrap_or(props.bounds.max);
+    html! {
+        <div class="knob">
+            <KnobLabel for_id={id.clone()} label={props.label.clone()} config_name={props.config_name.clone()} />
+            <div class="knob-inputs">
+                <input type="range" aria-label={props.label.clone()}
+                    min={props.bounds.min.to_string()} max={slider_max.to_string()}
+                    step={props.step.to_string()} value={props.value.min(slider_max).to_string()}
+                    disabled={props.disabled} oninput={on_slide} />
+                <input id={id} type="number" class="knob-exact"
+                    min={props.bounds.min.to_string()} max={props.bounds.max.to_string()}
+                    step={props.step.to_string()} value={props.value.to_string()}
+                    disabled={props.disabled} onchange={on_box} />
+                <span class="knob-unit">{ &props.unit }</span>
+            </div>
+            <p class="knob-hint">{ &props.hint }{ format!(" Range {}–{}.", props.bounds.min, props.bounds.max) }</p>
+        </div>
+    }
+}

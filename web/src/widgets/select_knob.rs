@@ -1,0 +1,45 @@
+//! One knob with named choices (an assignor, a distribution).
+
+use crate::widgets::knob_label::{knob_id, KnobLabel};
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct SelectKnobProps {
+    pub label: AttrValue,
+    /// Distinguishes knobs with the same label (one per group), for unique element ids.
+    #[prop_or_default]
+    pub scope: AttrValue,
+    #[prop_or_default]
+    pub config_name: Option<AttrValue>,
+    pub hint: AttrValue,
+    /// (value, shown text) pairs.
+    pub options: Vec<(AttrValue, AttrValue)>,
+    pub value: AttrValue,
+    pub on_change: Callback<String>,
+}
+
+#[function_component(SelectKnob)]
+pub fn select_knob(props: &SelectKnobProps) -> Html {
+    let id = knob_id(&props.scope, &props.label);
+    let onchange = {
+        let on_change = props.on_change.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            on_change.emit(select.value());
+        })
+    };
+    html! {
+        <div class="knob">
+            <KnobLabel for_id={id.clone()} label={props.label.clone()} config_name={props.config_name.clone()} />
+            <div class="knob-inputs">
+                <select id={id} {onchange}>
+                    { for props.options.iter().map(|(value, text)| html! {
+                        <option value={value.clone()} selected={*value == props.value}>{ text }</option>
+                    }) }
+                </select>
+            </div>
+            <p class="knob-hint">{ &props.hint }</p>
+        </div>
+    }
+}
