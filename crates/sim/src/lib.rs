@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod partitioner;
 pub mod presets;
 pub mod producer;
+pub mod quote;
 pub mod rng;
 pub mod scenario;
 pub mod share;

@@ -6,6 +6,7 @@
 //! each numeric knob's range once, so validation, the UI's sliders and the docs never disagree.
 
 use crate::assignor::Strategy;
+use crate::quote::quote;
 use crate::sink::SinkMode;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -681,14 +682,14 @@ impl Scenario {
             check("schedule[].at_ms", action.at_ms as f64)?;
             if !self.groups.iter().any(|g| g.group_id == action.group_id) {
                 return Err(ScenarioError(format!(
-                    "schedule names group {:?}, which the scenario does not have",
-                    action.group_id
+                    "schedule names group {}, which the scenario does not have",
+                    quote(&action.group_id)
                 )));
             }
             if !is_member_id(&action.member_id) {
                 return Err(ScenarioError(format!(
-                    "schedule names member {:?}; member ids are c1..=c{MAX_MEMBER_NUMBER}",
-                    action.member_id
+                    "schedule names member {}; member ids are c1..=c{MAX_MEMBER_NUMBER}",
+                    quote(&action.member_id)
                 )));
             }
             match action.action {
@@ -722,8 +723,8 @@ impl Scenario {
                 .any(|g| g.group_id == group.group_id)
             {
                 return Err(ScenarioError(format!(
-                    "group.id {:?} appears twice; each group needs its own id",
-                    group.group_id
+                    "group.id {} appears twice; each group needs its own id",
+                    quote(&group.group_id)
                 )));
             }
         }
