@@ -9,6 +9,7 @@
 //! message to show. The core's `share::query::open` does the reading, for every lesson.
 
 use crate::lessons::{self, Lesson};
+use streamlab_sim::quote::quote;
 use streamlab_sim::share::query::{open, query_for, LinkRules};
 use streamlab_sim::{presets, Scenario};
 
@@ -62,7 +63,8 @@ pub fn parse_fragment(fragment: &str) -> LinkState {
             None => (
                 lessons::first(),
                 Some(format!(
-                    "There is no lesson called {slug:?}; here is the first one."
+                    "There is no lesson called {}; here is the first one.",
+                    quote(slug)
                 )),
             ),
         },
