@@ -227,3 +227,22 @@ test('with auto.offset.reset=none, the narration says why a partition stopped', 
   assertQuiet(visit);
   await page.close();
 });
+
+test('the counters under the diagram have a space of their own', { timeout: 60_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/delivery`);
+  const { page } = visit;
+  await waitForApp(page);
+  const gaps = await page.evaluate(() => {
+    const diagram = document.querySelector('svg.diagram').getBoundingClientRect();
+    const counters = document.querySelector('.run > .counters');
+    const produced = [...counters.querySelectorAll('.counter')]
+      .find((c) => c.textContent.includes('records produced'))
+      .getBoundingClientRect();
+    return { counters: counters.getBoundingClientRect().top - diagram.bottom, produced: produced.top - diagram.bottom };
+  });
+  // One step of the 8 px grid at least: clear of the diagram's border, not sitting on it.
+  assert.ok(gaps.produced >= 8, `"records produced" is ${gaps.produced} px below the diagram`);
+  assert.ok(gaps.counters >= 8, `the counters are ${gaps.counters} px below the diagram`);
+  assertQuiet(visit);
+  await page.close();
+});

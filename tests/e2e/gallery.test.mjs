@@ -66,6 +66,46 @@ test('each card opens its lesson, and the header leads back to the gallery', { t
   await page.close();
 });
 
+/** Where the lesson's stage, side panel and question are: page coordinates, and the question's
+ * place in the window. */
+const lessonLayout = (page) =>
+  page.evaluate(() => {
+    const box = (selector) => {
+      const r = document.querySelector(selector).getBoundingClientRect();
+      return { top: r.top + window.scrollY, left: r.left, right: r.right };
+    };
+    const question = document.querySelector('.question').getBoundingClientRect();
+    return {
+      stage: box('.stage'),
+      side: box('aside.side'),
+      questionInView: question.top >= 0 && question.bottom <= window.innerHeight,
+    };
+  });
+
+test('a lesson opened from a card low in the gallery starts at its top, the side panel beside the stage', { timeout: 180_000 }, async () => {
+  const visit = await openPage(env.browser, env.site.url);
+  const { page } = visit;
+  await waitForApp(page);
+  const slugs = await page.$$eval('article.card', (all) => all.map((c) => c.dataset.slug));
+  for (const slug of slugs) {
+    // Scrolled down to the card, as a visitor would be to click it.
+    const card = page.locator(`article.card[data-slug="${slug}"]`);
+    await card.scrollIntoViewIfNeeded();
+    await card.locator('.card-link').click();
+    await page.waitForFunction((s) => location.hash.startsWith(`#/${s}`), slug);
+    await page.locator('main.lesson aside.side').waitFor();
+    const { stage, side, questionInView } = await lessonLayout(page);
+    assert.ok(questionInView, `${slug}: the lesson's question is in view`);
+    assert.ok(side.left >= stage.right, `${slug}: the side panel is beside the stage`);
+    assert.ok(Math.abs(side.top - stage.top) <= 8, `${slug}: the side panel starts ${side.top - stage.top} px below the stage's top`);
+    if (slug === 'delivery') await screenshot(page, 'delivery-from-gallery');
+    await page.locator('.site-header a.brand').click();
+    await page.locator('main.gallery').waitFor();
+  }
+  assertQuiet(visit);
+  await page.close();
+});
+
 test('until a theme is picked, the site follows the system\'s dark setting', { timeout: 60_000 }, async () => {
   const visit = await openPage(env.browser, env.site.url, {
     setUp: async (page) => {

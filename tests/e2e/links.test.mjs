@@ -189,3 +189,29 @@ test('a garbage link or time shows a message and the lesson\'s default', { timeo
     await page.close();
   }
 });
+
+test('a huge address is quoted in a few dozen characters, and the page stays as wide as the window', { timeout: 120_000 }, async () => {
+  const huge = 'A'.repeat(200 * 1024);
+  for (const [address, pattern] of [
+    [`#/s=${huge}`, /no lesson called "s=AAAA[^"]*"…/],
+    [`#/partitions?preset=${huge}`, /no preset called "AAAA[^"]*"…/],
+    [`#/rebalances?t=${huge}`, /time t="AAAA[^"]*"…/],
+    [`#/windows?preset=${huge}`, /no preset called "AAAA[^"]*"…/],
+  ]) {
+    const visit = await openPage(env.browser, `${env.site.url}${address}`);
+    const { page } = visit;
+    await waitForApp(page);
+    const banner = page.locator('.error-banner');
+    await banner.waitFor();
+    const text = await banner.innerText();
+    const label = address.slice(0, 30);
+    // Length first: a failing match would print the whole banner.
+    assert.ok(text.length < 200, `${label}: the banner says ${text.length} characters`);
+    assert.match(text, pattern, label);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${label}: the page is ${overflow} px wider than the window`);
+    if (address.startsWith('#/s=')) await screenshot(page, 'huge-address');
+    assertQuiet(visit);
+    await page.close();
+  }
+});

@@ -86,3 +86,56 @@ test('the knobs change the picture and the link: a 1 s hop puts each record into
   await again.page.close();
   await page.close();
 });
+
+/**
+ * Per band: how many windows, how many print their count, the counts that reach outside their
+ * own box or into another window's box, and the windows whose title lacks their count.
+ */
+const countLabels = (page) =>
+  page.evaluate(() => {
+    const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    const inside = (a, b) => a.x >= b.x && a.x + a.width <= b.x + b.width && a.y >= b.y && a.y + a.height <= b.y + b.height;
+    const out = {};
+    for (const band of document.querySelectorAll('.wt-band')) {
+      const windows = [...band.querySelectorAll('.wt-window')].map((w) => ({
+        box: w.querySelector('rect').getBBox(),
+        label: w.querySelector('text.wt-count'),
+        title: w.querySelector('title')?.textContent ?? '',
+      }));
+      const found = { windows: windows.length, labelled: 0, strays: [], untitled: 0 };
+      for (const [i, w] of windows.entries()) {
+        if (!/· \d+ record\(s\)/.test(w.title)) found.untitled += 1;
+        if (!w.label) continue;
+        found.labelled += 1;
+        const text = w.label.getBBox();
+        const intoOthers = windows.some((other, j) => j !== i && overlaps(text, other.box));
+        if (!inside(text, w.box) || intoOthers) found.strays.push(`${w.label.textContent} in ${w.title}`);
+      }
+      out[band.dataset.kind] = found;
+    }
+    return out;
+  });
+
+test('crowded windows keep their counts inside their own boxes, and every count stays in the title', { timeout: 120_000 }, async () => {
+  // A 1 s time difference and late records: narrow sliding windows, many of them fired twice,
+  // back to back on rows of their own.
+  const visit = await openPage(env.browser, `${env.site.url}#/windows?preset=late-record-many-panes`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.fill('#knob-wt-time-difference', '1000');
+  await page.dispatchEvent('#knob-wt-time-difference', 'change');
+  await page.waitForFunction(() => location.hash.includes('?s=2.'));
+  await playToEnd(page);
+  await screenshot(page, 'windows-crowded');
+  const bands = await countLabels(page);
+  for (const [kind, found] of Object.entries(bands)) {
+    assert.deepEqual(found.strays, [], `${kind}: counts drawn outside their box`);
+    assert.equal(found.untitled, 0, `${kind}: every window's title gives its count`);
+  }
+  // The crowded band still prints most counts; the rest are only in the titles.
+  const sliding = bands.sliding;
+  assert.ok(sliding.windows >= 40, `sliding windows: ${sliding.windows}`);
+  assert.ok(sliding.labelled > sliding.windows / 2, `sliding counts printed: ${sliding.labelled} of ${sliding.windows}`);
+  assertQuiet(visit);
+  await page.close();
+});

@@ -6,6 +6,12 @@
 //! The playgrounds write their own changes into the address bar with the History API, which
 //! fires no `hashchange`, so what they write never remounts them. Every `hashchange` (Back,
 //! Forward, a link) remounts, even when it leads back to the fragment the page opened with.
+//!
+//! A fragment change keeps the document's scroll position, which belonged to the page shown
+//! before; so when the change leads to another page (another lesson, or the gallery), the
+//! window goes back to the top, as a page loaded anew would. Otherwise a lesson opened from a
+//! card low in the gallery would open scrolled past its question, diagram and transport, its
+//! sticky side panel stuck halfway down beside the stage's lower half.
 
 use crate::families::eventtime::link::{self, EventTimeLinkState};
 use crate::families::eventtime::playground::EventTimePlayground;
@@ -26,12 +32,21 @@ pub fn app() -> Html {
     // Back to the address the page opened with still remounts it.
     let fragment = use_state(|| (current_fragment(), 0u32));
     let navigations = use_mut_ref(|| 0u32);
+    // The lesson (or "" for the gallery) on screen, to tell a new page from the same one.
+    let shown_slug = use_mut_ref(|| slug_of(&current_fragment()).to_string());
     {
         let fragment = fragment.clone();
         use_effect_with((), move |_| {
             let listener = Closure::<dyn FnMut()>::new(move || {
                 *navigations.borrow_mut() += 1;
-                fragment.set((current_fragment(), *navigations.borrow()));
+                let next = current_fragment();
+                let slug = slug_of(&next);
+                // Back over a lesson's own changes keeps the learner's place on it.
+                if slug != shown_slug.borrow().as_str() {
+                    scroll_to_top();
+                    *shown_slug.borrow_mut() = slug.to_string();
+                }
+                fragment.set((next, *navigations.borrow()));
             });
             let window = web_sys::window();
             if let Some(window) = &window {
@@ -73,9 +88,25 @@ enum Route {
     EventTime(EventTimeLinkState),
 }
 
-fn route(fragment: &str) -> Route {
+/// A fragment's lesson slug and query: `#/windows?preset=x` → (`windows`, `preset=x`).
+fn split(fragment: &str) -> (&str, &str) {
     let path = fragment.trim_start_matches('#').trim_start_matches('/');
-    let (slug, query) = path.split_once('?').unwrap_or((path, ""));
+    path.split_once('?').unwrap_or((path, ""))
+}
+
+fn slug_of(fragment: &str) -> &str {
+    split(fragment).0
+}
+
+/// Back to the top of the document, where a freshly opened page starts.
+fn scroll_to_top() {
+    if let Some(window) = web_sys::window() {
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
+fn route(fragment: &str) -> Route {
+    let (slug, query) = split(fragment);
     if slug.is_empty() {
         return Route::Gallery;
     }

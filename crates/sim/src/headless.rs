@@ -140,7 +140,8 @@ pub fn run_link(link: &str, options: RunOptions) -> Result<Value, HeadlessError>
         .find_map(|family| family.run_link(lesson, query, options))
         .unwrap_or_else(|| {
             Err(HeadlessError::BadLink(format!(
-                "the link names no lesson ({lesson:?})"
+                "the link names no lesson ({})",
+                crate::quote::quote(lesson)
             )))
         })
 }

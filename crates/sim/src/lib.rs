@@ -18,5 +18,6 @@ pub mod eventtime;
 pub mod family;
 pub mod headless;
 pub mod kafka;
+pub mod quote;
 pub mod replay;
 pub mod window;

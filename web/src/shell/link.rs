@@ -10,6 +10,7 @@
 
 use crate::lessons::{self, Lesson};
 use streamlab_sim::kafka::{presets, Scenario};
+use streamlab_sim::quote::quote;
 use streamlab_sim::replay::share::query::{open, query_for, LinkRules};
 
 /// Latest time a link may ask for: the longest run a scenario may describe.
@@ -62,7 +63,8 @@ pub fn parse_fragment(fragment: &str) -> LinkState {
             None => (
                 lessons::first(),
                 Some(format!(
-                    "There is no lesson called {slug:?}; here is the first one."
+                    "There is no lesson called {}; here is the first one.",
+                    quote(slug)
                 )),
             ),
         },

@@ -11,13 +11,16 @@ use web_sys::{Document, Element, HtmlCanvasElement, HtmlImageElement, SvgsvgElem
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
 /// The style properties that decide how an SVG element looks.
-const PAINT: [&str; 14] = [
+const PAINT: [&str; 16] = [
     "fill",
     "fill-opacity",
     "stroke",
     "stroke-width",
     "stroke-dasharray",
     "stroke-opacity",
+    "stroke-linejoin",
+    // A halo (a count's outline in its box's fill) is painted under the glyphs, not over them.
+    "paint-order",
     "opacity",
     "font-family",
     "font-size",

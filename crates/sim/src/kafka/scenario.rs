@@ -11,6 +11,7 @@ use crate::assignor::Strategy;
 use crate::family::knob::check_numbers;
 pub use crate::family::ScenarioError;
 use crate::kafka::sink::SinkMode;
+use crate::quote::quote;
 use serde::{Deserialize, Serialize};
 
 /// The format version written into every scenario; older versions keep decoding.
@@ -493,8 +494,8 @@ impl Scenario {
                 return Err(refuse(
                     "schedule[].group_id",
                     format!(
-                        "schedule names group {:?}, which the scenario does not have",
-                        action.group_id
+                        "schedule names group {}, which the scenario does not have",
+                        quote(&action.group_id)
                     ),
                 ));
             }
@@ -502,8 +503,8 @@ impl Scenario {
                 return Err(refuse(
                     "schedule[].member_id",
                     format!(
-                        "schedule names member {:?}; member ids are c1..=c{MAX_MEMBER_NUMBER}",
-                        action.member_id
+                        "schedule names member {}; member ids are c1..=c{MAX_MEMBER_NUMBER}",
+                        quote(&action.member_id)
                     ),
                 ));
             }
@@ -542,8 +543,8 @@ impl Scenario {
                 return Err(refuse(
                     "groups[].group_id",
                     format!(
-                        "group.id {:?} appears twice; each group needs its own id",
-                        group.group_id
+                        "group.id {} appears twice; each group needs its own id",
+                        quote(&group.group_id)
                     ),
                 ));
             }

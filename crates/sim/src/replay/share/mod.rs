@@ -21,6 +21,7 @@ pub mod patch;
 pub mod query;
 
 use crate::kafka::scenario::Scenario;
+use crate::quote::{quote, shorten};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::de::DeserializeOwned;
@@ -157,7 +158,8 @@ fn unpack(link: &str) -> Result<(u32, Vec<u8>), ShareError> {
         }
         _ => {
             return Err(unreadable(&format!(
-                "{version:?} is not a link format this Streamlab knows"
+                "{} is not a link format this Streamlab knows",
+                quote(version)
             )))
         }
     };
@@ -175,7 +177,11 @@ fn unpack(link: &str) -> Result<(u32, Vec<u8>), ShareError> {
 }
 
 fn malformed(e: serde_json::Error) -> ShareError {
-    unreadable(&format!("its scenario is malformed ({e})"))
+    // serde's message quotes the offending value, which a crafted link can make huge.
+    unreadable(&format!(
+        "its scenario is malformed ({})",
+        shorten(&e.to_string())
+    ))
 }
 
 /// The one sentence every unreadable link gets, with the reason.
@@ -239,5 +245,31 @@ mod tests {
         scenario.topic.partitions = 1000;
         let link = encode(&scenario);
         assert!(decode(&link).unwrap_err().0.contains("topic.partitions"));
+    }
+
+    #[test]
+    fn what_a_crafted_link_names_is_quoted_short() {
+        let huge = "x".repeat(30_000);
+        let mut group = serde_json::Map::new();
+        group.insert(
+            "partition_assignment_strategy".into(),
+            Value::from(huge.clone()),
+        );
+        let mut groups = serde_json::Map::new();
+        groups.insert("0".into(), Value::Object(group));
+        let mut changes = serde_json::Map::new();
+        changes.insert("groups".into(), Value::Object(groups));
+        let unknown_strategy = pack_changes(&Value::Object(changes));
+        let mut missing_item = serde_json::Map::new();
+        missing_item.insert(huge.clone(), Value::from(1));
+        let mut changes = serde_json::Map::new();
+        changes.insert("groups".into(), Value::Object(missing_item));
+        let missing_item = pack_changes(&Value::Object(changes));
+        let bad_version = format!("{}.AAAA", &huge[..10_000]);
+        for link in [unknown_strategy, missing_item, bad_version] {
+            let error = decode(&link).unwrap_err().0;
+            assert!(error.contains("xxxx") && error.contains('…'), "{error}");
+            assert!(error.chars().count() < 200, "{error}");
+        }
     }
 }

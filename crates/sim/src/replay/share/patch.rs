@@ -8,6 +8,7 @@
 //! carry the whole group list. An array whose length changed (a schedule with a new crash) is
 //! replaced whole, as in plain merge patch.
 
+use crate::quote::quote;
 use serde_json::{Map, Value};
 
 /// The patch that turns `base` into `target`; `None` when they are equal.
@@ -66,7 +67,9 @@ pub fn apply(base: &mut Value, patch: &Value) -> Result<(), String> {
                     .parse::<usize>()
                     .ok()
                     .and_then(|i| items.get_mut(i))
-                    .ok_or_else(|| format!("it changes a list item {key:?} that does not exist"))?;
+                    .ok_or_else(|| {
+                        format!("it changes a list item {} that does not exist", quote(key))
+                    })?;
                 apply(item, change)?;
             }
         }

@@ -4,6 +4,7 @@
 //! link modules call [`open`], so every lesson reads its address the same way.
 
 use super::{decode_against, encode_against, unreadable};
+use crate::quote::quote;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -47,7 +48,9 @@ where
             Ok(scenario) => (scenario, None),
             Err(e) => (
                 rules.default.clone(),
-                Some(format!("{e} Showing the lesson's default scenario instead.")),
+                Some(format!(
+                    "{e} Showing the lesson's default scenario instead."
+                )),
             ),
         },
         (None, Some(name)) => match (rules.preset)(name) {
@@ -55,7 +58,8 @@ where
             None => (
                 rules.default.clone(),
                 Some(format!(
-                    "There is no preset called {name:?}. Showing the lesson's default scenario instead."
+                    "There is no preset called {}. Showing the lesson's default scenario instead.",
+                    quote(name)
                 )),
             ),
         },
@@ -67,8 +71,9 @@ where
         Some((text, _)) => (
             None,
             Some(format!(
-                "This link's time t={text:?} is not a number of milliseconds from 0 to {}; \
+                "This link's time t={} is not a number of milliseconds from 0 to {}; \
                  opening at the start instead.",
+                quote(text),
                 rules.max_at_ms
             )),
         ),
@@ -149,5 +154,15 @@ mod tests {
         assert_eq!(unknown.scenario, Scenario::default());
         assert_eq!(unknown.at_ms, Some(5));
         assert!(unknown.error.unwrap().contains("no preset called \"nope\""));
+    }
+
+    #[test]
+    fn a_huge_preset_name_or_time_is_quoted_short() {
+        let huge = "A".repeat(200 * 1024);
+        for query in [format!("preset={huge}"), format!("t={huge}")] {
+            let error = open_group(&query).error.unwrap();
+            assert!(error.contains("\"AAAA") && error.contains("\"…"), "{error}");
+            assert!(error.chars().count() < 200, "{error}");
+        }
     }
 }

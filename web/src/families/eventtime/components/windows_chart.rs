@@ -117,6 +117,33 @@ fn per_record(lane: &WindowLane) -> String {
     }
 }
 
+/// Width a count's character may take, in the chart's units: bold 10 px digits are about 7
+/// wide in the common UI fonts (DejaVu Sans Bold, the widest, 6.96; "×" 8.4), so with this
+/// a label estimated to fit does fit, whatever the font.
+const COUNT_CHAR_W: f64 = 7.5;
+/// Room kept between a count and its box's edges.
+const COUNT_PAD: f64 = 3.0;
+/// Least box height a 10 px count fits in.
+const COUNT_MIN_BOX_H: f64 = 12.0;
+
+/// The count to print inside a window's box `box_w` wide and `box_h` high: the count and how
+/// often it fired ("12 ×2"), or only the count if that is all that fits, or nothing. A label
+/// never leaves its box, so crowded windows do not write over their neighbours; a count not
+/// printed is still in the box's title, and a window that fired again keeps its thicker
+/// outline either way.
+fn count_label(w: &LaneWindow, box_w: f64, box_h: f64) -> Option<String> {
+    let fits =
+        |label: &String| label.chars().count() as f64 * COUNT_CHAR_W + 2.0 * COUNT_PAD <= box_w;
+    let full = match w.panes {
+        0 | 1 => w.count.to_string(),
+        panes => format!("{} ×{panes}", w.count),
+    };
+    if box_h < COUNT_MIN_BOX_H {
+        return None;
+    }
+    [full, w.count.to_string()].into_iter().find(fits)
+}
+
 #[function_component(WindowsChart)]
 pub fn windows_chart(props: &WindowsChartProps) -> Html {
     let d = &*props.data;
@@ -232,10 +259,7 @@ fn window_html(
     let top = rows_top + f64::from(w.row) * row_h;
     let box_h = (row_h - 2.0).max(3.0);
     let mid = top + box_h / 2.0;
-    let label = match w.panes {
-        0 | 1 => w.count.to_string(),
-        panes => format!("{} ×{panes}", w.count),
-    };
+    let label = count_label(w, right - left, box_h);
     let inside = lane
         .records
         .iter()
@@ -252,14 +276,17 @@ fn window_html(
         }
     );
     html! {
+        // The title belongs to the whole window, so hovering its records or its count shows it
+        // too: it is where a count too wide for a narrow box can still be read.
         <g class={classes!("wt-window", (!w.fired).then_some("open"), (w.panes > 1).then_some("refired"))}>
+            <title>{ title }</title>
             <rect x={format!("{:.1}", left + 0.5)} y={format!("{top:.1}")} width={format!("{:.1}", (right - left - 1.0).max(1.0))}
-                height={format!("{box_h:.1}")} rx="2" stroke={colour}><title>{ title }</title></rect>
+                height={format!("{box_h:.1}")} rx="2" stroke={colour} />
             { for inside.map(|r| html! {
                 <circle class="wt-in" cx={format!("{:.1}", x(r.event_ms))} cy={format!("{mid:.1}")} r={format!("{:.1}", (box_h / 4.0).clamp(1.2, 2.5))} />
             }) }
-            if box_h >= 12.0 && right - left >= 18.0 {
-                <text class="wt-count" x={format!("{:.1}", right - 3.0)} y={format!("{:.1}", mid + 3.5)} text-anchor="end">{ label }</text>
+            if let Some(label) = label {
+                <text class="wt-count" x={format!("{:.1}", right - COUNT_PAD)} y={format!("{:.1}", mid + 3.5)} text-anchor="end">{ label }</text>
             }
         </g>
     }
