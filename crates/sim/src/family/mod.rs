@@ -71,6 +71,24 @@ pub trait Simulation: Clone {
         let _ = (first, last);
         0
     }
+    /// Continues this run under `scenario` if it differs from the run's own only in what
+    /// happens after now (an action a learner takes at this moment): the result equals the
+    /// run of `scenario` from zero. Returns false, changing nothing, otherwise; a family whose
+    /// scenarios have no future actions never forks.
+    fn reschedule(&mut self, scenario: &Self::Scenario) -> bool {
+        let _ = scenario;
+        false
+    }
+    /// `scenario` without the actions a learner had seen happen in `(now_ms, seen_until_ms]`:
+    /// acting after a seek back starts a new future from there.
+    fn without_future(
+        scenario: &Self::Scenario,
+        now_ms: u64,
+        seen_until_ms: u64,
+    ) -> Self::Scenario {
+        let _ = (now_ms, seen_until_ms);
+        scenario.clone()
+    }
 }
 
 /// Asserts the family's invariants after a tick, in debug builds only (tests, the

@@ -97,6 +97,20 @@ impl Simulation for World {
         check_invariants(self)
     }
 
+    fn reschedule(&mut self, scenario: &Scenario) -> bool {
+        World::reschedule(self, scenario)
+    }
+
+    /// Drops the scheduled actions in `(now_ms, seen_until_ms]`. Actions after what the
+    /// learner has seen (a preset's restart still to come) stay, and so does the second half
+    /// of a restart that began before `now_ms`.
+    fn without_future(scenario: &Scenario, now_ms: u64, seen_until_ms: u64) -> Scenario {
+        let mut next = scenario.clone();
+        next.schedule
+            .retain(|a| a.at_ms <= now_ms || a.at_ms > seen_until_ms);
+        next
+    }
+
     fn size_hint_bytes(&self) -> usize {
         let partitions = &self.topic().partitions;
         let open: usize = partitions.iter().map(PartitionLog::open_records).sum();

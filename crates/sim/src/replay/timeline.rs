@@ -20,7 +20,6 @@
 //! which applies from time zero) needs a new timeline.
 
 use crate::family::Simulation;
-use crate::kafka::{Scenario, World};
 
 /// Most checkpoints kept per run.
 pub const MAX_CHECKPOINTS: usize = 64;
@@ -33,11 +32,12 @@ pub const CHECKPOINT_BUDGET_BYTES: usize = 192 << 20;
 /// acts at `now_ms` after going back from `seen_until_ms`, the future they had seen is
 /// discarded. Actions after what they have seen (a preset's restart still to come) stay, and so
 /// does the second half of a restart that began before `now_ms`.
-pub fn forked(scenario: &Scenario, now_ms: u64, seen_until_ms: u64) -> Scenario {
-    let mut next = scenario.clone();
-    next.schedule
-        .retain(|a| a.at_ms <= now_ms || a.at_ms > seen_until_ms);
-    next
+pub fn forked<W: Simulation>(
+    scenario: &W::Scenario,
+    now_ms: u64,
+    seen_until_ms: u64,
+) -> W::Scenario {
+    W::without_future(scenario, now_ms, seen_until_ms)
 }
 
 /// One run with checkpoints.
@@ -133,11 +133,12 @@ impl<W: Simulation> Timeline<W> {
     }
 }
 
-impl Timeline<World> {
+impl<W: Simulation> Timeline<W> {
     /// Continues the run from its current position under `scenario` (see
-    /// [`World::reschedule`]); checkpoints after the position are dropped, earlier ones kept.
-    /// Returns false, changing nothing, if `scenario` differs in more than its future actions.
-    pub fn fork(&mut self, scenario: &Scenario) -> bool {
+    /// [`Simulation::reschedule`]); checkpoints after the position are dropped, earlier ones
+    /// kept. Returns false, changing nothing, if `scenario` differs in more than its future
+    /// actions.
+    pub fn fork(&mut self, scenario: &W::Scenario) -> bool {
         if !self.current.reschedule(scenario) {
             return false;
         }
@@ -155,7 +156,7 @@ mod tests {
     use super::*;
     use crate::eventtime::EventTimeWorld;
     use crate::family::Simulation;
-    use crate::kafka::Scenario;
+    use crate::kafka::{Scenario, World};
 
     fn from_zero(scenario: &Scenario, t_ms: u64) -> String {
         let mut world = World::new(scenario).unwrap();
@@ -207,13 +208,13 @@ mod tests {
                 action: MemberAction::Restart { down_ms: 1_000 },
             });
         }
-        let kept: Vec<u64> = forked(&scenario, 10_000, 60_000)
+        let kept: Vec<u64> = forked::<World>(&scenario, 10_000, 60_000)
             .schedule
             .iter()
             .map(|a| a.at_ms)
             .collect();
         assert_eq!(kept, [5_000, 90_000]);
-        assert_eq!(forked(&scenario, 60_000, 60_000), scenario);
+        assert_eq!(forked::<World>(&scenario, 60_000, 60_000), scenario);
     }
 
     #[test]
@@ -243,7 +244,7 @@ mod tests {
         let mut timeline = Timeline::new(World::new(&scenario).unwrap());
         timeline.seek(60_000);
         timeline.seek(25_000);
-        let mut next = forked(&scenario, 25_000, 60_000);
+        let mut next = forked::<World>(&scenario, 25_000, 60_000);
         next.schedule.push(ScheduledAction {
             at_ms: 25_001,
             group_id: "search".into(),
