@@ -196,7 +196,9 @@ pub fn report<S: Headless>(
             Value::Object(fields) => fields,
             other => Map::from_iter([("event".to_string(), other)]),
         };
-        narrated.insert("text".into(), S::narrate(event).into());
+        if let Some(text) = S::narrate(event) {
+            narrated.insert("text".into(), text.into());
+        }
         Value::Object(narrated)
     });
     out.insert("events".into(), Value::Array(events.collect()));

@@ -53,8 +53,8 @@ impl Simulation for EventTimeWorld {
         event.at_ms
     }
 
-    fn narrate(event: &EventTimeEvent) -> String {
-        narrate(event)
+    fn narrate(event: &EventTimeEvent) -> Option<String> {
+        Some(narrate(event))
     }
 
     /// Folds what the snapshot says the run did so far: how far it read, the watermark, every

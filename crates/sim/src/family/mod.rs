@@ -53,8 +53,9 @@ pub trait Simulation: Clone {
     fn events(&self) -> &[Self::Event];
     /// When `event` happened.
     fn event_at_ms(event: &Self::Event) -> u64;
-    /// The sentence a learner reads for `event`: what happened and why.
-    fn narrate(event: &Self::Event) -> String;
+    /// The sentence a learner reads for `event`: what happened and why; `None` for an event
+    /// too fine-grained to narrate on its own (a family may narrate a summary event instead).
+    fn narrate(event: &Self::Event) -> Option<String>;
     /// A fingerprint of everything the run did so far, folded from typed fields (never from
     /// narration): equal hashes, same run.
     fn trace_hash(&self) -> TraceHasher;

@@ -59,8 +59,8 @@ impl Simulation for World {
         event.at_ms
     }
 
-    fn narrate(event: &Event) -> String {
-        narrate(event)
+    fn narrate(event: &Event) -> Option<String> {
+        Some(narrate(event))
     }
 
     fn trace_hash(&self) -> TraceHasher {
