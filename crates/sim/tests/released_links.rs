@@ -75,3 +75,43 @@ fn format_2_links_still_decode() {
     }
     assert!(links.len() >= 30, "{}", links.len());
 }
+
+/// Format 2 links carry changes to their lesson's default, so a released lesson's default is
+/// part of the link format (the fixture above names these bases). A changed default needs a
+/// new link format version, not an edit here.
+#[test]
+fn released_lessons_keep_the_defaults_their_links_were_written_against() {
+    let group = [
+        ("partitions", Scenario::default()),
+        (
+            "rebalances",
+            (presets::find("one-restart-stops-everyone").unwrap().build)(),
+        ),
+        (
+            "delivery",
+            (presets::find("commit-before-loss").unwrap().build)(),
+        ),
+    ];
+    for (slug, base) in group {
+        let lesson = presets::LESSONS
+            .iter()
+            .find(|l| l.slug == slug)
+            .expect(slug);
+        assert!((lesson.default)() == base, "{slug}");
+    }
+    let event_time = [
+        ("which-clock", "outage-spike"),
+        ("watermarks", "drop-vs-restate-vs-side"),
+        ("windows", "four-windows"),
+    ];
+    for (slug, name) in event_time {
+        let lesson = eventtime::LESSONS
+            .iter()
+            .find(|l| l.slug == slug)
+            .expect(slug);
+        assert!(
+            (lesson.default)() == eventtime::preset(name).unwrap(),
+            "{slug}"
+        );
+    }
+}

@@ -1,8 +1,8 @@
 //! One lesson on the gallery page: thumbnail, title, question, and one line each on the
 //! guarantee, what a node can know and how it fails. The title's link covers the whole card.
 
-use crate::gallery::lesson_thumbnail::LessonThumbnail;
 use crate::gallery::{first_sentence, LessonCard};
+use crate::widgets::lesson_thumbnail::LessonThumbnail;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

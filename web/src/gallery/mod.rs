@@ -1,18 +1,18 @@
 //! The home page: every lesson as a card, grouped by theme (the log, failure, time).
 //!
-//! The cards are built from the lesson registry (`lessons::LESSONS` and
-//! `lessons::EVENT_TIME_LESSONS`), so a lesson added there appears here with no other change.
+//! The cards are built from the lesson registry (`registry::LESSONS`), so a lesson added there
+//! appears here with no other change.
 //! Each card says what the lesson's system promises, what a node can know and how it fails,
 //! in one sentence each (the first of the lesson's own paragraph), with a thumbnail drawn from
 //! the lesson's default scenario.
 
 pub mod gallery_card;
-pub mod lesson_thumbnail;
 
 use crate::gallery::gallery_card::GalleryCard;
-use crate::gallery::lesson_thumbnail::Thumbnail;
-use crate::lessons::{EventTimeView, Theme, EVENT_TIME_LESSONS, LESSONS};
+use crate::registry;
 use crate::shell::components::site_header::SiteHeader;
+use crate::shell::lesson::Theme;
+use crate::widgets::lesson_thumbnail::Thumbnail;
 use yew::prelude::*;
 
 /// What a card shows about one lesson.
@@ -30,44 +30,22 @@ pub struct LessonCard {
 
 /// Every lesson of the registry, in the site's order.
 pub fn cards() -> Vec<LessonCard> {
-    let group = LESSONS.iter().map(|l| {
-        let scenario = (l.default_scenario)();
-        let members = scenario.groups.first().map_or(0, |g| g.members);
-        LessonCard {
-            slug: l.slug,
-            title: l.title,
-            theme: l.theme,
-            question: l.question,
-            guarantee: l.guarantee,
-            knowledge: l.knowledge,
-            failure: l.failure,
-            thumbnail: if l.shows_delivery {
-                Thumbnail::Delivery
-            } else if l.shows_membership {
-                Thumbnail::Rebalance { members }
-            } else {
-                Thumbnail::Log {
-                    partitions: scenario.topic.partitions,
-                    members,
-                }
-            },
-        }
-    });
-    let event_time = EVENT_TIME_LESSONS.iter().map(|l| LessonCard {
-        slug: l.slug,
-        title: l.title,
-        theme: l.theme,
-        question: l.question,
-        guarantee: l.guarantee,
-        knowledge: l.knowledge,
-        failure: l.failure,
-        thumbnail: match l.view {
-            EventTimeView::Clocks => Thumbnail::Clocks,
-            EventTimeView::Watermarks => Thumbnail::Watermark,
-            EventTimeView::Windows => Thumbnail::Windows,
-        },
-    });
-    group.chain(event_time).collect()
+    registry::LESSONS
+        .iter()
+        .map(|lesson| {
+            let words = lesson.words();
+            LessonCard {
+                slug: words.slug,
+                title: words.title,
+                theme: words.theme,
+                question: words.question,
+                guarantee: words.guarantee,
+                knowledge: words.knowledge,
+                failure: words.failure,
+                thumbnail: lesson.thumbnail(),
+            }
+        })
+        .collect()
 }
 
 /// The first sentence of `text`: up to the first full stop, question or exclamation mark that
@@ -133,13 +111,9 @@ mod tests {
     #[wasm_bindgen_test]
     fn every_registered_lesson_has_a_card() {
         let slugs: Vec<&str> = cards().iter().map(|c| c.slug).collect();
-        let registered = LESSONS.len() + EVENT_TIME_LESSONS.len();
-        assert_eq!(slugs.len(), registered);
-        for lesson in LESSONS {
-            assert!(slugs.contains(&lesson.slug));
-        }
-        for lesson in EVENT_TIME_LESSONS {
-            assert!(slugs.contains(&lesson.slug));
+        assert_eq!(slugs.len(), registry::LESSONS.len());
+        for lesson in registry::LESSONS {
+            assert!(slugs.contains(&lesson.words().slug));
         }
     }
 

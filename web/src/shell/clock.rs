@@ -1,4 +1,4 @@
-//! The clock both playgrounds run on: whether it is playing, how fast, and the simulated time
+//! The clock the playground runs on: whether it is playing, how fast, and the simulated time
 //! on screen (`view_ms`, fractional so slow speeds still move). Wall time becomes simulated
 //! time through one speed factor; a frame gap longer than
 //! [`crate::platform::browser::MAX_FRAME_GAP_MS`] (a background tab) is ignored rather than simulated.
@@ -88,36 +88,14 @@ impl SimClock {
     }
 }
 
-/// The transport messages every playground understands, so one function can turn a keyboard
-/// shortcut into either playground's message.
+/// The transport messages the playground understands, so one function turns a keyboard
+/// shortcut into the playground's message.
 pub trait TransportMsg {
     fn toggle_play() -> Self;
     fn step() -> Self;
     fn reset() -> Self;
     fn speed(exponent: i32) -> Self;
 }
-
-/// Implements [`TransportMsg`] for a playground's `Msg`, whose `TogglePlay`, `Step`, `Reset`
-/// and `Speed(i32)` variants are the transport's.
-macro_rules! transport_msg_for {
-    ($msg:ident) => {
-        impl $crate::shell::clock::TransportMsg for $msg {
-            fn toggle_play() -> Self {
-                $msg::TogglePlay
-            }
-            fn step() -> Self {
-                $msg::Step
-            }
-            fn reset() -> Self {
-                $msg::Reset
-            }
-            fn speed(exponent: i32) -> Self {
-                $msg::Speed(exponent)
-            }
-        }
-    };
-}
-pub(crate) use transport_msg_for;
 
 /// The message keyboard `event` stands for on a playground whose clock is `clock`, if any.
 pub fn shortcut_msg<M: TransportMsg>(

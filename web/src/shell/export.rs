@@ -1,14 +1,12 @@
-//! Export: a lesson's metrics as CSV, its scenario as JSON, and its chart as PNG.
+//! Export: a lesson's scenario as JSON, its chart as PNG, and the download of a family's CSV.
 //!
-//! The CSV and JSON builders are pure functions of the core's plain data. The playground's
+//! The JSON builder is a pure function of the core's plain data (each family builds its own
+//! CSV the same way). The playground's
 //! run is not handed over: the export re-simulates the scenario to the same instant, which by
 //! determinism gives the same numbers the screen shows. Only [`download_text`] and
 //! [`download_canvas`] touch the browser.
 
 use serde::Serialize;
-use streamlab_sim::eventtime::{EventTimeScenario, EventTimeWorld, WindowComparison};
-use streamlab_sim::kafka::metrics::Metrics;
-use streamlab_sim::kafka::{Scenario, World};
 use wasm_bindgen::JsCast;
 
 /// The scenario as indented JSON: for consumer-group scenarios, exactly what
@@ -66,86 +64,8 @@ fn indent_json(compact: &str) -> String {
     out
 }
 
-/// One row per metrics sample and group: totals, and the lag of each partition.
-pub fn group_metrics_csv(scenario: &Scenario, metrics: &Metrics) -> String {
-    let partitions = scenario.topic.partitions as usize;
-    let mut header = String::from(
-        "at_ms,group_id,produced_total,processed_total,duplicates_total,rebalances_total,lag_total",
-    );
-    for p in 0..partitions {
-        header.push_str(&format!(",lag_p{p}"));
-    }
-    let mut rows = vec![header];
-    for sample in &metrics.samples {
-        for (group, config) in sample.groups.iter().zip(&scenario.groups) {
-            let mut row = format!(
-                "{},{},{},{},{},{},{}",
-                sample.at_ms,
-                csv_field(&config.group_id),
-                sample.produced_total,
-                group.processed_total,
-                group.duplicates_total,
-                group.rebalances_total,
-                group.lag.iter().sum::<u64>()
-            );
-            for p in 0..partitions {
-                let lag = group.lag.get(p).map_or(String::new(), u64::to_string);
-                row.push_str(&format!(",{lag}"));
-            }
-            rows.push(row);
-        }
-    }
-    rows.join("\n") + "\n"
-}
-
-/// One row per window and key: the true count, the event-time and processing-time answers,
-/// how many panes fired and how many records were too late for it.
-pub fn window_counts_csv(windows: &[WindowComparison]) -> String {
-    let mut rows = vec![String::from(
-        "window_start_ms,window_end_ms,key,truth,event_time,event_time_first,event_time_panes,processing_time,dropped",
-    )];
-    let optional = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
-    for w in windows {
-        rows.push(format!(
-            "{},{},{},{},{},{},{},{},{}",
-            w.window.start_ms,
-            w.window.end_ms,
-            w.window.key,
-            w.truth,
-            optional(w.event_time),
-            optional(w.event_time_first),
-            w.event_time_panes,
-            optional(w.processing_time),
-            w.dropped
-        ));
-    }
-    rows.join("\n") + "\n"
-}
-
-/// The consumer-group run's metrics up to `now_ms`, re-simulated.
-pub fn group_csv_at(scenario: &Scenario, now_ms: u64) -> String {
-    match World::new(scenario) {
-        Ok(mut world) => {
-            world.advance_to(now_ms);
-            group_metrics_csv(scenario, world.metrics())
-        }
-        Err(_) => String::new(),
-    }
-}
-
-/// The event-time run's windows up to `now_ms`, re-simulated.
-pub fn event_time_csv_at(scenario: &EventTimeScenario, now_ms: i64) -> String {
-    match EventTimeWorld::new(scenario.clone()) {
-        Ok(mut world) => {
-            world.advance_to(now_ms);
-            window_counts_csv(&world.snapshot().windows)
-        }
-        Err(_) => String::new(),
-    }
-}
-
 /// Quotes a field that holds a comma, quote or line break.
-fn csv_field(text: &str) -> String {
+pub fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
@@ -201,7 +121,7 @@ pub(crate) fn click_download(name: &str, url: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use streamlab_sim::eventtime::outage_spike;
+    use streamlab_sim::kafka::Scenario;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     #[wasm_bindgen_test]
@@ -211,39 +131,6 @@ mod tests {
         let json = scenario_json(&scenario);
         let back: Scenario = serde_json::from_str(&json).unwrap();
         assert_eq!(back, scenario);
-    }
-
-    #[wasm_bindgen_test]
-    fn the_metrics_csv_has_a_row_per_sample_and_group_and_a_lag_column_per_partition() {
-        let scenario = Scenario::default();
-        let csv = group_csv_at(&scenario, 10_000);
-        let mut lines = csv.lines();
-        let header = lines.next().unwrap();
-        let columns = header.split(',').count();
-        assert_eq!(columns, 7 + scenario.topic.partitions as usize);
-        let rows: Vec<&str> = lines.collect();
-        assert!(!rows.is_empty());
-        assert!(rows.iter().all(|r| r.split(',').count() == columns));
-        // Produced never goes down over time.
-        let produced: Vec<u64> = rows
-            .iter()
-            .map(|r| r.split(',').nth(2).unwrap().parse().unwrap())
-            .collect();
-        assert!(produced.windows(2).all(|w| w[0] <= w[1]));
-        assert!(*produced.last().unwrap() > 0);
-    }
-
-    #[wasm_bindgen_test]
-    fn the_window_csv_lists_every_window_with_its_truth() {
-        let scenario = outage_spike();
-        let csv = event_time_csv_at(&scenario, scenario.duration_ms + 60_000);
-        let rows: Vec<&str> = csv.lines().skip(1).collect();
-        assert!(!rows.is_empty());
-        let truth_total: u64 = rows
-            .iter()
-            .map(|r| r.split(',').nth(3).unwrap().parse::<u64>().unwrap())
-            .sum();
-        assert!(truth_total > 0);
     }
 
     #[wasm_bindgen_test]

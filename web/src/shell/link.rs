@@ -1,95 +1,104 @@
-//! The page URL as a share link for the consumer-group lessons: which lesson, the exact
-//! scenario and where its clock stood, in the fragment.
+//! The page URL as a share link, for every lesson of every family: which lesson, the exact
+//! scenario, where its clock stood, and the comparison, in the fragment.
 //!
-//! The fragment has the form `#/<lesson>?s=<link>&t=<ms>` or `#/<lesson>?preset=<name>`, where
-//! `<link>` is the core's versioned encoding (`streamlab_sim::replay::share`; format 2 carries the
-//! changes from the lesson's default scenario), `t` the simulated time the sender had paused
-//! at, and `<name>` one of the core's presets (short links for course pages). A missing part
-//! means the lesson's default (or the start); a malformed one also gives the default, plus a
-//! message to show. The core's `share::query::open` does the reading, for every lesson.
+//! The fragment has the form `#/<lesson>?s=<link>&t=<ms>` or `#/<lesson>?preset=<name>`, plus
+//! `&vs=<link>` when a comparison is open, where `<link>` is the core's versioned encoding
+//! (`streamlab_sim::replay::share`; format 2 carries the changes from the lesson's default
+//! scenario, which the core keeps by slug), `t` the simulated time the sender had paused at,
+//! `vs` the other side of the comparison, and `<name>` one of the core's presets. A missing
+//! part means the lesson's default (or the start); a malformed one also gives the default,
+//! plus a message to show. The core's `share::query::open` does the reading.
 
-use crate::lessons::{self, Lesson};
-use streamlab_sim::kafka::{presets, Scenario};
-use streamlab_sim::quote::quote;
-use streamlab_sim::replay::share::query::{open, query_for, LinkRules};
+use super::family::LessonFamily;
+use super::lesson::{Lesson, Scenario};
+use streamlab_sim::family::preset;
+use streamlab_sim::headless::Headless;
+use streamlab_sim::replay::share::decode_against;
+use streamlab_sim::replay::share::query::{open, param, query_for, LinkRules};
 
-/// Latest time a link may ask for: the longest run a scenario may describe.
-const MAX_AT_MS: u64 = 3_600_000;
-
-/// What a lesson's URL asked for: the lesson (`L`, one of the registry's kinds) and the
-/// scenario (`S`) it runs.
-pub struct LessonLink<L: 'static, S> {
-    pub lesson: &'static L,
-    pub scenario: S,
+/// What a lesson's URL asked for.
+pub struct LessonLink<F: LessonFamily> {
+    pub lesson: &'static Lesson<F>,
+    pub scenario: Scenario<F>,
+    /// The other side of a comparison, if the link carries one.
+    pub compared: Option<Scenario<F>>,
     /// The sender's time position: the run opens paused there.
     pub at_ms: Option<u64>,
     /// Why (part of) the link was not used, if it was not.
     pub error: Option<String>,
 }
 
-// By hand: a derive would ask for `L: Clone`, and lessons are static entries, never cloned.
-impl<L, S: Clone> Clone for LessonLink<L, S> {
+// By hand: derives would ask the family type itself for `Clone` and `PartialEq`.
+impl<F: LessonFamily> Clone for LessonLink<F> {
     fn clone(&self) -> Self {
         Self {
             lesson: self.lesson,
             scenario: self.scenario.clone(),
+            compared: self.compared.clone(),
             at_ms: self.at_ms,
             error: self.error.clone(),
         }
     }
 }
 
-/// What a consumer-group lesson's URL asked for.
-pub type LinkState = LessonLink<Lesson, Scenario>;
-
-impl<L, S: PartialEq> PartialEq for LessonLink<L, S> {
+impl<F: LessonFamily> PartialEq for LessonLink<F> {
     /// Lessons are compared by identity: each is one static entry of the registry.
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.lesson, other.lesson)
             && self.scenario == other.scenario
+            && self.compared == other.compared
             && self.at_ms == other.at_ms
             && self.error == other.error
     }
 }
 
-/// Reads a fragment (with or without the leading `#`).
-pub fn parse_fragment(fragment: &str) -> LinkState {
-    let fragment = fragment.trim_start_matches('#').trim_start_matches('/');
-    let (path, query) = fragment.split_once('?').unwrap_or((fragment, ""));
-    let (lesson, lesson_error) = match path {
-        "" => (lessons::first(), None),
-        slug => match lessons::find(slug) {
-            Some(lesson) => (lesson, None),
-            None => (
-                lessons::first(),
-                Some(format!(
-                    "There is no lesson called {}; here is the first one.",
-                    quote(slug)
-                )),
-            ),
-        },
-    };
-    let preset = |name: &str| presets::find(name).map(|p| (p.build)());
-    let validate = |s: &Scenario| s.validate().map_err(|e| e.message);
+/// Reads the query part of `lesson`'s fragment (after the `?`, if any). Never panics.
+pub fn parse_query<F: LessonFamily>(lesson: &'static Lesson<F>, query: &str) -> LessonLink<F> {
+    let preset = |name: &str| preset::find(F::Sim::presets(), name).map(|p| (p.build)());
+    let validate = |s: &Scenario<F>| F::Sim::validate(s).map_err(|e| e.message);
+    let default = lesson.default_scenario();
     let opened = open(
         query,
         LinkRules {
-            default: (lesson.default_scenario)(),
+            default: default.clone(),
             preset: &preset,
             validate: &validate,
-            max_at_ms: MAX_AT_MS,
+            max_at_ms: F::Sim::MAX_AT_MS,
         },
     );
-    LinkState {
+    let compared = param(query, "vs").map(|link| {
+        decode_against(&default, link)
+            .map_err(|e| e.0)
+            .and_then(|s| validate(&s).map(|()| s))
+    });
+    let (compared, compare_error) = match compared {
+        None => (None, None),
+        Some(Ok(scenario)) => (Some(scenario), None),
+        Some(Err(why)) => (None, Some(format!("{why} The comparison is left closed."))),
+    };
+    LessonLink {
         lesson,
         scenario: opened.scenario,
+        compared,
         at_ms: opened.at_ms,
-        error: lesson_error.or(opened.error),
+        error: opened.error.or(compare_error),
     }
 }
 
-/// The fragment that reproduces `scenario` in `lesson`, paused at `at_ms` if given.
-pub fn fragment_for(lesson: &Lesson, scenario: &Scenario, at_ms: Option<u64>) -> String {
-    let query = query_for(&(lesson.default_scenario)(), scenario, at_ms);
-    format!("#/{}?{query}", lesson.slug)
+/// The fragment that reproduces `scenario` in `lesson` (and the comparison with `compared`),
+/// paused at `at_ms` if given.
+pub fn fragment_for<F: LessonFamily>(
+    lesson: &Lesson<F>,
+    scenario: &Scenario<F>,
+    compared: Option<&Scenario<F>>,
+    at_ms: Option<u64>,
+) -> String {
+    let default = lesson.default_scenario();
+    let mut query = query_for(&default, scenario, at_ms);
+    if let Some(other) = compared {
+        let other = query_for(&default, other, None);
+        query.push_str("&vs=");
+        query.push_str(other.trim_start_matches("s="));
+    }
+    format!("#/{}?{query}", lesson.words.slug)
 }

@@ -5,12 +5,18 @@
 
 pub mod address_bar;
 pub mod clock;
+pub mod compare;
 pub mod components;
 pub mod embed;
 pub mod export;
+pub mod family;
+pub mod host_api;
+pub mod lesson;
 pub mod link;
 pub mod page;
 pub mod panic_overlay;
-pub mod real_config;
+pub mod playground;
+pub mod run;
+
 pub mod svg_png;
 pub mod test_hooks;

@@ -11,10 +11,15 @@ use crate::shell::embed::{child_id_from_search, install_height_reporter, EmbedOp
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// A lesson as the header lists it: its slug and title.
+pub type LessonEntry = (&'static str, &'static str);
+
 /// What any component may ask about the page.
 #[derive(Clone, PartialEq)]
 pub struct PageContext {
     pub embed: Rc<EmbedOptions>,
+    /// Every lesson of the site, in order (the app reads them from the registry).
+    pub lessons: Rc<Vec<LessonEntry>>,
     pub theme: SiteTheme,
     /// Switches the theme and remembers the choice.
     pub set_theme: Callback<SiteTheme>,
@@ -27,6 +32,7 @@ impl PageContext {
     pub fn standalone() -> Self {
         Self {
             embed: Rc::new(EmbedOptions::from_query("")),
+            lessons: Rc::new(Vec::new()),
             theme: SiteTheme::System,
             set_theme: Callback::noop(),
             toggle_keys: Callback::noop(),
@@ -43,6 +49,7 @@ pub fn use_page() -> PageContext {
 #[derive(Properties, PartialEq)]
 pub struct PageShellProps {
     pub embed: EmbedOptions,
+    pub lessons: Rc<Vec<LessonEntry>>,
     pub children: Html,
 }
 
@@ -88,6 +95,7 @@ pub fn page_shell(props: &PageShellProps) -> Html {
     };
     let context = PageContext {
         embed: Rc::new(props.embed.clone()),
+        lessons: props.lessons.clone(),
         theme: *theme,
         set_theme,
         toggle_keys,

@@ -3,6 +3,9 @@
 
 pub mod canvas;
 pub mod knob_label;
+pub mod knob_rows;
+pub mod lesson_thumbnail;
 pub mod number_knob;
 pub mod select_knob;
 pub mod toggle_knob;
+pub mod whole_knob;

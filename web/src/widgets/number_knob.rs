@@ -2,7 +2,6 @@
 
 use crate::widgets::knob_label::{knob_id, KnobLabel};
 use streamlab_sim::family::knob::Bounds as CoreBounds;
-use streamlab_sim::kafka::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
 use web_sys::HtmlInputElement;
 use yew::html::IntoPropValue;
 use yew::prelude::*;
@@ -28,19 +27,6 @@ impl IntoPropValue<Bounds> for CoreBounds {
     fn into_prop_value(self) -> Bounds {
         (self.min, self.max).into_prop_value()
     }
-}
-
-/// The range of the consumer-group knob at `field`, from the core's knob table; panics on a
-/// typo, which the render tests catch at once.
-pub fn knob_range(field: &str) -> CoreBounds {
-    let scenario = SCENARIO_KNOBS.iter().find(|k| k.field == field);
-    let group = || GROUP_KNOBS.iter().find(|k| k.field == field);
-    let number = match (scenario, group()) {
-        (Some(knob), _) => knob.number().map(|n| n.bounds),
-        (None, Some(knob)) => knob.number().map(|n| n.bounds),
-        (None, None) => None,
-    };
-    number.unwrap_or_else(|| panic!("no number knob named {field}"))
 }
 
 #[derive(Properties, PartialEq, Clone)]

@@ -34,7 +34,7 @@ pub trait Simulation: Clone {
     /// The plain-data picture of one moment that a lesson draws.
     type Snapshot;
     /// One thing that happened, typed: numbers and ids, never sentences.
-    type Event: Serialize;
+    type Event: Serialize + PartialEq;
 
     /// The family's name, as the CLI prints it.
     const FAMILY: &'static str;

@@ -1,43 +1,36 @@
 //! The words around a lesson's pictures: explanation, claims, try-this prompts, and where the
 //! playground is simpler than the real system. Generic over the kind of scenario the lesson
-//! runs, so the consumer-group and the event-time lessons read the same way.
+//! runs, so every family's lessons read the same way.
 
-use crate::lessons::TryThis;
+use crate::shell::family::Edit;
+use crate::shell::lesson::{LessonWords, TryThis};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// A change to whatever the scenario is when it arrives.
-pub type EditOf<S> = Rc<dyn Fn(&mut S)>;
-
 #[derive(Properties)]
 pub struct LessonTextProps<S: 'static> {
-    pub explanation: &'static [&'static str],
-    pub guarantee: &'static str,
-    pub knowledge: &'static str,
-    pub failure: &'static str,
+    pub words: &'static LessonWords,
     pub try_this: &'static [TryThis<S>],
-    pub simplifications: &'static [&'static str],
-    /// The real system the simplifications compare with ("Kafka", "Flink").
-    pub simpler_than: &'static str,
-    pub on_try: Callback<EditOf<S>>,
+    pub on_try: Callback<Edit<S>>,
 }
 
 impl<S: 'static> PartialEq for LessonTextProps<S> {
     fn eq(&self, other: &Self) -> bool {
-        // Lesson words are 'static: the same lesson is the same slice.
-        std::ptr::eq(self.explanation, other.explanation) && self.on_try == other.on_try
+        // Lesson words are 'static: the same lesson is the same entry.
+        std::ptr::eq(self.words, other.words) && self.on_try == other.on_try
     }
 }
 
 #[function_component(LessonText)]
 pub fn lesson_text<S: 'static>(props: &LessonTextProps<S>) -> Html {
+    let words = props.words;
     html! {
         <section class="lesson-text" aria-label="About this lesson">
-            { for props.explanation.iter().map(|p| html! { <p>{ *p }</p> }) }
+            { for words.explanation.iter().map(|p| html! { <p>{ *p }</p> }) }
             <dl class="claims">
-                <dt>{ "The guarantee" }</dt><dd>{ props.guarantee }</dd>
-                <dt>{ "What a node can know" }</dt><dd>{ props.knowledge }</dd>
-                <dt>{ "How it fails" }</dt><dd>{ props.failure }</dd>
+                <dt>{ "The guarantee" }</dt><dd>{ words.guarantee }</dd>
+                <dt>{ "What a node can know" }</dt><dd>{ words.knowledge }</dd>
+                <dt>{ "How it fails" }</dt><dd>{ words.failure }</dd>
             </dl>
             <h2>{ "Try this" }</h2>
             <ol class="try-this">
@@ -57,8 +50,8 @@ pub fn lesson_text<S: 'static>(props: &LessonTextProps<S>) -> Html {
                 }) }
             </ol>
             <details class="simplifications">
-                <summary>{ format!("Where the playground is simpler than {}", props.simpler_than) }</summary>
-                <ul>{ for props.simplifications.iter().map(|s| html! { <li>{ *s }</li> }) }</ul>
+                <summary>{ format!("Where the playground is simpler than {}", words.simpler_than) }</summary>
+                <ul>{ for words.simplifications.iter().map(|s| html! { <li>{ *s }</li> }) }</ul>
             </details>
         </section>
     }

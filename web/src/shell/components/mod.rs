@@ -1,5 +1,6 @@
 //! The shell's components, one per file: what every lesson page shows whatever its family.
 
+pub mod compare_panel;
 pub mod embed_button;
 pub mod embed_challenge;
 pub mod error_banner;

@@ -1,11 +1,19 @@
 //! Presets a lesson offers: one click loads a named scenario from the core.
 
-use streamlab_sim::kafka::presets;
 use yew::prelude::*;
+
+/// One preset's button.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PresetButton {
+    pub slug: &'static str,
+    pub title: &'static str,
+    /// What it shows, as the button's tooltip.
+    pub description: &'static str,
+}
 
 #[derive(Properties, PartialEq)]
 pub struct PresetsBarProps {
-    pub slugs: &'static [&'static str],
+    pub presets: Vec<PresetButton>,
     pub on_pick: Callback<&'static str>,
 }
 
@@ -15,7 +23,7 @@ pub fn presets_bar(props: &PresetsBarProps) -> Html {
         <section class="presets" aria-label="Presets">
             <h2>{ "Presets" }</h2>
             <ul>
-                { for props.slugs.iter().filter_map(|slug| presets::find(slug)).map(|preset| {
+                { for props.presets.iter().map(|preset| {
                     let on_pick = props.on_pick.clone();
                     let slug = preset.slug;
                     html! {

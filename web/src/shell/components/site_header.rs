@@ -1,8 +1,7 @@
-//! The site header: the brand (a link back to the gallery), every lesson with the current one
-//! marked, the shortcut list's button and the theme switcher. Embedded in a course page it shrinks to one line: the
+//! The site header: the brand (a link back to the gallery), every lesson (as the page context
+//! lists them) with the current one marked, the shortcut list's button and the theme switcher. Embedded in a course page it shrinks to one line: the
 //! lesson's title and a link that opens the full lesson in a new tab.
 
-use crate::lessons::{EVENT_TIME_LESSONS, LESSONS};
 use crate::shell::components::theme_switcher::ThemeSwitcher;
 use crate::shell::embed::without_embed_params;
 use crate::shell::page::use_page;
@@ -16,12 +15,8 @@ pub struct SiteHeaderProps {
 
 #[function_component(SiteHeader)]
 pub fn site_header(props: &SiteHeaderProps) -> Html {
-    let entries: Vec<(&str, &str)> = LESSONS
-        .iter()
-        .map(|l| (l.slug, l.title))
-        .chain(EVENT_TIME_LESSONS.iter().map(|l| (l.slug, l.title)))
-        .collect();
     let page = use_page();
+    let entries = page.lessons.clone();
     let keys = {
         let toggle = page.toggle_keys.clone();
         html! {

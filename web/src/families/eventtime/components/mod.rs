@@ -3,13 +3,9 @@
 pub mod clocks_chart;
 pub mod clocks_counters;
 pub mod device_legend;
-pub mod knobs;
 pub mod record_timestamps;
 pub mod strip;
 pub mod watermark_chart;
 pub mod watermark_counters;
-pub mod watermark_knobs;
 pub mod watermark_panes;
-pub mod watermark_presets;
 pub mod windows_chart;
-pub mod windows_knobs;

@@ -6,8 +6,8 @@
 //! actions (or a group) to the scenario at the current time.
 
 use crate::families::kafka::components::delivery_log::DeliveryLog;
-use crate::families::kafka::components::knob_panel::Edit;
 use crate::platform::palette::group_colour;
+use crate::shell::family::Edit;
 use std::rc::Rc;
 use streamlab_sim::kafka::group::MemberPhase;
 use streamlab_sim::kafka::scenario::{
@@ -27,7 +27,7 @@ pub struct DeliveryPanelProps {
     pub now_ms: u64,
     /// (group id, member id, action) to schedule now.
     pub on_act: Callback<(String, String, MemberAction)>,
-    pub on_edit: Callback<Edit>,
+    pub on_edit: Callback<Edit<Scenario>>,
 }
 
 #[function_component(DeliveryPanel)]

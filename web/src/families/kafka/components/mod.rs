@@ -1,12 +1,9 @@
 //! The consumer-group family's components, one per file.
 
 pub mod counters;
-pub mod delivery_knobs;
 pub mod delivery_log;
 pub mod delivery_panel;
 pub mod diagram;
-pub mod group_knobs;
-pub mod knob_panel;
 pub mod lag_chart;
 pub mod membership;
 pub mod timelines;

@@ -1,0 +1,138 @@
+//! What a lesson family plugs into the shell.
+//!
+//! The shell ([`super::playground::Playground`]) owns what every lesson has: the clock and
+//! transport, the seekable runs, the scrubber, share links and the address bar, embed mode,
+//! the narration, exports, the real-config panel, the comparison and the course-page API. A
+//! family supplies its core world (a [`Simulation`] the headless runner also knows), the
+//! lessons' options, a view model it derives from a run for drawing, and the pieces of the
+//! page that are its own: the picture of a run, the panels below it, the knobs, the marks on
+//! the scrubber, the real-config text and the CSV export.
+
+use super::components::narration::NarrationLine;
+use super::components::timeline_scrubber::TimelineMark;
+use super::lesson::{Lesson, Scenario};
+use crate::platform::shared::Shared;
+use crate::widgets::lesson_thumbnail::Thumbnail;
+use std::rc::Rc;
+use streamlab_sim::family::Simulation;
+use streamlab_sim::headless::Headless;
+use yew::prelude::*;
+
+/// A change to whatever the scenario is when it arrives. Controls send edits, never whole
+/// scenarios, so two quick changes cannot overwrite each other.
+pub type Edit<S> = Rc<dyn Fn(&mut S)>;
+
+/// An action a learner takes now (a crash button): it changes the scenario's future only, so
+/// the run continues from now instead of starting again. Gets the current time.
+pub type Act<S> = Rc<dyn Fn(&mut S, u64)>;
+
+/// What a family's drawing gets from the shell.
+pub struct StageContext<S: 'static> {
+    /// Simulated time on screen, fractional so records glide between ticks.
+    pub view_ms: f64,
+    /// Simulated milliseconds per wall millisecond.
+    pub speed: f64,
+    pub reduced_motion: bool,
+    pub on_edit: Callback<Edit<S>>,
+    pub on_act: Callback<Act<S>>,
+    /// The picture is one of two side by side.
+    pub compared: bool,
+}
+
+/// The "real config" panel: what the knobs stand for in the real system.
+pub struct RealConfig {
+    pub title: &'static str,
+    pub text: String,
+    /// What reads the exported scenario JSON.
+    pub note: &'static str,
+}
+
+/// A picture the tools can save as PNG: (button label, selector, file name part).
+pub type Picture = (&'static str, &'static str, &'static str);
+
+/// A comparison one click sets up: its label, and the change it makes on side B at `now_ms`.
+pub struct CompareChange<S: 'static> {
+    pub label: &'static str,
+    pub apply: fn(&mut S, u64),
+}
+
+/// A lesson family, as the shell runs it.
+pub trait LessonFamily: 'static + Sized {
+    /// The core's world; the headless runner knows it too, so `streamlab simulate` runs the
+    /// same presets and links.
+    type Sim: Simulation + Headless;
+    /// Which pictures and panels a lesson of the family shows.
+    type Options: 'static;
+    /// What the family derives from one run for drawing, kept between frames so the costly
+    /// parts are rebuilt only when they change.
+    type View: 'static;
+
+    /// The speed a lesson opens at (a power of two).
+    const INITIAL_SPEED_EXPONENT: i32 = 0;
+    /// Whether the clock stops at the run's end (a bounded input) rather than running on.
+    const STOPS_AT_END: bool = false;
+
+    /// The view of a freshly built run.
+    fn new_view(lesson: &'static Lesson<Self>, world: &Self::Sim) -> Self::View;
+    /// Brings `view` to `world`'s time; `force` asks for the slow parts (charts) too.
+    fn refresh(
+        view: &mut Self::View,
+        lesson: &'static Lesson<Self>,
+        world: &Self::Sim,
+        force: bool,
+    );
+    /// The picture of one run (drawn twice, side by side, in a comparison).
+    fn picture(
+        lesson: &'static Lesson<Self>,
+        view: &Self::View,
+        ctx: &StageContext<Scenario<Self>>,
+    ) -> Html;
+    /// What the stage shows once, under the picture(s), for the main run.
+    fn panels(
+        lesson: &'static Lesson<Self>,
+        view: &Self::View,
+        ctx: &StageContext<Scenario<Self>>,
+    ) -> Html;
+    /// The knob panel for `scenario` (the presets bar above it is the shell's).
+    fn knobs(
+        lesson: &'static Lesson<Self>,
+        scenario: &Scenario<Self>,
+        on_edit: &Callback<Edit<Scenario<Self>>>,
+    ) -> Html;
+
+    /// Marks on the scrubber for what the scenario injects (a crash, an outage).
+    fn scheduled_marks(scenario: &Scenario<Self>) -> Vec<TimelineMark>;
+    /// A mark for an event worth finding on the scrubber (a rebalance), if it is one.
+    fn event_mark(event: &<Self::Sim as Simulation>::Event) -> Option<TimelineMark> {
+        let _ = event;
+        None
+    }
+    /// The narration line's style for an event ("lag", "commit", "caught-up", ...).
+    fn tone(event: &<Self::Sim as Simulation>::Event) -> &'static str;
+    /// A narration the view builds itself, for a lesson whose story is not its world's
+    /// events (the Windows lesson narrates its four window types).
+    fn own_narration(view: &Self::View) -> Option<Shared<Vec<NarrationLine>>> {
+        let _ = view;
+        None
+    }
+
+    /// The real system's config for `scenario`.
+    fn real_config(scenario: &Scenario<Self>) -> RealConfig;
+    /// The metrics of `scenario` run to `at_ms`, as CSV.
+    fn csv(scenario: &Scenario<Self>, at_ms: u64) -> String;
+    /// The pictures the lesson can save.
+    fn pictures(lesson: &'static Lesson<Self>) -> Vec<Picture>;
+    /// The one-click comparisons a lesson offers.
+    fn compare_changes(lesson: &'static Lesson<Self>) -> &'static [CompareChange<Scenario<Self>>] {
+        let _ = lesson;
+        &[]
+    }
+    /// What tells side B from side A, in a few words each ("max.poll.records = 50").
+    fn differences(a: &Scenario<Self>, b: &Scenario<Self>) -> (String, String);
+    /// A small picture of the lesson for its gallery card.
+    fn thumbnail(lesson: &'static Lesson<Self>) -> Thumbnail;
+    /// Publishes figures only the family's end-to-end tests read.
+    fn publish_for_tests(view: &Self::View, world: &Self::Sim) {
+        let _ = (view, world);
+    }
+}

@@ -1,0 +1,384 @@
+//! The API a course page drives an embedded lesson with, and the same calls on the page
+//! itself as `window.streamlab`.
+//!
+//! A host page posts `{"streamlab": "play"}`, `"pause"`, `{"streamlab": "seek", "t_ms": 30000}`,
+//! `{"streamlab": "load", "link": "#/rebalances?s=2.…"}` or `{"streamlab": "get"}` to the
+//! lesson's frame. The lesson answers `get`, and after every change (at most a few times a
+//! second while it plays) posts `{"streamlab": "state", "lesson", "t_ms", "playing", "link",
+//! "figures"}` to its parent, `figures` holding the lesson's headline numbers by their stable
+//! names (the names `streamlab simulate` prints). Messages without the `streamlab` key belong
+//! to someone else and are ignored silently; a malformed one is ignored with one console
+//! warning, never a panic. Values cross to JavaScript as plain objects (serde-wasm-bindgen),
+//! and the throttle's trailing post waits on a gloo timer.
+
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::rc::Rc;
+use streamlab_sim::family::Figures;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Least wall time between two state posts while nothing but the time changed.
+pub const STATE_POST_INTERVAL_MS: u32 = 250;
+
+/// What a course page can ask of the playground on screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HostCommand {
+    Play,
+    Pause,
+    Seek(u64),
+    Get,
+}
+
+/// The lesson's state as a course page reads it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LessonState {
+    pub lesson: &'static str,
+    pub t_ms: u64,
+    pub playing: bool,
+    /// The fragment that reproduces what is on screen (`#/rebalances?s=2.…&t=52000`).
+    pub link: String,
+    pub figures: Figures,
+}
+
+/// The state message: the state with `"streamlab": "state"` in front.
+#[derive(Serialize)]
+struct StateMessage<'a> {
+    streamlab: &'static str,
+    #[serde(flatten)]
+    state: &'a LessonState,
+}
+
+/// A message as a host writes it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Incoming {
+    streamlab: String,
+    t_ms: Option<f64>,
+    link: Option<String>,
+}
+
+/// What arrived, once read.
+#[derive(Debug, PartialEq)]
+enum Request {
+    Command(HostCommand),
+    Load(String),
+}
+
+/// Where commands go: the playground on screen.
+type Target = Rc<dyn Fn(HostCommand)>;
+
+thread_local! {
+    /// The playground on screen, which receives commands; one at a time.
+    static TARGET: RefCell<Option<Target>> = const { RefCell::new(None) };
+    static POSTS: RefCell<Posts> = RefCell::new(Posts::default());
+}
+
+/// What the throttle remembers.
+#[derive(Default)]
+struct Posts {
+    latest: Option<LessonState>,
+    last_posted: Option<LessonState>,
+    last_posted_at_ms: f64,
+    /// A trailing post is scheduled; dropping the timeout cancels it.
+    trailing: Option<gloo_timers::callback::Timeout>,
+}
+
+/// A playground's connection to the course page; dropping it disconnects.
+pub struct Connection {
+    listener: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.remove_event_listener_with_callback(
+                "message",
+                self.listener.as_ref().unchecked_ref(),
+            );
+        }
+        TARGET.with(|t| *t.borrow_mut() = None);
+    }
+}
+
+/// Connects the playground that receives `on_command` to the course page (and to
+/// `window.streamlab`).
+pub fn connect(on_command: impl Fn(HostCommand) + 'static) -> Option<Connection> {
+    TARGET.with(|t| *t.borrow_mut() = Some(Rc::new(on_command)));
+    let window = web_sys::window()?;
+    let listener =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
+            receive(&event.data());
+        });
+    window
+        .add_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
+        .ok()?;
+    Some(Connection { listener })
+}
+
+/// Handles one message from a host page (or a `window.streamlab` call).
+fn receive(data: &JsValue) {
+    let ours = data.is_object()
+        && js_sys::Reflect::has(data, &JsValue::from_str("streamlab")).unwrap_or(false);
+    if !ours {
+        return;
+    }
+    match read(data) {
+        Ok(Request::Command(command)) => dispatch(command),
+        Ok(Request::Load(link)) => load(&link),
+        Err(why) => web_sys::console::warn_1(&JsValue::from_str(&format!(
+            "streamlab: ignored a message from the host page: {why}"
+        ))),
+    }
+}
+
+/// Reads a message; `Err` says what is wrong with it.
+fn read(data: &JsValue) -> Result<Request, String> {
+    let incoming: Incoming =
+        serde_wasm_bindgen::from_value(data.clone()).map_err(|e| e.to_string())?;
+    request_of(incoming)
+}
+
+fn request_of(incoming: Incoming) -> Result<Request, String> {
+    match (incoming.streamlab.as_str(), incoming.t_ms, incoming.link) {
+        ("play", None, None) => Ok(Request::Command(HostCommand::Play)),
+        ("pause", None, None) => Ok(Request::Command(HostCommand::Pause)),
+        ("get", None, None) => Ok(Request::Command(HostCommand::Get)),
+        ("seek", Some(t_ms), None) if t_ms.is_finite() && t_ms >= 0.0 => {
+            Ok(Request::Command(HostCommand::Seek(t_ms as u64)))
+        }
+        ("seek", _, _) => Err("seek needs t_ms, a number of milliseconds >= 0".into()),
+        ("load", None, Some(link)) if link.starts_with("#/") => Ok(Request::Load(link)),
+        ("load", _, _) => Err("load needs link, a lesson's fragment starting \"#/\"".into()),
+        (other, _, _) => Err(format!(
+            "{} is not a command (play, pause, seek, load, get), or has fields it does not take",
+            streamlab_sim::quote::quote(other)
+        )),
+    }
+}
+
+fn dispatch(command: HostCommand) {
+    let target = TARGET.with(|t| t.borrow().clone());
+    if let Some(target) = target {
+        target(command);
+    }
+}
+
+/// Opens `link` in this frame: the app reads the new fragment and mounts its lesson, keeping
+/// how the page is shown (embed options, theme) as the address had them.
+fn load(link: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let shown_as =
+        super::embed::EmbedOptions::from_fragment(&super::address_bar::current_fragment());
+    let _ = window
+        .location()
+        .set_hash(&super::embed::with_options(link, &shown_as));
+}
+
+/// The playground's state after a render: posted to the host page at once if more than the
+/// time changed (or enough wall time passed), otherwise by a trailing timer.
+pub fn publish(state: LessonState) {
+    let now = super::test_hooks::now_ms();
+    let post_now = POSTS.with(|posts| {
+        let mut posts = posts.borrow_mut();
+        // While it plays only the time and the figures move: those posts are throttled.
+        let only_time_moved = posts.last_posted.as_ref().is_some_and(|last| {
+            state.playing && last.playing && last.lesson == state.lesson && last.link == state.link
+        });
+        if posts.last_posted.as_ref() == Some(&state) {
+            posts.latest = Some(state);
+            return None;
+        }
+        let recently = now - posts.last_posted_at_ms < f64::from(STATE_POST_INTERVAL_MS);
+        posts.latest = Some(state.clone());
+        if only_time_moved && recently {
+            if posts.trailing.is_none() {
+                posts.trailing = Some(gloo_timers::callback::Timeout::new(
+                    STATE_POST_INTERVAL_MS,
+                    post_latest,
+                ));
+            }
+            return None;
+        }
+        posts.trailing = None;
+        Some(state)
+    });
+    if let Some(state) = post_now {
+        post(&state, now);
+    }
+}
+
+/// The trailing post: the newest state, whatever it is by now.
+fn post_latest() {
+    let latest = POSTS.with(|posts| {
+        let mut posts = posts.borrow_mut();
+        posts.trailing = None;
+        posts.latest.clone()
+    });
+    if let Some(state) = latest {
+        post(&state, super::test_hooks::now_ms());
+    }
+}
+
+/// Answers a host's `get` with the state as it is.
+pub fn answer(state: LessonState) {
+    post(&state, super::test_hooks::now_ms());
+}
+
+fn post(state: &LessonState, now: f64) {
+    POSTS.with(|posts| {
+        let mut posts = posts.borrow_mut();
+        posts.last_posted = Some(state.clone());
+        posts.last_posted_at_ms = now;
+        posts.latest = Some(state.clone());
+    });
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if parent == window {
+        return;
+    }
+    if let Ok(message) = to_js(&StateMessage {
+        streamlab: "state",
+        state,
+    }) {
+        // The state carries nothing private and the lesson cannot know its host's origin.
+        let _ = parent.post_message(&message, "*");
+    }
+}
+
+/// A value as a plain JavaScript object (maps as objects, not `Map`s).
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+}
+
+/// `window.streamlab`: the same calls for a script on the lesson's own page.
+pub fn install_window_api() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let api = js_sys::Object::new();
+    let command = |name: &'static str| {
+        Closure::<dyn Fn()>::new(move || {
+            let message = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &name.into());
+            receive(&message);
+        })
+        .into_js_value()
+    };
+    let set = |name: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(&api, &JsValue::from_str(name), &value);
+    };
+    set("play", command("play"));
+    set("pause", command("pause"));
+    set(
+        "seek",
+        Closure::<dyn Fn(JsValue)>::new(|t_ms: JsValue| {
+            let message = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &"seek".into());
+            let _ = js_sys::Reflect::set(&message, &"t_ms".into(), &t_ms);
+            receive(&message);
+        })
+        .into_js_value(),
+    );
+    set(
+        "load",
+        Closure::<dyn Fn(JsValue)>::new(|link: JsValue| {
+            let message = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &"load".into());
+            let _ = js_sys::Reflect::set(&message, &"link".into(), &link);
+            receive(&message);
+        })
+        .into_js_value(),
+    );
+    set(
+        "get",
+        Closure::<dyn Fn() -> JsValue>::new(|| {
+            POSTS.with(|posts| {
+                posts
+                    .borrow()
+                    .latest
+                    .as_ref()
+                    .and_then(|state| {
+                        to_js(&StateMessage {
+                            streamlab: "state",
+                            state,
+                        })
+                        .ok()
+                    })
+                    .unwrap_or(JsValue::NULL)
+            })
+        })
+        .into_js_value(),
+    );
+    let _ = js_sys::Reflect::set(&window, &JsValue::from_str("streamlab"), &api);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn read_json(json: &str) -> Result<Request, String> {
+        read(&js_sys::JSON::parse(json).unwrap())
+    }
+
+    #[wasm_bindgen_test]
+    fn commands_read_as_the_readme_writes_them() {
+        assert_eq!(
+            read_json(r#"{"streamlab":"play"}"#),
+            Ok(Request::Command(HostCommand::Play))
+        );
+        assert_eq!(
+            read_json(r#"{"streamlab":"seek","t_ms":30000}"#),
+            Ok(Request::Command(HostCommand::Seek(30_000)))
+        );
+        assert_eq!(
+            read_json(r##"{"streamlab":"load","link":"#/windows?preset=four-windows"}"##),
+            Ok(Request::Load("#/windows?preset=four-windows".into()))
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn malformed_messages_say_what_is_wrong() {
+        assert!(read_json(r#"{"streamlab":"seek"}"#)
+            .unwrap_err()
+            .contains("t_ms"));
+        assert!(read_json(r#"{"streamlab":"seek","t_ms":-4}"#).is_err());
+        assert!(read_json(r#"{"streamlab":"jump"}"#)
+            .unwrap_err()
+            .contains("not a command"));
+        assert!(read_json(r#"{"streamlab":"play","extra":1}"#).is_err());
+        assert!(read_json(r#"{"streamlab":5}"#).is_err());
+        assert!(read_json(r#"{"streamlab":"load","link":"http://elsewhere"}"#).is_err());
+    }
+
+    #[wasm_bindgen_test]
+    fn the_state_crosses_as_a_plain_object() {
+        let state = LessonState {
+            lesson: "rebalances",
+            t_ms: 52_000,
+            playing: false,
+            link: "#/rebalances?preset=rebalance-storm&t=52000".into(),
+            figures: Figures::new().group("search", Figures::new().count("lost", 3)),
+        };
+        let value = to_js(&StateMessage {
+            streamlab: "state",
+            state: &state,
+        })
+        .unwrap();
+        let json = js_sys::JSON::stringify(&value)
+            .unwrap()
+            .as_string()
+            .unwrap();
+        assert_eq!(
+            json,
+            r##"{"streamlab":"state","lesson":"rebalances","t_ms":52000,"playing":false,"link":"#/rebalances?preset=rebalance-storm&t=52000","figures":{"search":{"lost":3}}}"##
+        );
+    }
+}

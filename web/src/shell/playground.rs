@@ -1,0 +1,624 @@
+//! The playground every lesson runs in, whatever its family: it owns the clock, the run (and
+//! in a comparison a second one), the scenario and the address, and lays out the page.
+//!
+//! Each animation frame moves the [`SimClock`] on and seeks every run to the new time; the
+//! scrubber seeks the same way, backwards too. A knob change or a preset builds a new
+//! scenario and the runs are rebuilt and re-simulated up to the current time, so the picture
+//! always shows "this scenario, run to now" and the link reproduces it; an action taken now
+//! (a crash button) changes only the future, so the runs continue from now. Acting after a
+//! seek back forks: the future already seen is dropped. Every change is a history entry
+//! ([`AddressBar`]). The family ([`LessonFamily`]) draws the picture, the panels and the
+//! knobs; the shell draws the rest.
+
+use super::address_bar::{url_with, AddressBar, Write};
+use super::clock::{shortcut_msg, SimClock, TransportMsg};
+use super::compare::{Comparison, Side};
+use super::components::compare_panel::ComparePanel;
+use super::components::embed_challenge::EmbedChallenge;
+use super::components::error_banner::ErrorBanner;
+use super::components::lesson_text::LessonText;
+use super::components::lesson_tools::LessonTools;
+use super::components::narration::{Narration, NarrationLine};
+use super::components::presets_bar::{PresetButton, PresetsBar};
+use super::components::share_bar::ShareBar;
+use super::components::site_header::SiteHeader;
+use super::components::timeline_scrubber::{TimelineMark, TimelineScrubber};
+use super::components::transport::{speed_factor, Transport};
+use super::family::{Act, Edit, LessonFamily, StageContext};
+use super::host_api::{self, HostCommand};
+use super::lesson::{Lesson, Scenario};
+use super::link::{fragment_for, LessonLink};
+use super::page::page_of;
+use super::run::Run;
+use super::test_hooks::{now_ms, publish_frame, publish_knob_latency};
+use crate::platform::browser::{prefers_reduced_motion, KeyListener};
+use crate::platform::shared::Shared;
+use streamlab_sim::family::preset;
+use streamlab_sim::family::Simulation;
+use streamlab_sim::headless::Headless;
+use web_sys::KeyboardEvent;
+use yew::prelude::*;
+
+/// Narration lines kept on screen.
+const NARRATION_KEPT: usize = 60;
+
+pub enum Msg<F: LessonFamily> {
+    Frame(f64),
+    TogglePlay,
+    Step,
+    Reset,
+    Speed(i32),
+    Seek(u64),
+    Edit(Edit<Scenario<F>>),
+    Act(Act<Scenario<F>>),
+    Preset(&'static str),
+    /// Opens a comparison: with the family's one-click change at this index, or as a plain
+    /// copy that the next changes turn into something else.
+    OpenComparison(Option<usize>),
+    CloseComparison,
+    EditSide(Side),
+    /// Redraw the slow parts now (sent right after a rebuilt picture is on screen).
+    RefreshCharts,
+    DismissError,
+    Key(KeyboardEvent),
+    Host(HostCommand),
+}
+
+impl<F: LessonFamily> TransportMsg for Msg<F> {
+    fn toggle_play() -> Self {
+        Msg::TogglePlay
+    }
+    fn step() -> Self {
+        Msg::Step
+    }
+    fn reset() -> Self {
+        Msg::Reset
+    }
+    fn speed(exponent: i32) -> Self {
+        Msg::Speed(exponent)
+    }
+}
+
+#[derive(Properties)]
+pub struct PlaygroundProps<F: LessonFamily> {
+    pub initial: LessonLink<F>,
+}
+
+impl<F: LessonFamily> PartialEq for PlaygroundProps<F> {
+    fn eq(&self, other: &Self) -> bool {
+        self.initial == other.initial
+    }
+}
+
+pub struct Playground<F: LessonFamily> {
+    lesson: &'static Lesson<F>,
+    scenario: Scenario<F>,
+    run: Run<F>,
+    comparison: Option<Comparison<F>>,
+    clock: SimClock,
+    /// The link that reproduces what is on screen, rebuilt only when it changes.
+    share_url: AttrValue,
+    address: AddressBar,
+    /// Made once: a new callback on every frame would re-render the knobs on every frame,
+    /// resetting a number box while the learner types in it.
+    on_edit: Callback<Edit<Scenario<F>>>,
+    on_act: Callback<Act<Scenario<F>>>,
+    /// Held for its Drop, which removes the listener.
+    _keys: Option<KeyListener>,
+    /// Held for its Drop, which stops the course page's messages reaching this playground.
+    _host: Option<host_api::Connection>,
+    error: Option<String>,
+    narration: Shared<Vec<NarrationLine>>,
+    narrated_events: usize,
+    /// Wall time a knob change started, until its picture is on screen.
+    knob_started_at: Option<f64>,
+    frame_started_at: Option<f64>,
+    reduced_motion: bool,
+    /// The runs were rebuilt and the slow parts still show the old ones: redraw them right
+    /// after the new picture is on screen, so the picture answers a knob within the frame.
+    charts_stale: bool,
+}
+
+impl<F: LessonFamily> Component for Playground<F> {
+    type Message = Msg<F>;
+    type Properties = PlaygroundProps<F>;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let initial = &ctx.props().initial;
+        let lesson = initial.lesson;
+        let mut clock = SimClock::new(F::INITIAL_SPEED_EXPONENT, initial.at_ms);
+        // An embedded lesson waits for the learner unless its host asked it to play.
+        clock.playing &= page_of(ctx).embed.autoplay;
+        let (scenario, run) = match Run::new(lesson, &initial.scenario, clock.now_ms()) {
+            Ok(run) => (initial.scenario.clone(), run),
+            Err(_) => {
+                let fallback = lesson.default_scenario();
+                let run = Run::new(lesson, &fallback, clock.now_ms())
+                    .expect("a lesson's default is valid");
+                (fallback, run)
+            }
+        };
+        let comparison = initial
+            .compared
+            .as_ref()
+            .and_then(|other| Comparison::new(lesson, other.clone(), clock.now_ms()));
+        let link = ctx.link().clone();
+        let mut playground = Self {
+            lesson,
+            scenario,
+            run,
+            comparison,
+            clock,
+            share_url: AttrValue::default(),
+            address: AddressBar::default(),
+            on_edit: ctx.link().callback(Msg::Edit),
+            on_act: ctx.link().callback(Msg::Act),
+            _keys: KeyListener::new({
+                let link = link.clone();
+                move |e| link.send_message(Msg::Key(e))
+            }),
+            _host: host_api::connect(move |command| link.send_message(Msg::Host(command))),
+            error: initial.error.clone(),
+            narration: Shared::new(Vec::new()),
+            narrated_events: 0,
+            knob_started_at: None,
+            frame_started_at: None,
+            reduced_motion: prefers_reduced_motion(),
+            charts_stale: false,
+        };
+        playground.share_url = url_with(&playground.fragment()).into();
+        playground.refresh_narration();
+        playground.schedule_frame(ctx);
+        playground
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg<F>) -> bool {
+        match msg {
+            Msg::Frame(timestamp) => return self.on_frame(ctx, timestamp),
+            Msg::TogglePlay => self.toggle_play(ctx),
+            Msg::Step => {
+                self.clock.step();
+                self.advance(true);
+                self.write_position();
+            }
+            Msg::Reset => {
+                self.clock.view_ms = 0.0;
+                self.advance(true);
+                self.write_position();
+            }
+            Msg::Speed(exponent) => self.clock.set_speed(exponent),
+            Msg::Seek(at_ms) => self.seek(at_ms),
+            Msg::Edit(edit) => {
+                let mut next = self.forked(self.editing());
+                edit(&mut next);
+                self.set_side(self.editing(), next);
+            }
+            Msg::Act(act) => {
+                let side = self.editing();
+                let mut next = self.forked(side);
+                act(&mut next, self.run.now_ms());
+                self.act(side, next);
+            }
+            Msg::Preset(slug) => {
+                if let Some(preset) = preset::find(F::Sim::presets(), slug) {
+                    self.clock.view_ms = 0.0;
+                    self.set_side(Side::A, (preset.build)());
+                }
+            }
+            Msg::OpenComparison(change) => self.open_comparison(change),
+            Msg::CloseComparison => {
+                self.comparison = None;
+                self.record_change();
+            }
+            Msg::EditSide(side) => {
+                if let Some(comparison) = &mut self.comparison {
+                    comparison.editing = side;
+                }
+            }
+            Msg::RefreshCharts => self.advance(true),
+            Msg::DismissError => self.error = None,
+            Msg::Key(event) => return self.on_key(ctx, &event),
+            Msg::Host(command) => return self.on_host(ctx, command),
+        }
+        true
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, _first_render: bool) {
+        if std::mem::take(&mut self.charts_stale) {
+            ctx.link().send_message(Msg::RefreshCharts);
+        }
+        let work_ms = self.frame_started_at.take().map(|t| now_ms() - t);
+        let world = self.run.world();
+        publish_frame(world.trace_hash().hex(), world.now_ms(), work_ms);
+        F::publish_for_tests(&self.run.view, world);
+        if let Some(started) = self.knob_started_at.take() {
+            publish_knob_latency(now_ms() - started);
+        }
+        host_api::publish(self.state());
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let lesson = self.lesson;
+        let words = &lesson.words;
+        let locked = page_of(ctx).embed.locked;
+        let stage = self.stage_context(false);
+        let presets: Vec<PresetButton> = lesson
+            .presets()
+            .map(|p| PresetButton {
+                slug: p.slug,
+                title: p.title,
+                description: p.description,
+            })
+            .collect();
+        let config = F::real_config(&self.scenario);
+        html! {
+            <div class="page">
+                <SiteHeader current={words.slug} />
+                if let Some(message) = &self.error {
+                    <ErrorBanner message={message.clone()} on_dismiss={link.callback(|_| Msg::DismissError)} />
+                }
+                <main class={classes!("lesson", F::Sim::FAMILY)}>
+                    <h1 class="question">{ words.question }</h1>
+                    <div class="workbench">
+                        <div class="stage">
+                            <EmbedChallenge playing={self.clock.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
+                            <Transport playing={self.clock.playing} speed_exponent={self.clock.speed_exponent}
+                                sim_ms={self.run.now_ms()}
+                                on_toggle={link.callback(|_| Msg::TogglePlay)}
+                                on_step={link.callback(|_| Msg::Step)}
+                                on_reset={link.callback(|_| Msg::Reset)}
+                                on_speed={link.callback(Msg::Speed)} />
+                            <TimelineScrubber position_ms={self.run.now_ms()}
+                                end_ms={self.run.furthest_ms.max(self.run.world().end_ms())}
+                                marks={self.marks()} in_the_past={self.run.in_the_past()}
+                                on_seek={link.callback(Msg::Seek)} />
+                            { self.view_runs(ctx) }
+                            { F::panels(lesson, &self.run.view, &stage) }
+                            <Narration lines={self.narration.clone()} />
+                        </div>
+                        <aside class="side" inert={locked}>
+                            <ShareBar url={self.share_url.clone()} />
+                            <LessonTools url={self.share_url.clone()} slug={words.slug} title={words.title}
+                                config_title={config.title} config={config.text} config_note={config.note}
+                                pictures={F::pictures(lesson)}
+                                on_csv={self.csv_callback()} on_json={self.json_callback()} />
+                            if !presets.is_empty() {
+                                <PresetsBar {presets} on_pick={link.callback(Msg::Preset)} />
+                            }
+                            { F::knobs(lesson, self.editing_scenario(), &self.on_edit) }
+                        </aside>
+                    </div>
+                    <LessonText<Scenario<F>> words={words} try_this={lesson.try_this} on_try={self.on_edit.clone()} />
+                </main>
+            </div>
+        }
+    }
+}
+
+impl<F: LessonFamily> Playground<F> {
+    fn schedule_frame(&mut self, ctx: &Context<Self>) {
+        let link = ctx.link().clone();
+        self.clock
+            .request_frame(move |timestamp| link.send_message(Msg::Frame(timestamp)));
+    }
+
+    fn stage_context(&self, compared: bool) -> StageContext<Scenario<F>> {
+        StageContext {
+            view_ms: self.clock.view_ms,
+            speed: speed_factor(self.clock.speed_exponent),
+            reduced_motion: self.reduced_motion,
+            on_edit: self.on_edit.clone(),
+            on_act: self.on_act.clone(),
+            compared,
+        }
+    }
+
+    /// The address of what is on screen: the scenario, the comparison, and the time while
+    /// paused.
+    fn fragment(&self) -> String {
+        fragment_for(
+            self.lesson,
+            &self.scenario,
+            self.comparison.as_ref().map(|c| &c.scenario),
+            self.clock.link_time_ms(),
+        )
+    }
+
+    /// The clock moved without the scenario changing: update the link, not the history.
+    fn write_position(&mut self) {
+        let fragment = self.fragment();
+        self.share_url = self.address.write(&fragment, Write::Position);
+    }
+
+    /// The run changed: a new history entry.
+    fn record_change(&mut self) {
+        self.knob_started_at = Some(now_ms());
+        let fragment = self.fragment();
+        self.share_url = self.address.write(&fragment, Write::Change);
+    }
+
+    /// The side knobs and actions change: B while a comparison is open and set to it.
+    fn editing(&self) -> Side {
+        self.comparison.as_ref().map_or(Side::A, |c| c.editing)
+    }
+
+    fn editing_scenario(&self) -> &Scenario<F> {
+        match (&self.comparison, self.editing()) {
+            (Some(comparison), Side::B) => &comparison.scenario,
+            _ => &self.scenario,
+        }
+    }
+
+    /// The scenario of `side` to change: without the future already seen if the learner is
+    /// acting in the past.
+    fn forked(&self, side: Side) -> Scenario<F> {
+        let scenario = match (&self.comparison, side) {
+            (Some(comparison), Side::B) => &comparison.scenario,
+            _ => &self.scenario,
+        };
+        F::Sim::without_future(scenario, self.run.now_ms(), self.run.furthest_ms)
+    }
+
+    /// `scenario` becomes `side`'s: its run is rebuilt and re-simulated to now.
+    fn set_side(&mut self, side: Side, scenario: Scenario<F>) {
+        let at_ms = self.clock.now_ms();
+        match (side, &mut self.comparison) {
+            (Side::B, Some(comparison)) => {
+                if let Err(e) = comparison.rebuild(self.lesson, scenario, at_ms) {
+                    self.error = Some(format!("This scenario cannot run: {e}"));
+                    return;
+                }
+            }
+            _ => match Run::new(self.lesson, &scenario, at_ms) {
+                Ok(run) => {
+                    self.run = run;
+                    self.scenario = scenario;
+                    if let Some(comparison) = &mut self.comparison {
+                        comparison.follow(&self.run);
+                    }
+                    self.narrated_events = 0;
+                    self.narration = Shared::new(Vec::new());
+                    self.error = None;
+                }
+                // The knobs clamp to what the core accepts, so this is a combination of
+                // values; keep the running scenario and say why.
+                Err(e) => {
+                    self.error = Some(format!("This scenario cannot run: {e}"));
+                    return;
+                }
+            },
+        }
+        self.refresh_narration();
+        self.charts_stale = true;
+        self.record_change();
+    }
+
+    /// An action taken now: it changes only the future, so the run continues from now (its
+    /// checkpoints up to now kept) instead of being re-simulated from zero.
+    fn act(&mut self, side: Side, scenario: Scenario<F>) {
+        let continued = match (side, &mut self.comparison) {
+            (Side::B, Some(comparison)) => comparison.fork(scenario.clone(), &self.run),
+            _ => {
+                let forked = self.run.fork(&scenario);
+                if forked {
+                    self.scenario = scenario.clone();
+                    if let Some(comparison) = &mut self.comparison {
+                        comparison.follow(&self.run);
+                    }
+                }
+                forked
+            }
+        };
+        if continued {
+            self.refresh_narration();
+            self.record_change();
+        } else {
+            self.set_side(side, scenario);
+        }
+    }
+
+    fn open_comparison(&mut self, change: Option<usize>) {
+        let mut other = self.scenario.clone();
+        let label = change.and_then(|i| F::compare_changes(self.lesson).get(i));
+        if let Some(change) = label {
+            (change.apply)(&mut other, self.run.now_ms());
+        }
+        self.comparison = Comparison::new(self.lesson, other, self.clock.now_ms());
+        if let Some(comparison) = &mut self.comparison {
+            comparison.follow(&self.run);
+        }
+        self.record_change();
+    }
+
+    fn toggle_play(&mut self, ctx: &Context<Self>) {
+        if !self.clock.playing && F::STOPS_AT_END && self.at_end() {
+            // Play at the end starts the run again rather than doing nothing.
+            self.clock.view_ms = 0.0;
+        }
+        self.clock.toggle();
+        if !self.clock.playing {
+            // The paused picture is the one a link reopens: bring the slow parts up to now.
+            self.advance(true);
+        } else {
+            self.advance(false);
+        }
+        self.write_position();
+        self.schedule_frame(ctx);
+    }
+
+    fn seek(&mut self, at_ms: u64) {
+        self.clock.seek(at_ms);
+        self.advance(true);
+        self.write_position();
+    }
+
+    fn at_end(&self) -> bool {
+        self.run.now_ms() >= self.run.world().end_ms()
+    }
+
+    fn on_frame(&mut self, ctx: &Context<Self>, timestamp: f64) -> bool {
+        let end_ms = F::STOPS_AT_END.then(|| self.run.world().end_ms() as f64);
+        if !self.clock.on_frame(timestamp, end_ms) {
+            return false;
+        }
+        self.frame_started_at = Some(now_ms());
+        self.advance(false);
+        if F::STOPS_AT_END && self.at_end() {
+            // Nothing more happens after the input ends; stop the clock rather than spin.
+            self.clock.playing = false;
+            self.advance(true);
+            self.write_position();
+        }
+        self.schedule_frame(ctx);
+        true
+    }
+
+    fn on_key(&mut self, ctx: &Context<Self>, event: &KeyboardEvent) -> bool {
+        match shortcut_msg(event, &self.clock) {
+            Some(msg) => <Self as Component>::update(self, ctx, msg),
+            None => false,
+        }
+    }
+
+    /// A course page's command: the same effect as the learner's own control.
+    fn on_host(&mut self, ctx: &Context<Self>, command: HostCommand) -> bool {
+        match command {
+            HostCommand::Play if !self.clock.playing => self.toggle_play(ctx),
+            HostCommand::Pause if self.clock.playing => self.toggle_play(ctx),
+            HostCommand::Play | HostCommand::Pause => {}
+            HostCommand::Seek(at_ms) => self.seek(at_ms),
+            HostCommand::Get => host_api::answer(self.state()),
+        }
+        true
+    }
+
+    /// Moves every run to the clock's time; `force` also rebuilds the views' slow parts.
+    fn advance(&mut self, force: bool) {
+        let at_ms = self.clock.now_ms();
+        self.run.seek(at_ms, force);
+        if let Some(comparison) = &mut self.comparison {
+            comparison.seek(at_ms, force, &self.run);
+        }
+        self.refresh_narration();
+    }
+
+    fn refresh_narration(&mut self) {
+        if let Some(own) = F::own_narration(&self.run.view) {
+            self.narration = own;
+            return;
+        }
+        let events = self.run.world().events();
+        if events.len() < self.narrated_events {
+            // A seek back: narrate again from the restored run.
+            self.narrated_events = 0;
+            self.narration = Shared::new(Vec::new());
+        }
+        if events.len() == self.narrated_events {
+            return;
+        }
+        // Only the newest lines are kept, so only the newest events are worth narrating.
+        let from = self
+            .narrated_events
+            .max(events.len().saturating_sub(NARRATION_KEPT * 4));
+        let mut lines: Vec<NarrationLine> = self.narration.iter().cloned().collect();
+        lines.extend(events[from..].iter().filter_map(|event| {
+            F::Sim::narrate(event).map(|text| NarrationLine {
+                at_ms: F::Sim::event_at_ms(event),
+                text,
+                kind: F::tone(event),
+            })
+        }));
+        let excess = lines.len().saturating_sub(NARRATION_KEPT);
+        lines.drain(..excess);
+        self.narrated_events = events.len();
+        self.narration = Shared::new(lines);
+    }
+
+    /// The scrubber's marks: the run's, and where a comparison's runs first differ.
+    fn marks(&self) -> Vec<TimelineMark> {
+        let mut marks = self.run.marks();
+        if let Some(at_ms) = self.comparison.as_ref().and_then(|c| c.first_difference_ms) {
+            marks.push(TimelineMark {
+                at_ms,
+                kind: "difference",
+                label: "A and B first differ".into(),
+            });
+        }
+        marks
+    }
+
+    fn view_runs(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let changes = F::compare_changes(self.lesson);
+        let Some(comparison) = &self.comparison else {
+            return html! {
+                <>
+                    <p class="compare-toggle">
+                        { for changes.iter().enumerate().map(|(i, change)| html! {
+                            <button type="button" onclick={link.callback(move |_| Msg::OpenComparison(Some(i)))}>
+                                { format!("Compare {}", change.label) }</button>
+                        }) }
+                        <button type="button" onclick={link.callback(|_| Msg::OpenComparison(None))}
+                            title="Fork the run into two futures on the same seed; the next knob or action changes only side B">
+                            { "Compare with a change of your own" }</button>
+                    </p>
+                    { F::picture(self.lesson, &self.run.view, &self.stage_context(false)) }
+                </>
+            };
+        };
+        let (a_label, b_label) = F::differences(&self.scenario, &comparison.scenario);
+        let stage = self.stage_context(true);
+        html! {
+            <>
+                <ComparePanel editing={comparison.editing} rows={comparison.figure_rows(&self.run)}
+                    first_difference_ms={comparison.first_difference_ms}
+                    on_side={link.callback(Msg::EditSide)}
+                    on_close={link.callback(|_| Msg::CloseComparison)} />
+                <div class="side-by-side">
+                    <figure><figcaption>{ format!("A: {a_label}") }</figcaption>
+                        { F::picture(self.lesson, &self.run.view, &stage) }</figure>
+                    <figure><figcaption>{ format!("B: {b_label}") }</figcaption>
+                        { F::picture(self.lesson, &comparison.run.view, &stage) }</figure>
+                </div>
+            </>
+        }
+    }
+
+    fn csv_callback(&self) -> Callback<()> {
+        let scenario = self.scenario.clone();
+        let at_ms = self.run.now_ms();
+        let slug = self.lesson.words.slug;
+        Callback::from(move |()| {
+            super::export::download_text(
+                &format!("streamlab-{slug}-metrics.csv"),
+                "text/csv",
+                &F::csv(&scenario, at_ms),
+            )
+        })
+    }
+
+    fn json_callback(&self) -> Callback<()> {
+        let scenario = self.scenario.clone();
+        let slug = self.lesson.words.slug;
+        Callback::from(move |()| {
+            super::export::download_text(
+                &format!("streamlab-{slug}-scenario.json"),
+                "application/json",
+                &super::export::scenario_json(&scenario),
+            )
+        })
+    }
+
+    /// What a course page reads: the lesson, the time, whether it plays, the link and the
+    /// headline figures.
+    fn state(&self) -> host_api::LessonState {
+        host_api::LessonState {
+            lesson: self.lesson.words.slug,
+            t_ms: self.run.now_ms(),
+            playing: self.clock.playing,
+            link: self.fragment(),
+            figures: self.run.world().figures(),
+        }
+    }
+}

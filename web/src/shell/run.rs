@@ -1,0 +1,114 @@
+//! One simulated run of a lesson family, seekable, and what is drawn from it: the core's
+//! [`Timeline`] (checkpoints, so seeking anywhere costs one clone and a little replay), the
+//! family's view model, how far the run has been, and the marks it met on the way (they stay
+//! on the scrubber after a seek back).
+
+use super::components::timeline_scrubber::TimelineMark;
+use super::family::LessonFamily;
+use super::lesson::{Lesson, Scenario};
+use streamlab_sim::family::{ScenarioError, Simulation};
+use streamlab_sim::replay::timeline::Timeline;
+
+pub struct Run<F: LessonFamily> {
+    timeline: Timeline<F::Sim>,
+    pub view: F::View,
+    /// The furthest time the run has been to.
+    pub furthest_ms: u64,
+    /// Marks for the events met so far (rebalances, say).
+    event_marks: Vec<TimelineMark>,
+    events_marked: usize,
+    lesson: &'static Lesson<F>,
+}
+
+impl<F: LessonFamily> Run<F> {
+    /// The run of `scenario`, advanced to `at_ms`.
+    pub fn new(
+        lesson: &'static Lesson<F>,
+        scenario: &Scenario<F>,
+        at_ms: u64,
+    ) -> Result<Self, ScenarioError> {
+        let timeline = Timeline::new(F::Sim::new(scenario)?);
+        let mut run = Self {
+            view: F::new_view(lesson, timeline.world()),
+            timeline,
+            furthest_ms: 0,
+            event_marks: Vec::new(),
+            events_marked: 0,
+            lesson,
+        };
+        run.seek(at_ms, true);
+        Ok(run)
+    }
+
+    pub fn world(&self) -> &F::Sim {
+        self.timeline.world()
+    }
+
+    pub fn now_ms(&self) -> u64 {
+        self.world().now_ms()
+    }
+
+    /// Moves the run to `at_ms` (backwards too) and refreshes the view; `force` asks for the
+    /// view's slow parts as well.
+    pub fn seek(&mut self, at_ms: u64, force: bool) {
+        self.timeline.seek(at_ms);
+        let world = self.timeline.world();
+        if world.now_ms() >= self.furthest_ms {
+            let events = world.events();
+            let new = &events[self.events_marked.min(events.len())..];
+            self.event_marks
+                .extend(new.iter().filter_map(F::event_mark));
+            self.events_marked = events.len();
+            self.furthest_ms = world.now_ms();
+        }
+        F::refresh(&mut self.view, self.lesson, world, force);
+    }
+
+    /// Continues under `scenario` from now if it changes only the future (an action taken
+    /// now); the future already seen, and its marks, are forgotten.
+    pub fn fork(&mut self, scenario: &Scenario<F>) -> bool {
+        if !self.timeline.fork(scenario) {
+            return false;
+        }
+        let world = self.timeline.world();
+        self.furthest_ms = world.now_ms();
+        let now_ms = self.furthest_ms;
+        self.event_marks.retain(|mark| mark.at_ms <= now_ms);
+        self.events_marked = world.events().len();
+        F::refresh(&mut self.view, self.lesson, world, true);
+        true
+    }
+
+    /// The run is showing an earlier time than it has been to.
+    pub fn in_the_past(&self) -> bool {
+        self.now_ms() < self.furthest_ms
+    }
+
+    /// What the scrubber marks: what the scenario injects, and the events met so far.
+    pub fn marks(&self) -> Vec<TimelineMark> {
+        let mut marks = F::scheduled_marks(self.world().scenario());
+        marks.extend(self.event_marks.iter().cloned());
+        marks
+    }
+}
+
+/// When two runs first did something different: the time of the first event in which they
+/// differ, if any has so far.
+pub fn first_difference_ms<S: Simulation>(a: &S, b: &S) -> Option<u64> {
+    let (left, right) = (a.events(), b.events());
+    let diverged = left.iter().zip(right).position(|(x, y)| x != y);
+    match diverged {
+        Some(i) => Some(S::event_at_ms(&left[i]).min(S::event_at_ms(&right[i]))),
+        // One run has more events so far: its next one is the first difference, if both have
+        // reached the same time.
+        None if left.len() != right.len() && a.now_ms() == b.now_ms() => {
+            let longer = if left.len() > right.len() {
+                left
+            } else {
+                right
+            };
+            longer.get(left.len().min(right.len())).map(S::event_at_ms)
+        }
+        None => None,
+    }
+}
