@@ -149,7 +149,7 @@ test('an upsert by key after a crash loses nothing and repeats no effect', { tim
   const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=commit-after-duplicates`);
   const { page } = visit;
   await waitForApp(page);
-  await page.selectOption('#knob-d0-sink', 'by-key');
+  await page.selectOption('#knob-g0-sink', 'by-key');
   await page.waitForFunction(() => location.hash.includes('?s=2.'));
   await playPast(page, 25_000);
   const t = await tallies(page, 'search');
@@ -166,8 +166,8 @@ test('transient failures mostly pass on a retry, and the diagram says which memb
   const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=poison-message-holds-the-line`);
   const { page } = visit;
   await waitForApp(page);
-  await page.fill('#knob-d0-transient-failures', '0.003');
-  await page.dispatchEvent('#knob-d0-transient-failures', 'change');
+  await page.fill('#knob-g0-transient-failures', '0.003');
+  await page.dispatchEvent('#knob-g0-transient-failures', 'change');
   await page.waitForFunction(() => location.hash.includes('?s=2.'));
   await play(page);
   // A member waiting out a back-off is labelled with its retry count, not only a colour.
@@ -216,7 +216,7 @@ test('with auto.offset.reset=none, the narration says why a partition stopped', 
   const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=analytics-falls-behind-retention`);
   const { page } = visit;
   await waitForApp(page);
-  await page.selectOption('#knob-d1-offset-reset', 'none');
+  await page.selectOption('#knob-g1-offset-reset', 'none');
   await page.waitForFunction(() => location.hash.includes('?s=2.'));
   await playPast(page, 50_000);
   const lines = await narration(page);

@@ -62,16 +62,16 @@ test('the knobs change the picture and the link: a 1 s hop puts each record into
   await waitForApp(page);
   await playToEnd(page);
   const before = await page.locator('.wt-band[data-kind="hopping"] .wt-window').count();
-  await page.fill('#knob-wt-hop', '1000');
-  await page.dispatchEvent('#knob-wt-hop', 'change');
+  await page.fill('#knob-et-hop', '1000');
+  await page.dispatchEvent('#knob-et-hop', 'change');
   await page.waitForFunction(() => location.hash.includes('?s=2.'));
   await page.waitForFunction(() => window.__streamlab_eventtime.mostWindowsPerRecord?.[1] === 10);
   const after = await page.locator('.wt-band[data-kind="hopping"] .wt-window').count();
   assert.ok(after > 3 * before, `hopping windows ${before} → ${after}`);
   // The session gap knob reshapes the session band only.
   const sessions = (await page.evaluate(() => window.__streamlab_eventtime.windowsPerType))[3];
-  await page.fill('#knob-wt-session-gap', '500');
-  await page.dispatchEvent('#knob-wt-session-gap', 'change');
+  await page.fill('#knob-et-session-gap', '500');
+  await page.dispatchEvent('#knob-et-session-gap', 'change');
   await page.waitForFunction((n) => window.__streamlab_eventtime.windowsPerType[3] > n, sessions);
   await screenshot(page, 'windows-knobs');
   // The link reproduces the changed run.
@@ -122,8 +122,8 @@ test('crowded windows keep their counts inside their own boxes, and every count 
   const visit = await openPage(env.browser, `${env.site.url}#/windows?preset=late-record-many-panes`);
   const { page } = visit;
   await waitForApp(page);
-  await page.fill('#knob-wt-time-difference', '1000');
-  await page.dispatchEvent('#knob-wt-time-difference', 'change');
+  await page.fill('#knob-et-time-difference', '1000');
+  await page.dispatchEvent('#knob-et-time-difference', 'change');
   await page.waitForFunction(() => location.hash.includes('?s=2.'));
   await playToEnd(page);
   await screenshot(page, 'windows-crowded');

@@ -7,11 +7,25 @@ use super::lesson::{Lesson, Scenario};
 use super::run::{first_difference_ms, Run};
 use streamlab_sim::family::{ScenarioError, Simulation};
 
-/// One side of a comparison.
+/// Where a change goes in a comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
     A,
     B,
+    /// Both sides, so the one change that tells them apart stays the only one (what a
+    /// one-click comparison starts with).
+    Both,
+}
+
+impl Side {
+    /// The sides a change goes to.
+    pub fn sides(self) -> &'static [Side] {
+        match self {
+            Side::A => &[Side::A],
+            Side::B => &[Side::B],
+            Side::Both => &[Side::A, Side::B],
+        }
+    }
 }
 
 /// One headline figure on both sides.
@@ -27,20 +41,26 @@ pub struct FigureRow {
 pub struct Comparison<F: LessonFamily> {
     pub scenario: Scenario<F>,
     pub run: Run<F>,
-    /// Where the learner's next knob or action goes (B unless they pick A).
+    /// Where the learner's next knob or action goes.
     pub editing: Side,
     /// When the two runs first did something different, once they have.
     pub first_difference_ms: Option<u64>,
 }
 
 impl<F: LessonFamily> Comparison<F> {
-    /// Side B running `scenario`, at `at_ms`; `None` if it cannot run.
-    pub fn new(lesson: &'static Lesson<F>, scenario: Scenario<F>, at_ms: u64) -> Option<Self> {
+    /// Side B running `scenario`, at `at_ms`, changes going to `editing`; `None` if it
+    /// cannot run.
+    pub fn new(
+        lesson: &'static Lesson<F>,
+        scenario: Scenario<F>,
+        at_ms: u64,
+        editing: Side,
+    ) -> Option<Self> {
         let run = Run::new(lesson, &scenario, at_ms).ok()?;
         Some(Self {
             scenario,
             run,
-            editing: Side::B,
+            editing,
             first_difference_ms: None,
         })
     }

@@ -100,8 +100,8 @@ pub trait LessonFamily: 'static + Sized {
         on_edit: &Callback<Edit<Scenario<Self>>>,
     ) -> Html;
 
-    /// Marks on the scrubber for what the scenario injects (a crash, an outage).
-    fn scheduled_marks(scenario: &Scenario<Self>) -> Vec<TimelineMark>;
+    /// Marks on the scrubber for what the run's scenario injects (a crash, an outage).
+    fn scheduled_marks(world: &Self::Sim) -> Vec<TimelineMark>;
     /// A mark for an event worth finding on the scrubber (a rebalance), if it is one.
     fn event_mark(event: &<Self::Sim as Simulation>::Event) -> Option<TimelineMark> {
         let _ = event;

@@ -16,6 +16,7 @@ use super::compare::{Comparison, Side};
 use super::components::compare_panel::ComparePanel;
 use super::components::embed_challenge::EmbedChallenge;
 use super::components::error_banner::ErrorBanner;
+use super::components::family_knobs::FamilyKnobs;
 use super::components::lesson_text::LessonText;
 use super::components::lesson_tools::LessonTools;
 use super::components::narration::{Narration, NarrationLine};
@@ -141,7 +142,7 @@ impl<F: LessonFamily> Component for Playground<F> {
         let comparison = initial
             .compared
             .as_ref()
-            .and_then(|other| Comparison::new(lesson, other.clone(), clock.now_ms()));
+            .and_then(|other| Comparison::new(lesson, other.clone(), clock.now_ms(), Side::B));
         let link = ctx.link().clone();
         let mut playground = Self {
             lesson,
@@ -189,15 +190,19 @@ impl<F: LessonFamily> Component for Playground<F> {
             Msg::Speed(exponent) => self.clock.set_speed(exponent),
             Msg::Seek(at_ms) => self.seek(at_ms),
             Msg::Edit(edit) => {
-                let mut next = self.forked(self.editing());
-                edit(&mut next);
-                self.set_side(self.editing(), next);
+                for &side in self.editing().sides() {
+                    let mut next = self.forked(side);
+                    edit(&mut next);
+                    self.set_side(side, next);
+                }
             }
             Msg::Act(act) => {
-                let side = self.editing();
-                let mut next = self.forked(side);
-                act(&mut next, self.run.now_ms());
-                self.act(side, next);
+                let now_ms = self.run.now_ms();
+                for &side in self.editing().sides() {
+                    let mut next = self.forked(side);
+                    act(&mut next, now_ms);
+                    self.act(side, next);
+                }
             }
             Msg::Preset(slug) => {
                 if let Some(preset) = preset::find(F::Sim::presets(), slug) {
@@ -286,7 +291,8 @@ impl<F: LessonFamily> Component for Playground<F> {
                             if !presets.is_empty() {
                                 <PresetsBar {presets} on_pick={link.callback(Msg::Preset)} />
                             }
-                            { F::knobs(lesson, self.editing_scenario(), &self.on_edit) }
+                            <FamilyKnobs<F> {lesson} scenario={self.editing_scenario().clone()}
+                                on_edit={self.on_edit.clone()} />
                         </aside>
                     </div>
                     <LessonText<Scenario<F>> words={words} try_this={lesson.try_this} on_try={self.on_edit.clone()} />
@@ -420,11 +426,14 @@ impl<F: LessonFamily> Playground<F> {
 
     fn open_comparison(&mut self, change: Option<usize>) {
         let mut other = self.scenario.clone();
-        let label = change.and_then(|i| F::compare_changes(self.lesson).get(i));
-        if let Some(change) = label {
+        let one_click = change.and_then(|i| F::compare_changes(self.lesson).get(i));
+        if let Some(change) = one_click {
             (change.apply)(&mut other, self.run.now_ms());
         }
-        self.comparison = Comparison::new(self.lesson, other, self.clock.now_ms());
+        // A one-click comparison is about its one change, so later changes go to both sides;
+        // a comparison of the learner's own takes their next change on side B.
+        let editing = if one_click.is_some() { Side::Both } else { Side::B };
+        self.comparison = Comparison::new(self.lesson, other, self.clock.now_ms(), editing);
         if let Some(comparison) = &mut self.comparison {
             comparison.follow(&self.run);
         }

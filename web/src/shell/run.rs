@@ -86,7 +86,7 @@ impl<F: LessonFamily> Run<F> {
 
     /// What the scrubber marks: what the scenario injects, and the events met so far.
     pub fn marks(&self) -> Vec<TimelineMark> {
-        let mut marks = F::scheduled_marks(self.world().scenario());
+        let mut marks = F::scheduled_marks(self.world());
         marks.extend(self.event_marks.iter().cloned());
         marks
     }

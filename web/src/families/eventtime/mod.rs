@@ -137,8 +137,8 @@ impl LessonFamily for EventTimeFamily {
         }
     }
 
-    fn scheduled_marks(scenario: &EventTimeScenario) -> Vec<TimelineMark> {
-        outage_span_ms(scenario)
+    fn scheduled_marks(world: &EventTimeWorld) -> Vec<TimelineMark> {
+        outage_span_ms(world.scenario())
             .map(|(from_ms, to_ms)| {
                 let mark = |at_ms: i64, label: &str| TimelineMark {
                     at_ms: at_ms.max(0) as u64,

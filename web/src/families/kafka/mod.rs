@@ -112,9 +112,10 @@ impl LessonFamily for KafkaFamily {
         knobs::knob_panel(lesson, scenario, on_edit)
     }
 
-    fn scheduled_marks(scenario: &Scenario) -> Vec<TimelineMark> {
-        scenario
-            .schedule
+    /// The schedule as the world runs it: a restart is a leave and a start.
+    fn scheduled_marks(world: &World) -> Vec<TimelineMark> {
+        world
+            .schedule()
             .iter()
             .map(|a| TimelineMark {
                 at_ms: a.at_ms,

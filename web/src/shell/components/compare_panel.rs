@@ -38,6 +38,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
         <section class="compare-panel" aria-label="Comparison">
             <p class="compare-controls">
                 <span>{ "Knobs and actions change: " }</span>
+                { side_button(Side::Both, "both sides") }
                 { side_button(Side::A, "side A") }
                 { side_button(Side::B, "side B") }
                 <button type="button" class="close" onclick={close}>{ "Hide the comparison" }</button>

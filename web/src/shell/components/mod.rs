@@ -14,3 +14,4 @@ pub mod site_header;
 pub mod theme_switcher;
 pub mod timeline_scrubber;
 pub mod transport;
+pub mod family_knobs;
