@@ -4,7 +4,7 @@
 
 use crate::families::{eventtime, kafka};
 use crate::shell::family::LessonFamily;
-use crate::shell::lesson::{Lesson, LessonWords};
+use crate::shell::family::{Lesson, LessonWords};
 use crate::shell::link::parse_query;
 use crate::shell::playground::Playground;
 use crate::widgets::lesson_thumbnail::Thumbnail;

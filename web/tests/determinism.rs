@@ -25,8 +25,8 @@ fn a_share_link_decodes_to_the_same_run() {
     let mut scenario = Scenario::default();
     scenario.seed = 99;
     scenario.producer.key_skew = 1.7;
-    let link = streamlab_sim::replay::share::encode(&scenario);
-    let decoded = streamlab_sim::replay::share::decode(&link).expect("round trip");
+    let link = streamlab_sim::kafka::scenario::encode_link(&scenario);
+    let decoded = streamlab_sim::kafka::scenario::decode_link(&link).expect("round trip");
     let mut a = World::new(&scenario).unwrap();
     let mut b = World::new(&decoded).unwrap();
     a.advance_to(20_000);

@@ -2,7 +2,6 @@
 //! message for a broken link.
 
 use streamlab_sim::kafka::scenario::Scenario;
-use streamlab_sim::replay::share;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -65,7 +64,10 @@ fn text(root: &Element, selector: &str) -> String {
 fn link_for(edit: impl Fn(&mut Scenario)) -> String {
     let mut scenario = Scenario::default();
     edit(&mut scenario);
-    format!("#/partitions?s={}", share::encode(&scenario))
+    format!(
+        "#/partitions?s={}",
+        streamlab_sim::kafka::scenario::encode_link(&scenario)
+    )
 }
 
 #[wasm_bindgen_test]

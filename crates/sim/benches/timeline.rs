@@ -6,9 +6,9 @@
 //! zero, or forking the run where it stands.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::kafka::scenario::{MemberAction, ScheduledAction};
 use streamlab_sim::kafka::{Scenario, World};
-use streamlab_sim::replay::timeline::Timeline;
 
 fn played(scenario: &Scenario, until_ms: u64) -> Timeline<World> {
     let mut timeline = Timeline::new(World::new(scenario).unwrap());

@@ -9,33 +9,11 @@
 //! `--list`.
 
 use crate::eventtime::EventTimeWorld;
-use crate::family::knob::Bounds;
-use crate::family::lesson::LessonDefault;
-use crate::family::preset::Preset;
-use crate::family::{ScenarioError, Simulation};
+use crate::family::{Headless, ScenarioError};
 use crate::kafka::World;
 use crate::replay::share::query::{open, LinkRules};
 use serde::Serialize;
 use serde_json::{Map, Value};
-
-/// A family a headless run can run.
-pub trait Headless: Simulation {
-    /// Every preset of the family.
-    fn presets() -> &'static [Preset<Self::Scenario>];
-    /// Every lesson of the family, with the default its links patch.
-    fn lessons() -> &'static [LessonDefault<Self::Scenario>];
-    /// The latest time a link may ask to open at.
-    const MAX_AT_MS: u64;
-    /// The scenario's own checks, beyond what serde reads.
-    fn validate(scenario: &Self::Scenario) -> Result<(), ScenarioError>;
-    /// The range `--duration-ms` may take, and what it sets in a scenario.
-    const DURATION: Bounds;
-    fn set_duration(scenario: &mut Self::Scenario, duration_ms: u64);
-    /// The family's report fields beyond the common ones (an object, merged in).
-    fn details(&self) -> Map<String, Value> {
-        Map::new()
-    }
-}
 
 /// One preset as `--list` shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

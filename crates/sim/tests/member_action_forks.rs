@@ -1,9 +1,9 @@
 //! A member action taken at any moment continues the run exactly as a run of the new scenario
 //! from zero would go: the property a share link relies on after a learner's crash button.
 
+use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::kafka::scenario::{MemberAction, ScheduledAction};
 use streamlab_sim::kafka::{presets, World};
-use streamlab_sim::replay::timeline::Timeline;
 
 fn fingerprint_from_zero(scenario: &streamlab_sim::kafka::Scenario, at_ms: u64) -> String {
     let mut world = World::new(scenario).unwrap();

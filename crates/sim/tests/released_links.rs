@@ -11,7 +11,6 @@
 use streamlab_sim::eventtime::{self, EventTimeScenario};
 use streamlab_sim::kafka::presets;
 use streamlab_sim::kafka::scenario::Scenario;
-use streamlab_sim::replay::share;
 use streamlab_sim::replay::share::query::{open, LinkRules};
 
 fn lines(text: &str) -> Vec<&str> {
@@ -22,7 +21,7 @@ fn lines(text: &str) -> Vec<&str> {
 fn format_1_links_still_decode() {
     let links = lines(include_str!("fixtures/links-v1.txt"));
     for (line, link) in links.iter().enumerate() {
-        if let Err(error) = share::decode(link) {
+        if let Err(error) = streamlab_sim::kafka::scenario::decode_link(link) {
             panic!("line {}: {error}", line + 1);
         }
     }

@@ -143,7 +143,7 @@ proptest! {
 
     #[test]
     fn arbitrary_text_is_refused_with_a_sentence(text in ".{0,300}") {
-        if let Err(error) = share::decode(&text) {
+        if let Err(error) = streamlab_sim::kafka::scenario::decode_link(&text) {
             prop_assert!(error.0.starts_with("This link could not be read"));
             prop_assert!(!error.0.contains('\n'));
         }

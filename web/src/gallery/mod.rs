@@ -11,7 +11,7 @@ pub mod gallery_card;
 use crate::gallery::gallery_card::GalleryCard;
 use crate::registry;
 use crate::shell::components::site_header::SiteHeader;
-use crate::shell::lesson::Theme;
+use crate::shell::family::Theme;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use yew::prelude::*;
 

@@ -2,8 +2,7 @@
 //! change on side B, played in step. The comparison knows which side the learner's next
 //! change goes to, where the two runs first differ, and each headline figure on both sides.
 
-use super::family::LessonFamily;
-use super::lesson::{Lesson, Scenario};
+use super::family::{Lesson, LessonFamily, Scenario};
 use super::run::{first_difference_ms, Run};
 use streamlab_sim::family::{ScenarioError, Simulation};
 

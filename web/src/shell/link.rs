@@ -9,10 +9,9 @@
 //! part means the lesson's default (or the start); a malformed one also gives the default,
 //! plus a message to show. The core's `share::query::open` does the reading.
 
-use super::family::LessonFamily;
-use super::lesson::{Lesson, Scenario};
+use super::family::{Lesson, LessonFamily, Scenario};
 use streamlab_sim::family::preset;
-use streamlab_sim::headless::Headless;
+use streamlab_sim::family::Headless;
 use streamlab_sim::replay::share::decode_against;
 use streamlab_sim::replay::share::query::{open, param, query_for, LinkRules};
 

@@ -4,6 +4,7 @@
 //! share bar, tools, lesson text).
 
 pub mod address_bar;
+pub mod canvas;
 pub mod clock;
 pub mod compare;
 pub mod components;
@@ -11,7 +12,6 @@ pub mod embed;
 pub mod export;
 pub mod family;
 pub mod host_api;
-pub mod lesson;
 pub mod link;
 pub mod page;
 pub mod panic_overlay;

@@ -25,9 +25,8 @@ use super::components::share_bar::ShareBar;
 use super::components::site_header::SiteHeader;
 use super::components::timeline_scrubber::{TimelineMark, TimelineScrubber};
 use super::components::transport::{speed_factor, Transport};
-use super::family::{Act, Edit, LessonFamily, StageContext};
+use super::family::{Act, Edit, Lesson, LessonFamily, Scenario, StageContext};
 use super::host_api::{self, HostCommand};
-use super::lesson::{Lesson, Scenario};
 use super::link::{fragment_for, LessonLink};
 use super::page::page_of;
 use super::run::Run;
@@ -35,8 +34,8 @@ use super::test_hooks::{now_ms, publish_frame, publish_knob_latency};
 use crate::platform::browser::{prefers_reduced_motion, KeyListener};
 use crate::platform::shared::Shared;
 use streamlab_sim::family::preset;
+use streamlab_sim::family::Headless;
 use streamlab_sim::family::Simulation;
-use streamlab_sim::headless::Headless;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -432,7 +431,11 @@ impl<F: LessonFamily> Playground<F> {
         }
         // A one-click comparison is about its one change, so later changes go to both sides;
         // a comparison of the learner's own takes their next change on side B.
-        let editing = if one_click.is_some() { Side::Both } else { Side::B };
+        let editing = if one_click.is_some() {
+            Side::Both
+        } else {
+            Side::B
+        };
         self.comparison = Comparison::new(self.lesson, other, self.clock.now_ms(), editing);
         if let Some(comparison) = &mut self.comparison {
             comparison.follow(&self.run);

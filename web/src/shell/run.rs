@@ -4,10 +4,9 @@
 //! on the scrubber after a seek back).
 
 use super::components::timeline_scrubber::TimelineMark;
-use super::family::LessonFamily;
-use super::lesson::{Lesson, Scenario};
+use super::family::{Lesson, LessonFamily, Scenario};
+use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::{ScenarioError, Simulation};
-use streamlab_sim::replay::timeline::Timeline;
 
 pub struct Run<F: LessonFamily> {
     timeline: Timeline<F::Sim>,

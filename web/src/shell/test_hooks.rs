@@ -7,8 +7,8 @@
 //! The playground publishes into a thread-local after each frame; the JS functions only read.
 
 use std::cell::RefCell;
+use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::kafka::{Scenario, World};
-use streamlab_sim::replay::timeline::Timeline;
 use wasm_bindgen::prelude::*;
 
 /// Most recent samples kept for the statistics.

@@ -7,10 +7,13 @@ use super::number_knob::NumberKnob;
 use super::select_knob::SelectKnob;
 use super::toggle_knob::ToggleKnob;
 use super::whole_knob::WholeKnob;
-use crate::shell::family::Edit;
 use std::rc::Rc;
 use streamlab_sim::family::knob::{format_number, Control, Knob, NumberControl};
 use yew::prelude::*;
+
+/// A change to whatever the value is when it arrives. Controls send edits, never whole values,
+/// so two quick changes cannot overwrite each other.
+pub type Edit<T> = Rc<dyn Fn(&mut T)>;
 
 #[derive(Properties)]
 pub struct KnobRowsProps<T: PartialEq + 'static> {

@@ -1,7 +1,6 @@
-//! Controls shared by every family's knob panel (number, toggle, choice, the label with the
-//! real config name) and the canvas hook every chart paints through.
+//! Controls shared by every family's knob panel (number, toggle, choice, whole number, the
+//! label with the real config name, the rows of a knob table) and the gallery's thumbnails.
 
-pub mod canvas;
 pub mod knob_label;
 pub mod knob_rows;
 pub mod lesson_thumbnail;

@@ -43,6 +43,7 @@ mod scenario;
 mod simulation;
 mod snapshot;
 mod truth;
+mod validate;
 pub mod views;
 mod watermarks;
 mod window_types;

@@ -8,14 +8,19 @@
 //! checkpoints, the CLI's `simulate`, the browser's playground) reads a world only through this
 //! trait, so adding a family adds no plumbing.
 //!
-//! [`Timeline`]: crate::replay::timeline::Timeline
+//! [`Timeline`]: crate::family::timeline::Timeline
 
 pub mod figures;
 pub mod knob;
 pub mod lesson;
 pub mod preset;
+pub mod timeline;
 
 pub use figures::{Figure, Figures};
+
+use knob::Bounds;
+use lesson::LessonDefault;
+use preset::Preset;
 
 use crate::replay::trace::TraceHasher;
 use serde::de::DeserializeOwned;
@@ -132,3 +137,22 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// A family a headless run can run.
+pub trait Headless: Simulation {
+    /// Every preset of the family.
+    fn presets() -> &'static [Preset<Self::Scenario>];
+    /// Every lesson of the family, with the default its links patch.
+    fn lessons() -> &'static [LessonDefault<Self::Scenario>];
+    /// The latest time a link may ask to open at.
+    const MAX_AT_MS: u64;
+    /// The scenario's own checks, beyond what serde reads.
+    fn validate(scenario: &Self::Scenario) -> Result<(), ScenarioError>;
+    /// The range `--duration-ms` may take, and what it sets in a scenario.
+    const DURATION: Bounds;
+    fn set_duration(scenario: &mut Self::Scenario, duration_ms: u64);
+    /// The family's report fields beyond the common ones (an object, merged in).
+    fn details(&self) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
+}

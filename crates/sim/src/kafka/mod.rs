@@ -15,6 +15,7 @@ mod simulation;
 pub mod sink;
 pub mod snapshot;
 pub mod topic;
+pub mod validate;
 pub mod world;
 
 pub use events::{Event, EventKind};

@@ -5,7 +5,7 @@
 
 use crate::platform::palette::group_colour;
 use crate::shell::family::Edit;
-use crate::shell::lesson::Lesson;
+use crate::shell::family::Lesson;
 use crate::widgets::knob_rows::KnobRows;
 use std::rc::Rc;
 use streamlab_sim::kafka::knobs::{section, GROUP_KNOBS, SCENARIO_KNOBS};

@@ -14,10 +14,10 @@ pub mod view;
 pub mod view_model;
 
 use crate::shell::components::timeline_scrubber::TimelineMark;
+use crate::shell::family::Lesson;
 use crate::shell::family::{
     Act, CompareChange, Edit, LessonFamily, Picture, RealConfig, StageContext,
 };
-use crate::shell::lesson::Lesson;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use components::counters::Counters;
 use components::delivery_panel::DeliveryPanel;

@@ -2,8 +2,7 @@
 //! scenario (or the lesson) changes: a frame that redrew the controls would reset a number box
 //! while the learner types in it.
 
-use crate::shell::family::{Edit, LessonFamily};
-use crate::shell::lesson::{Lesson, Scenario};
+use crate::shell::family::{Edit, Lesson, LessonFamily, Scenario};
 use yew::prelude::*;
 
 #[derive(Properties)]

@@ -3,7 +3,7 @@
 //! runs, so every family's lessons read the same way.
 
 use crate::shell::family::Edit;
-use crate::shell::lesson::{LessonWords, TryThis};
+use crate::shell::family::{LessonWords, TryThis};
 use std::rc::Rc;
 use yew::prelude::*;
 

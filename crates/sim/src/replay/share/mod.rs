@@ -20,7 +20,6 @@ mod dictionary;
 pub mod patch;
 pub mod query;
 
-use crate::kafka::scenario::Scenario;
 use crate::quote::{quote, shorten};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -48,18 +47,6 @@ impl fmt::Display for ShareError {
 }
 
 impl std::error::Error for ShareError {}
-
-/// Packs a consumer-group scenario into a link, as a change to the core's default scenario.
-pub fn encode(scenario: &Scenario) -> String {
-    encode_against(&Scenario::default(), scenario)
-}
-
-/// Reads a link made by [`encode`] (or any version 1 link) back into a valid scenario.
-pub fn decode(link: &str) -> Result<Scenario, ShareError> {
-    let scenario: Scenario = decode_against(&Scenario::default(), link)?;
-    scenario.validate().map_err(|e| unreadable(&e.message))?;
-    Ok(scenario)
-}
 
 /// Packs `value` as what changed from `base` (format 2). Should the patch not reproduce
 /// `value` exactly (a `null` merge patch cannot express), the whole value travels instead, in
@@ -192,6 +179,7 @@ pub fn unreadable(why: &str) -> ShareError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kafka::scenario::{decode_link as decode, encode_link as encode, Scenario};
 
     #[test]
     fn a_link_round_trips() {

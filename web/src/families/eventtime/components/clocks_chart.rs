@@ -6,7 +6,7 @@
 
 use crate::platform::plot::{Layout, Look, Marker, Plot, Rgb};
 use crate::platform::shared::Shared;
-use crate::widgets::canvas::use_canvas_drawing;
+use crate::shell::canvas::use_canvas_drawing;
 use std::collections::BTreeMap;
 use streamlab_sim::eventtime::WindowComparison;
 use streamlab_sim::window::{Watermark, WindowSpec};

@@ -8,7 +8,7 @@ use crate::platform::palette::key_colour;
 use crate::platform::plot::{Layout, Look, Marker, Plot, Rgb};
 use crate::platform::shared::Shared;
 use crate::platform::theme::colour_var;
-use crate::widgets::canvas::use_canvas_drawing;
+use crate::shell::canvas::use_canvas_drawing;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 

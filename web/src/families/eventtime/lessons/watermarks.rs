@@ -3,7 +3,7 @@
 //! arrives after its window has answered (drop it, restate the answer, or route it aside).
 
 use crate::families::eventtime::{EventTimeFamily, EventTimeView};
-use crate::shell::lesson::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
 use streamlab_sim::eventtime::knobs::section::*;
 use streamlab_sim::eventtime::{LateRecordPolicy, TimestampSource};
 

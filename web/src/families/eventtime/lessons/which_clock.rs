@@ -2,7 +2,7 @@
 //! time, after the processor has been down and catches up.
 
 use crate::families::eventtime::{EventTimeFamily, EventTimeView};
-use crate::shell::lesson::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
 use streamlab_sim::eventtime::knobs::section::*;
 use streamlab_sim::window::WindowSpec;
 

@@ -4,7 +4,7 @@
 //! Kafka Streams.
 
 use crate::families::eventtime::{EventTimeFamily, EventTimeView};
-use crate::shell::lesson::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
 use streamlab_sim::eventtime::knobs::section::*;
 
 pub static LESSON: Lesson<EventTimeFamily> = Lesson {

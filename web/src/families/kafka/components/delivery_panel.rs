@@ -214,7 +214,7 @@ fn actions(
                 <button type="button" onclick={reset(OffsetTarget::Earliest)}>{ "Reset offsets to earliest" }</button>
                 <button type="button" onclick={reset(OffsetTarget::Latest)}>{ "Reset offsets to latest" }</button>
                 <label class="reset-time">{ "to time " }
-                    <input type="number" min="0" max={(streamlab_sim::kafka::scenario::schedule_bounds::RESET_TO_MS.max / 1000.0).to_string()} step="1" value={at_s.to_string()}
+                    <input type="number" min="0" max={(streamlab_sim::kafka::validate::schedule_bounds::RESET_TO_MS.max / 1000.0).to_string()} step="1" value={at_s.to_string()}
                         aria-label="Reset time in seconds of the run"
                         onchange={time_changed(reset_at_s)} />
                     { " s" }
@@ -253,7 +253,7 @@ fn group_selector(groups: &[GroupView], index: usize, selected: &UseStateHandle<
 /// The reset time the learner typed, in whole seconds within the knob's documented range.
 fn time_changed(reset_at_s: &UseStateHandle<Option<u64>>) -> Callback<Event> {
     let reset_at_s = reset_at_s.clone();
-    let max_s = streamlab_sim::kafka::scenario::schedule_bounds::RESET_TO_MS.max / 1000.0;
+    let max_s = streamlab_sim::kafka::validate::schedule_bounds::RESET_TO_MS.max / 1000.0;
     Callback::from(move |e: Event| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlInputElement>()

@@ -3,7 +3,7 @@
 //! that falls behind, replay, and a record that never succeeds.
 
 use crate::families::kafka::{KafkaFamily, KafkaOptions};
-use crate::shell::lesson::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
 use streamlab_sim::kafka::knobs::section::*;
 use streamlab_sim::kafka::presets;
 use streamlab_sim::kafka::scenario::ManualCommit;

@@ -1,7 +1,7 @@
 //! Lesson 1, "Partitions and consumer groups": ordering, sharing work, and the ceiling.
 
 use crate::families::kafka::{KafkaFamily, KafkaOptions};
-use crate::shell::lesson::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
 use streamlab_sim::kafka::knobs::section::*;
 use streamlab_sim::kafka::scenario::{GroupConfig, DEFAULT_GROUP_IDS};
 

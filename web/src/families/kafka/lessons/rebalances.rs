@@ -2,7 +2,7 @@
 //! member can set off a storm.
 
 use crate::families::kafka::{KafkaFamily, KafkaOptions};
-use crate::shell::lesson::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
 use streamlab_sim::assignor::Strategy;
 use streamlab_sim::kafka::knobs::section::*;
 use streamlab_sim::kafka::presets;
