@@ -263,10 +263,14 @@ pub fn install_window_api() {
         return;
     };
     let api = js_sys::Object::new();
-    let command = |name: &'static str| {
-        Closure::<dyn Fn()>::new(move || {
+    // Each call is the message a host would post, so both ways share one reader.
+    let call = |name: &'static str, field: Option<&'static str>| {
+        Closure::<dyn Fn(JsValue)>::new(move |argument: JsValue| {
             let message = js_sys::Object::new();
             let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &name.into());
+            if let Some(field) = field {
+                let _ = js_sys::Reflect::set(&message, &field.into(), &argument);
+            }
             receive(&message);
         })
         .into_js_value()
@@ -274,28 +278,10 @@ pub fn install_window_api() {
     let set = |name: &str, value: JsValue| {
         let _ = js_sys::Reflect::set(&api, &JsValue::from_str(name), &value);
     };
-    set("play", command("play"));
-    set("pause", command("pause"));
-    set(
-        "seek",
-        Closure::<dyn Fn(JsValue)>::new(|t_ms: JsValue| {
-            let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &"seek".into());
-            let _ = js_sys::Reflect::set(&message, &"t_ms".into(), &t_ms);
-            receive(&message);
-        })
-        .into_js_value(),
-    );
-    set(
-        "load",
-        Closure::<dyn Fn(JsValue)>::new(|link: JsValue| {
-            let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &"load".into());
-            let _ = js_sys::Reflect::set(&message, &"link".into(), &link);
-            receive(&message);
-        })
-        .into_js_value(),
-    );
+    set("play", call("play", None));
+    set("pause", call("pause", None));
+    set("seek", call("seek", Some("t_ms")));
+    set("load", call("load", Some("link")));
     set(
         "get",
         Closure::<dyn Fn() -> JsValue>::new(|| {
