@@ -35,6 +35,7 @@
 //! * Determinism: integer ms everywhere except the exponential draws, which go through `libm`;
 //!   only `Vec`s and `BTreeMap`s are iterated.
 
+mod closing;
 pub mod events;
 pub mod knobs;
 mod presets;
@@ -48,7 +49,7 @@ mod watermarks;
 mod window_types;
 mod world;
 
-pub use events::{EventTimeEvent, EventTimeEventKind};
+pub use events::{EventTimeEvent, EventTimeEventKind, LateRecord, WindowKind};
 pub use presets::{
     drop_vs_restate_vs_side, four_windows, idle_partition_stalls, late_record_many_panes,
     mobile_stragglers, outage_spike, preset, Preset, LESSONS, PRESETS,

@@ -54,7 +54,7 @@ impl Simulation for EventTimeWorld {
     }
 
     fn narrate(event: &EventTimeEvent) -> Option<String> {
-        Some(narrate(event))
+        narrate(event)
     }
 
     /// Folds what the snapshot says the run did so far: how far it read, the watermark, every
