@@ -188,6 +188,8 @@ proptest! {
         }
         stepped.advance_to(target_ms);
         prop_assert_eq!(jumped.snapshot(), stepped.snapshot());
+        prop_assert_eq!(jumped.events(), stepped.events());
+        prop_assert_eq!(jumped.trace_hash(), stepped.trace_hash());
     }
 
     /// Every record's timestamps tell a consistent story: it is sent no earlier than it

@@ -2,9 +2,12 @@
 //! processing time (the processor stopped or came back, a partition went idle or woke up, a
 //! window answered, fired again or merged, a record came too late), from which narration, the
 //! counters and the trace hash are all derived. [`narrate`] turns one into the sentence a
-//! learner reads, or into nothing for an event a window-level summary already tells.
+//! learner reads, or into nothing for an event a window-level summary already tells;
+//! [`EventTimeEvent::fold_into`] folds its typed fields, never its sentence, into the trace
+//! hash, so rewording a sentence changes no run's fingerprint.
 
 use super::scenario::TimeDomain;
+use crate::replay::trace::TraceHasher;
 use crate::window::WindowSpec;
 use serde::Serialize;
 
@@ -51,6 +54,15 @@ impl WindowKind {
             Self::Hopping => "Hopping",
             Self::Sliding => "Sliding",
             Self::Session => "Session",
+        }
+    }
+
+    fn tag(self) -> u64 {
+        match self {
+            Self::Tumbling => 0,
+            Self::Hopping => 1,
+            Self::Sliding => 2,
+            Self::Session => 3,
         }
     }
 }
@@ -161,6 +173,163 @@ pub enum EventTimeEventKind {
         routed_aside: bool,
         allowed_lateness_ms: u64,
     },
+}
+
+impl EventTimeEvent {
+    /// Folds this event's typed fields into `trace`: a tag for its kind, then every field as
+    /// a fixed-width integer (an option as a presence flag and its value), so the fold is the
+    /// same on every platform and holds no word of narration. Each kind is destructured
+    /// without `..`, so a field added later does not compile until it is folded too.
+    pub fn fold_into(&self, trace: &mut TraceHasher) {
+        let mut fold = Fold(trace);
+        fold.u(self.at_ms);
+        match self.kind {
+            EventTimeEventKind::OutageStarted { duration_ms } => {
+                fold.u(0);
+                fold.u(duration_ms);
+            }
+            EventTimeEventKind::ProcessorBack {
+                waiting,
+                catch_up_records_per_second,
+            } => {
+                fold.u(1);
+                fold.u(waiting);
+                fold.u(u64::from(catch_up_records_per_second));
+            }
+            EventTimeEventKind::PartitionIdle {
+                partition,
+                idleness_ms,
+            } => {
+                fold.u(2);
+                fold.u(u64::from(partition));
+                fold.u(idleness_ms);
+            }
+            EventTimeEventKind::PartitionActive { partition } => {
+                fold.u(3);
+                fold.u(u64::from(partition));
+            }
+            EventTimeEventKind::PaneFired {
+                clock,
+                window,
+                key,
+                start_ms,
+                end_ms,
+                count,
+                truth,
+                result,
+            } => {
+                fold.u(4);
+                fold.clock(clock);
+                fold.u(window.tag());
+                fold.window(key, start_ms, end_ms);
+                fold.u(count);
+                fold.option(truth);
+                fold.u(u64::from(result));
+            }
+            EventTimeEventKind::LatePaneFired {
+                key,
+                start_ms,
+                end_ms,
+                count,
+                retracted,
+                cause,
+                closed_at_ms,
+                allowed_lateness_ms,
+            } => {
+                fold.u(5);
+                fold.window(key, start_ms, end_ms);
+                fold.u(count);
+                fold.option(retracted);
+                fold.option(cause.map(|c| u64::from(c.record)));
+                fold.option(cause.map(|c| c.event_ms as u64));
+                fold.option(closed_at_ms);
+                fold.u(allowed_lateness_ms);
+            }
+            EventTimeEventKind::SessionsMerged {
+                key,
+                start_ms,
+                end_ms,
+                merged,
+            } => {
+                fold.u(6);
+                fold.window(key, start_ms, end_ms);
+                fold.u(u64::from(merged));
+            }
+            EventTimeEventKind::WindowClosed {
+                clock,
+                start_ms,
+                end_ms,
+                count,
+                truth,
+                end_of_input,
+                result,
+                from_backlog,
+                processor_stopped_ms,
+            } => {
+                fold.u(7);
+                fold.clock(clock);
+                fold.i(start_ms);
+                fold.i(end_ms);
+                fold.u(count);
+                fold.u(truth);
+                fold.u(u64::from(end_of_input));
+                fold.u(u64::from(result));
+                fold.u(from_backlog);
+                fold.u(processor_stopped_ms);
+            }
+            EventTimeEventKind::RecordTooLate {
+                record,
+                key,
+                event_ms,
+                routed_aside,
+                allowed_lateness_ms,
+            } => {
+                fold.u(8);
+                fold.u(u64::from(record));
+                fold.u(u64::from(key));
+                fold.i(event_ms);
+                fold.u(u64::from(routed_aside));
+                fold.u(allowed_lateness_ms);
+            }
+        }
+    }
+}
+
+/// Writes typed values into a trace hash as 64-bit integers.
+struct Fold<'a>(&'a mut TraceHasher);
+
+impl Fold<'_> {
+    fn u(&mut self, value: u64) {
+        self.0.write_u64(value);
+    }
+
+    /// Two's complement, so a negative time is as distinct as a positive one.
+    fn i(&mut self, value: i64) {
+        self.0.write_u64(value as u64);
+    }
+
+    fn option(&mut self, value: Option<u64>) {
+        match value {
+            Some(value) => {
+                self.u(1);
+                self.u(value);
+            }
+            None => self.u(0),
+        }
+    }
+
+    fn clock(&mut self, clock: TimeDomain) {
+        self.u(match clock {
+            TimeDomain::EventTime => 0,
+            TimeDomain::ProcessingTime => 1,
+        });
+    }
+
+    fn window(&mut self, key: u32, start_ms: i64, end_ms: i64) {
+        self.u(u64::from(key));
+        self.i(start_ms);
+        self.i(end_ms);
+    }
 }
 
 /// "1:30" for 90 000 ms: the second the instant falls in, so "-0:05" for -5 000 ms and
@@ -816,5 +985,32 @@ mod tests {
         assert_eq!(window_span(-5_000, 5_000), "-0:05–0:05");
         assert_eq!(seconds(12_340), "12.3 s");
         assert_eq!(seconds(5_000), "5 s");
+    }
+
+    #[test]
+    fn the_fold_is_the_typed_fields_as_integers() {
+        let event = at(50_000, too_late(true, 5_000));
+        let mut folded = TraceHasher::default();
+        event.fold_into(&mut folded);
+        let mut by_hand = TraceHasher::default();
+        for value in [50_000, 8, 41, 3, 12_500, 1, 5_000] {
+            by_hand.write_u64(value);
+        }
+        assert_eq!(folded, by_hand);
+    }
+
+    #[test]
+    fn events_that_differ_in_one_field_fold_differently() {
+        let fold = |kind| {
+            let mut h = TraceHasher::default();
+            at(1, kind).fold_into(&mut h);
+            h.finish()
+        };
+        assert_ne!(fold(late(None, CAUSE)), fold(late(Some(13), CAUSE)));
+        assert_ne!(fold(late(None, CAUSE)), fold(late(None, None)));
+        assert_ne!(
+            fold(pane(WindowKind::Tumbling, 9, None)),
+            fold(pane(WindowKind::Tumbling, 9, Some(9)))
+        );
     }
 }

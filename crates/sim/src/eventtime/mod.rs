@@ -37,6 +37,7 @@
 
 mod closing;
 pub mod events;
+mod fingerprint;
 pub mod knobs;
 mod presets;
 mod records;

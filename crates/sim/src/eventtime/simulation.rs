@@ -57,44 +57,10 @@ impl Simulation for EventTimeWorld {
         narrate(event)
     }
 
-    /// Folds what the snapshot says the run did so far: how far it read, the watermark, every
-    /// pane (with its retraction), every side output and drop, and each window's answers next
-    /// to the truth.
+    /// Folded as the run goes, from the records read, the watermark's moves and the typed
+    /// events (see the `fingerprint` module); narration never enters it.
     fn trace_hash(&self) -> TraceHasher {
-        let snapshot = EventTimeWorld::snapshot(self);
-        let mut h = TraceHasher::default();
-        let signed = |v: i64| v as u64;
-        let optional = |v: Option<u64>| v.map_or(u64::MAX, |v| v);
-        h.write_u64(signed(snapshot.now_ms));
-        h.write_u64(snapshot.records_seen.len() as u64);
-        h.write_u64(snapshot.backlog);
-        h.write_u64(optional(snapshot.combined_watermark.as_ms().map(signed)));
-        h.write_u64(snapshot.watermark_steps.len() as u64);
-        h.write_u64(snapshot.idleness_changes.len() as u64);
-        h.write_u64(snapshot.dropped);
-        for pane in snapshot
-            .event_time_panes
-            .iter()
-            .chain(&snapshot.processing_time_panes)
-        {
-            for v in [pane.emitted_at_ms, pane.window.start_ms, pane.window.end_ms] {
-                h.write_u64(signed(v));
-            }
-            h.write_u64(u64::from(pane.window.key));
-            h.write_u64(pane.count);
-            h.write_u64(optional(pane.retracted));
-        }
-        for side in &snapshot.side_outputs {
-            h.write_u64(signed(side.emitted_at_ms));
-            h.write_u64(u64::from(side.record_index));
-        }
-        for w in &snapshot.windows {
-            h.write_u64(w.truth);
-            h.write_u64(optional(w.event_time));
-            h.write_u64(optional(w.processing_time));
-            h.write_u64(optional(w.result));
-        }
-        h
+        EventTimeWorld::trace_hash(self)
     }
 
     /// Records read and waiting, the panes by kind, what came too late, and how far the

@@ -3,12 +3,13 @@
 //! record to a processing-time window operator and to an event-time one driven by the combined
 //! per-partition watermark, declares partitions idle when their deadline passes, reports the
 //! processor's outage, and collects the panes. Everything it does is told as a typed event
-//! ([`EventTimeEvent`]). Everything happens
+//! ([`EventTimeEvent`]) and folded into the run's trace hash as it happens. Everything happens
 //! at well-defined instants (record times, idleness deadlines, the outage's start and end), so
 //! advancing in many small steps or one big one gives the same run.
 
 use super::closing::{fixed_windows_of, Closings, WindowSummary};
 use super::events::{EventTimeEvent, EventTimeEventKind, LateRecord, WindowKind};
+use super::fingerprint::RunTrace;
 use super::records::{self, Record};
 use super::scenario::{EventTimeScenario, LateRecordPolicy, ScenarioError, TimeDomain};
 use super::snapshot::{
@@ -16,6 +17,7 @@ use super::snapshot::{
 };
 use super::truth::{ground_truth, in_order_operator};
 use super::watermarks::Watermarks;
+use crate::replay::trace::TraceHasher;
 use crate::window::{
     LatePolicy, OpenWindow, Output, Timing, Watermark, WindowConfig, WindowOperator,
 };
@@ -69,6 +71,7 @@ pub struct EventTimeWorld {
     scratch: Vec<Output<u32>>,
     /// Everything the run did, as typed events in processing-time order.
     events: Vec<EventTimeEvent>,
+    trace: RunTrace,
 }
 
 impl EventTimeWorld {
@@ -118,6 +121,7 @@ impl EventTimeWorld {
             },
             scratch: Vec::new(),
             events: Vec::new(),
+            trace: RunTrace::default(),
             scenario,
         })
     }
@@ -177,6 +181,11 @@ impl EventTimeWorld {
     /// Every side-output record so far.
     pub fn side_outputs(&self) -> &[SideOutputRecord] {
         &self.side_outputs
+    }
+
+    /// The fingerprint of everything the run did so far (see the `fingerprint` module).
+    pub fn trace_hash(&self) -> TraceHasher {
+        self.trace.finish(self.now_ms)
     }
 
     /// Moves processing time forward to `target_ms` (never back), processing every record,
@@ -281,6 +290,7 @@ impl EventTimeWorld {
 
     fn process(&mut self, record: Record, now_ms: i64) {
         let event_ms = record.event_time_ms(self.scenario.timestamp);
+        self.trace.fold_record(record.index, event_ms);
         self.processing_time
             .insert(&record.key, record.processed_ms, &mut self.scratch)
             .expect("processing times are within the operator's range");
@@ -364,18 +374,28 @@ impl EventTimeWorld {
     }
 
     fn advance_event_time_watermark(&mut self, now_ms: i64) {
+        let steps = self.watermarks.steps.len();
         let combined = self.watermarks.recombine(now_ms);
+        self.fold_watermark_steps(steps);
         self.event_time
             .advance_watermark(combined, &mut self.scratch);
         let reached = self.event_time.watermark();
         self.collect_event_time_panes(now_ms, None, Some(reached));
     }
 
+    fn fold_watermark_steps(&mut self, from: usize) {
+        for step in &self.watermarks.steps[from..] {
+            self.trace.fold_watermark_step(step);
+        }
+    }
+
     /// The bounded input is exhausted: every event-time window fires, and so does every
     /// processing-time window still open (stamped now, since its end lies ahead), so that both
     /// columns of the comparison are complete.
     fn end_input(&mut self, now_ms: i64) {
+        let steps = self.watermarks.steps.len();
         self.watermarks.end_of_input(now_ms);
+        self.fold_watermark_steps(steps);
         self.event_time.finish(&mut self.scratch);
         self.collect_event_time_panes(now_ms, None, Some(Watermark::PlusInfinity));
         let mut out = Vec::new();
@@ -612,12 +632,13 @@ impl EventTimeWorld {
         );
     }
 
-    /// Appends an event: the one way anything is told.
+    /// Appends an event and folds it into the trace hash: the one way anything is told.
     fn push_event(&mut self, at_ms: i64, kind: EventTimeEventKind) {
         let event = EventTimeEvent {
             at_ms: at_ms.max(0) as u64,
             kind,
         };
+        self.trace.fold_event(&event);
         self.events.push(event);
     }
 
