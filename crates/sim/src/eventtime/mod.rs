@@ -38,6 +38,7 @@
 mod closing;
 pub mod events;
 mod fingerprint;
+mod invariants;
 pub mod knobs;
 mod presets;
 mod records;

@@ -1,7 +1,7 @@
 //! The event-time world as a [`Simulation`]: its place on the timeline, its headline figures
 //! by stable names, its trace hash and what must hold at every instant.
 
-use super::events::{narrate, EventTimeEvent, EventTimeEventKind};
+use super::events::{narrate, EventTimeEvent};
 use super::scenario::EventTimeScenario;
 use super::snapshot::EventTimeSnapshot;
 use super::world::EventTimeWorld;
@@ -105,54 +105,12 @@ impl Simulation for EventTimeWorld {
             .signed("max_processing_time_overcount", processing_time_overcount)
     }
 
-    /// The processor never reads ahead of the clock nor skips a record, every record it read
-    /// went into the event-time operator (counted, or dropped as too late), side outputs only
-    /// come from drops, and events come in time order.
+    /// See the `invariants` module: the clock and the records read, each partition's
+    /// watermark against its data, the combined watermark against the partitions, too-late
+    /// records against drops and side outputs, and every event of the latest tick against
+    /// the state it describes.
     fn check_invariants(&self) -> Result<(), String> {
-        let now_ms = EventTimeWorld::now_ms(self);
-        let seen = self.records_seen();
-        if let Some(last) = seen.last() {
-            if last.processed_ms > now_ms {
-                return Err(format!(
-                    "record #{} read at {} ms, after the clock ({now_ms} ms)",
-                    last.index, last.processed_ms
-                ));
-            }
-        }
-        let next = self.records().get(seen.len());
-        if let Some(next) = next.filter(|r| r.processed_ms < now_ms) {
-            return Err(format!(
-                "record #{} was due at {} ms and is still unread at {now_ms} ms",
-                next.index, next.processed_ms
-            ));
-        }
-        let summary = self.event_time_summary();
-        if summary.events != seen.len() as u64 || summary.dropped > summary.events {
-            return Err(format!(
-                "{} records read but the event-time operator took {} and dropped {}",
-                seen.len(),
-                summary.events,
-                summary.dropped
-            ));
-        }
-        let too_late = EventTimeWorld::events(self)
-            .iter()
-            .filter(|e| matches!(e.kind, EventTimeEventKind::RecordTooLate { .. }))
-            .count() as u64;
-        if too_late != summary.dropped {
-            return Err(format!(
-                "{too_late} too-late events for {} records dropped",
-                summary.dropped
-            ));
-        }
-        let events = EventTimeWorld::events(self);
-        if let Some(pair) = events.windows(2).rev().find(|p| p[0].at_ms > p[1].at_ms) {
-            return Err(format!(
-                "an event at {} ms follows one at {} ms",
-                pair[1].at_ms, pair[0].at_ms
-            ));
-        }
-        Ok(())
+        super::invariants::check(self)
     }
 
     fn size_hint_bytes(&self) -> usize {

@@ -10,6 +10,7 @@
 use super::closing::{fixed_windows_of, Closings, WindowSummary};
 use super::events::{EventTimeEvent, EventTimeEventKind, LateRecord, WindowKind};
 use super::fingerprint::RunTrace;
+use super::invariants::TickMarks;
 use super::records::{self, Record};
 use super::scenario::{EventTimeScenario, LateRecordPolicy, ScenarioError, TimeDomain};
 use super::snapshot::{
@@ -53,6 +54,9 @@ pub struct EventTimeWorld {
     input_end_ms: i64,
     input_ended: bool,
     watermarks: Watermarks,
+    /// The largest event time read from each partition, kept apart from the watermarks so the
+    /// invariant check has something to hold each partition's watermark against.
+    largest_event_ms: Vec<Option<i64>>,
     event_time: WindowOperator<u32>,
     processing_time: WindowOperator<u32>,
     truth: BTreeMap<WindowId, u64>,
@@ -72,6 +76,8 @@ pub struct EventTimeWorld {
     /// Everything the run did, as typed events in processing-time order.
     events: Vec<EventTimeEvent>,
     trace: RunTrace,
+    /// Where the latest tick began, so the invariant check looks only at what it changed.
+    tick: TickMarks,
 }
 
 impl EventTimeWorld {
@@ -99,6 +105,7 @@ impl EventTimeWorld {
                 scenario.max_out_of_orderness_ms,
                 scenario.idleness_ms,
             ),
+            largest_event_ms: vec![None; scenario.partitions as usize],
             closings: Closings::new(scenario.window, &truth, outage_ms),
             truth,
             processing_time: in_order_operator(scenario.window),
@@ -122,6 +129,7 @@ impl EventTimeWorld {
             scratch: Vec::new(),
             events: Vec::new(),
             trace: RunTrace::default(),
+            tick: TickMarks::default(),
             scenario,
         })
     }
@@ -188,6 +196,18 @@ impl EventTimeWorld {
         self.trace.finish(self.now_ms)
     }
 
+    pub(super) fn watermarks(&self) -> &Watermarks {
+        &self.watermarks
+    }
+
+    pub(super) fn largest_event_ms(&self) -> &[Option<i64>] {
+        &self.largest_event_ms
+    }
+
+    pub(super) fn tick(&self) -> &TickMarks {
+        &self.tick
+    }
+
     /// Moves processing time forward to `target_ms` (never back), processing every record,
     /// idleness deadline and outage instant up to and including it, in time order.
     pub fn advance_to(&mut self, target_ms: i64) {
@@ -195,8 +215,10 @@ impl EventTimeWorld {
             self.step(instant_ms);
         }
         if target_ms > self.now_ms {
+            self.begin_tick();
             self.now_ms = target_ms;
             self.fire_processing_time(target_ms);
+            crate::family::debug_check(self);
         }
     }
 
@@ -241,6 +263,7 @@ impl EventTimeWorld {
     /// at exactly their end belong to the next window), then the outage's news, the records,
     /// idleness, and the end of the input.
     fn step(&mut self, instant_ms: i64) {
+        self.begin_tick();
         self.now_ms = self.now_ms.max(instant_ms);
         self.fire_processing_time(instant_ms);
         self.report_outage(instant_ms);
@@ -257,6 +280,16 @@ impl EventTimeWorld {
             self.end_input(instant_ms);
         }
         crate::family::debug_check(self);
+    }
+
+    fn begin_tick(&mut self) {
+        self.tick = TickMarks {
+            events: self.events.len(),
+            seen: self.seen,
+            watermark_steps: self.watermarks.steps.len(),
+            dropped: self.event_time.summary().dropped,
+            combined: self.watermarks.combined(),
+        };
     }
 
     /// The processor stops (nothing is read until it is back) and later comes back to the
@@ -320,6 +353,8 @@ impl EventTimeWorld {
     }
 
     fn observe(&mut self, partition: u32, event_ms: i64, now_ms: i64) {
+        let largest = &mut self.largest_event_ms[partition as usize];
+        *largest = Some(largest.map_or(event_ms, |seen_ms| seen_ms.max(event_ms)));
         let changes = self.watermarks.idleness_changes.len();
         self.watermarks.observe(partition, event_ms, now_ms);
         self.report_idleness_changes(changes);
@@ -741,4 +776,94 @@ impl EventTimeWorld {
 fn outage_span_ms(scenario: &EventTimeScenario) -> Option<(i64, i64)> {
     let outage = &scenario.outage;
     (outage.duration_ms > 0).then_some((outage.start_ms, outage.start_ms + outage.duration_ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eventtime::drop_vs_restate_vs_side;
+    use crate::eventtime::invariants::check;
+
+    fn halfway() -> EventTimeWorld {
+        let mut world = EventTimeWorld::new(drop_vs_restate_vs_side()).unwrap();
+        world.advance_to(60_000);
+        world
+    }
+
+    fn broken(world: &EventTimeWorld) -> String {
+        check(world).expect_err("a broken rule")
+    }
+
+    #[test]
+    fn a_run_keeps_every_rule() {
+        let mut world = halfway();
+        assert_eq!(check(&world), Ok(()));
+        world.run_to_end();
+        assert_eq!(check(&world), Ok(()));
+    }
+
+    #[test]
+    fn an_event_told_out_of_time_order_is_caught() {
+        let mut world = halfway();
+        world.push_event(1, EventTimeEventKind::PartitionActive { partition: 0 });
+        assert!(
+            broken(&world).contains("follows one at"),
+            "{}",
+            broken(&world)
+        );
+    }
+
+    #[test]
+    fn a_watermark_ahead_of_its_partitions_data_is_caught() {
+        let mut world = halfway();
+        world.largest_event_ms[1] = world.largest_event_ms[1].map(|ms| ms - 1);
+        assert!(
+            broken(&world).contains("partition 1's watermark"),
+            "{}",
+            broken(&world)
+        );
+    }
+
+    #[test]
+    fn a_drop_nobody_was_told_of_and_a_side_output_under_restate_are_caught() {
+        let mut world = halfway();
+        world.tick.dropped -= 1;
+        assert!(
+            broken(&world).contains("too-late records told"),
+            "{}",
+            broken(&world)
+        );
+        let mut world = halfway();
+        world.side_outputs.push(SideOutputRecord {
+            emitted_at_ms: 60_000,
+            record_index: 0,
+            key: 0,
+            event_ms: 0,
+        });
+        assert!(
+            broken(&world).contains("side outputs for"),
+            "{}",
+            broken(&world)
+        );
+    }
+
+    #[test]
+    fn a_late_pane_before_its_window_closed_is_caught() {
+        let mut world = halfway();
+        let at_ms = world.now_ms;
+        world.push_event(
+            at_ms,
+            EventTimeEventKind::LatePaneFired {
+                key: 0,
+                start_ms: 1_000_000,
+                end_ms: 1_010_000,
+                count: 1,
+                retracted: None,
+                cause: None,
+                closed_at_ms: None,
+                allowed_lateness_ms: 5_000,
+            },
+        );
+        assert!(broken(&world).contains("late pane"), "{}", broken(&world));
+    }
 }
