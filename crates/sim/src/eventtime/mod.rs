@@ -40,6 +40,7 @@ pub mod events;
 mod fingerprint;
 mod invariants;
 pub mod knobs;
+pub mod lane_events;
 mod presets;
 mod records;
 mod scenario;
@@ -52,6 +53,7 @@ mod window_types;
 mod world;
 
 pub use events::{EventTimeEvent, EventTimeEventKind, LateRecord, WindowKind};
+pub use lane_events::{WindowTypesEvent, WindowTypesEventKind};
 pub use presets::{
     drop_vs_restate_vs_side, four_windows, idle_partition_stalls, late_record_many_panes,
     mobile_stragglers, outage_spike, preset, Preset, LESSONS, PRESETS,
