@@ -22,6 +22,13 @@
 //! the processing time they were emitted at, side outputs, drops, and per window the answers
 //! next to the ground truth (the count by true time with all data present).
 //!
+//! What the run does is also told as typed [`EventTimeEvent`]s (the outage, idleness, each
+//! window's answer by each clock summed over devices, late panes, retractions, merged
+//! sessions, drops and side outputs); [`events::narrate`] gives each its sentence, so every
+//! lesson's narration comes from the core, and the trace hash folds the events' fields, the
+//! records read and the watermark's moves as they happen. [`WindowTypesRun`] tells the Windows
+//! lesson's panes per window type the same way ([`lane_events`]).
+//!
 //! # Decisions
 //!
 //! * The run is bounded: when processing time reaches [`EventTimeWorld::input_end_ms`] the
