@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use streamlab_sim::eventtime::{
-    EventTimeScenario, EventTimeWorld, LateRecordPolicy, TimestampSource, WindowId,
+    EventTimeEventKind, EventTimeScenario, EventTimeWorld, LateRecordPolicy, TimeDomain,
+    TimestampSource, WindowId,
 };
 use streamlab_sim::window::{Timing, Watermark, WindowSpec};
 
@@ -188,6 +189,34 @@ proptest! {
         }
         stepped.advance_to(target_ms);
         prop_assert_eq!(jumped.snapshot(), stepped.snapshot());
+        prop_assert_eq!(jumped.events(), stepped.events());
+        prop_assert_eq!(jumped.trace_hash(), stepped.trace_hash());
+    }
+
+    /// The window-level events tell every tumbling window that held something: by event time
+    /// their truths add up to every record, and by processing time their counts add up to
+    /// every record read, each counted once. Events come in time order.
+    #[test]
+    fn shared_windows_close_once_each_and_account_for_every_record(
+        mut scenario in any_scenario(),
+        size_ms in 500i64..=10_000,
+    ) {
+        scenario.window = WindowSpec::Tumbling { size_ms };
+        let world = finished(scenario);
+        let mut truth = 0;
+        let mut processed = 0;
+        for event in world.events() {
+            if let EventTimeEventKind::WindowClosed { clock, count, truth: t, .. } = event.kind {
+                match clock {
+                    TimeDomain::EventTime => truth += t,
+                    TimeDomain::ProcessingTime => processed += count,
+                }
+            }
+        }
+        let records = world.records().len() as u64;
+        prop_assert_eq!(truth, records);
+        prop_assert_eq!(processed, records);
+        prop_assert!(world.events().windows(2).all(|p| p[0].at_ms <= p[1].at_ms));
     }
 
     /// Every record's timestamps tell a consistent story: it is sent no earlier than it

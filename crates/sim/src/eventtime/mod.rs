@@ -22,6 +22,13 @@
 //! the processing time they were emitted at, side outputs, drops, and per window the answers
 //! next to the ground truth (the count by true time with all data present).
 //!
+//! What the run does is also told as typed [`EventTimeEvent`]s (the outage, idleness, each
+//! window's answer by each clock summed over devices, late panes, retractions, merged
+//! sessions, drops and side outputs); [`events::narrate`] gives each its sentence, so every
+//! lesson's narration comes from the core, and the trace hash folds the events' fields, the
+//! records read and the watermark's moves as they happen. [`WindowTypesRun`] tells the Windows
+//! lesson's panes per window type the same way ([`lane_events`]).
+//!
 //! # Decisions
 //!
 //! * The run is bounded: when processing time reaches [`EventTimeWorld::input_end_ms`] the
@@ -35,8 +42,12 @@
 //! * Determinism: integer ms everywhere except the exponential draws, which go through `libm`;
 //!   only `Vec`s and `BTreeMap`s are iterated.
 
+mod closing;
 pub mod events;
+mod fingerprint;
+mod invariants;
 pub mod knobs;
+pub mod lane_events;
 mod presets;
 mod records;
 mod scenario;
@@ -49,7 +60,8 @@ mod watermarks;
 mod window_types;
 mod world;
 
-pub use events::{EventTimeEvent, EventTimeEventKind};
+pub use events::{EventTimeEvent, EventTimeEventKind, LateRecord, WindowKind};
+pub use lane_events::{WindowTypesEvent, WindowTypesEventKind};
 pub use presets::{
     drop_vs_restate_vs_side, four_windows, idle_partition_stalls, late_record_many_panes,
     mobile_stragglers, outage_spike, preset, Preset, LESSONS, PRESETS,

@@ -297,7 +297,9 @@ pub enum LateRecordPolicy {
     /// Late panes are plain updates; too-late records are counted and forgotten.
     Drop,
     /// Late panes restate the result: each carries the value it replaces in `retracted`
-    /// (Beam's accumulating-and-retracting panes); too-late records are counted and forgotten.
+    /// (the Dataflow model's accumulating-and-retracting mode, which Flink SQL's changelogs
+    /// express as UPDATE_BEFORE / UPDATE_AFTER; Beam itself offers only discarding and
+    /// accumulating panes); too-late records are counted and forgotten.
     Restate,
     /// Late panes are plain updates; too-late records go to a side output (Flink
     /// `sideOutputLateData`) where the UI can show them. Also read as `"side"`, the CLI's

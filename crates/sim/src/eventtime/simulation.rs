@@ -1,7 +1,7 @@
 //! The event-time world as a [`Simulation`]: its place on the timeline, its headline figures
 //! by stable names, its trace hash and what must hold at every instant.
 
-use super::events::{narrate, EventTimeEvent, EventTimeEventKind};
+use super::events::{narrate, EventTimeEvent};
 use super::scenario::EventTimeScenario;
 use super::snapshot::EventTimeSnapshot;
 use super::world::EventTimeWorld;
@@ -53,47 +53,13 @@ impl Simulation for EventTimeWorld {
     }
 
     fn narrate(event: &EventTimeEvent) -> Option<String> {
-        Some(narrate(event))
+        narrate(event)
     }
 
-    /// Folds what the snapshot says the run did so far: how far it read, the watermark, every
-    /// pane (with its retraction), every side output and drop, and each window's answers next
-    /// to the truth.
+    /// Folded as the run goes, from the records read, the watermark's moves and the typed
+    /// events (see the `fingerprint` module); narration never enters it.
     fn trace_hash(&self) -> TraceHasher {
-        let snapshot = EventTimeWorld::snapshot(self);
-        let mut h = TraceHasher::default();
-        let signed = |v: i64| v as u64;
-        let optional = |v: Option<u64>| v.map_or(u64::MAX, |v| v);
-        h.write_u64(signed(snapshot.now_ms));
-        h.write_u64(snapshot.records_seen.len() as u64);
-        h.write_u64(snapshot.backlog);
-        h.write_u64(optional(snapshot.combined_watermark.as_ms().map(signed)));
-        h.write_u64(snapshot.watermark_steps.len() as u64);
-        h.write_u64(snapshot.idleness_changes.len() as u64);
-        h.write_u64(snapshot.dropped);
-        for pane in snapshot
-            .event_time_panes
-            .iter()
-            .chain(&snapshot.processing_time_panes)
-        {
-            for v in [pane.emitted_at_ms, pane.window.start_ms, pane.window.end_ms] {
-                h.write_u64(signed(v));
-            }
-            h.write_u64(u64::from(pane.window.key));
-            h.write_u64(pane.count);
-            h.write_u64(optional(pane.retracted));
-        }
-        for side in &snapshot.side_outputs {
-            h.write_u64(signed(side.emitted_at_ms));
-            h.write_u64(u64::from(side.record_index));
-        }
-        for w in &snapshot.windows {
-            h.write_u64(w.truth);
-            h.write_u64(optional(w.event_time));
-            h.write_u64(optional(w.processing_time));
-            h.write_u64(optional(w.result));
-        }
-        h
+        EventTimeWorld::trace_hash(self)
     }
 
     /// Records read and waiting, the panes by kind, what came too late, and how far the
@@ -138,54 +104,12 @@ impl Simulation for EventTimeWorld {
             .signed("max_processing_time_overcount", processing_time_overcount)
     }
 
-    /// The processor never reads ahead of the clock nor skips a record, every record it read
-    /// went into the event-time operator (counted, or dropped as too late), side outputs only
-    /// come from drops, and events come in time order.
+    /// See the `invariants` module: the clock and the records read, each partition's
+    /// watermark against its data, the combined watermark against the partitions, too-late
+    /// records against drops and side outputs, and every event of the latest tick against
+    /// the state it describes.
     fn check_invariants(&self) -> Result<(), String> {
-        let now_ms = EventTimeWorld::now_ms(self);
-        let seen = self.records_seen();
-        if let Some(last) = seen.last() {
-            if last.processed_ms > now_ms {
-                return Err(format!(
-                    "record #{} read at {} ms, after the clock ({now_ms} ms)",
-                    last.index, last.processed_ms
-                ));
-            }
-        }
-        let next = self.records().get(seen.len());
-        if let Some(next) = next.filter(|r| r.processed_ms < now_ms) {
-            return Err(format!(
-                "record #{} was due at {} ms and is still unread at {now_ms} ms",
-                next.index, next.processed_ms
-            ));
-        }
-        let summary = self.event_time_summary();
-        if summary.events != seen.len() as u64 || summary.dropped > summary.events {
-            return Err(format!(
-                "{} records read but the event-time operator took {} and dropped {}",
-                seen.len(),
-                summary.events,
-                summary.dropped
-            ));
-        }
-        let too_late = EventTimeWorld::events(self)
-            .iter()
-            .filter(|e| matches!(e.kind, EventTimeEventKind::RecordTooLate { .. }))
-            .count() as u64;
-        if too_late != summary.dropped {
-            return Err(format!(
-                "{too_late} too-late events for {} records dropped",
-                summary.dropped
-            ));
-        }
-        let events = EventTimeWorld::events(self);
-        if let Some(pair) = events.windows(2).rev().find(|p| p[0].at_ms > p[1].at_ms) {
-            return Err(format!(
-                "an event at {} ms follows one at {} ms",
-                pair[1].at_ms, pair[0].at_ms
-            ));
-        }
-        Ok(())
+        super::invariants::check(self)
     }
 
     fn size_hint_bytes(&self) -> usize {

@@ -8,10 +8,14 @@
 //! [`WindowTypesRun::picture`] derives, for one device, plain data to draw: per type the
 //! windows so far (those that answered and those still open) stacked into rows so that
 //! overlapping windows do not cover each other, and each record with the number of windows
-//! it falls in.
+//! it falls in. [`WindowTypesRun::events`] tells what the four runs' windows did, as typed
+//! [`WindowTypesEvent`]s in processing-time order across the lanes, for the lesson's
+//! narration ([`lane_events::narrate`](super::lane_events::narrate)).
 //!
 //! [`ComparedWindows`]: super::ComparedWindows
 
+use super::events::WindowKind;
+use super::lane_events::WindowTypesEvent;
 use super::scenario::{EventTimeScenario, ScenarioError};
 use super::world::EventTimeWorld;
 use crate::window::{Timing, Watermark, WindowSpec, WindowState};
@@ -21,6 +25,9 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug)]
 pub struct WindowTypesRun {
     worlds: Vec<EventTimeWorld>,
+    /// Per run, how many of its events have been read into `events`.
+    read: Vec<usize>,
+    events: Vec<WindowTypesEvent>,
 }
 
 /// What one device's records look like under the four window types at one instant.
@@ -91,7 +98,11 @@ impl WindowTypesRun {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self { worlds })
+        Ok(Self {
+            read: vec![0; worlds.len()],
+            worlds,
+            events: Vec::new(),
+        })
     }
 
     /// The run of each type, in lane order.
@@ -108,6 +119,29 @@ impl WindowTypesRun {
         for world in &mut self.worlds {
             world.advance_to(target_ms);
         }
+        self.read_new_events();
+    }
+
+    /// What the four lanes' windows did so far, in processing-time order (lane order within
+    /// an instant).
+    pub fn events(&self) -> &[WindowTypesEvent] {
+        &self.events
+    }
+
+    /// Appends the lanes' events since the last advance. Each run tells everything up to the
+    /// time it was advanced to, and nothing it tells later is earlier, so sorting each
+    /// advance's events by time (stably, lanes in order) gives the same sequence however
+    /// finely the runs are advanced.
+    fn read_new_events(&mut self) {
+        let mut fresh = Vec::new();
+        for (world, read) in self.worlds.iter().zip(&mut self.read) {
+            let lane = WindowKind::of(world.scenario().window);
+            let told = &world.events()[*read..];
+            fresh.extend(told.iter().filter_map(|e| WindowTypesEvent::of(lane, e)));
+            *read = world.events().len();
+        }
+        crate::replay::sort::sort_by_key(&mut fresh, |event| event.at_ms);
+        self.events.extend(fresh);
     }
 
     /// The picture of device `key`'s records and windows now.
