@@ -21,7 +21,10 @@ fn reference() -> String {
     out.push_str("\n## Consumer groups: each group (`groups[]`)\n\n");
     out.push_str(&markdown_table(GROUP_KNOBS, &GroupConfig::default()));
     out.push_str("\n## Event time\n\n");
-    out.push_str(&markdown_table(EVENT_TIME_KNOBS, &EventTimeScenario::default()));
+    out.push_str(&markdown_table(
+        EVENT_TIME_KNOBS,
+        &EventTimeScenario::default(),
+    ));
     out
 }
 
@@ -37,7 +40,11 @@ fn the_knob_reference_is_generated_from_the_tables() {
         actual == expected,
         "docs/knobs.md is out of date: run `STREAMLAB_WRITE_DOCS=1 cargo test -p streamlab-sim --test knob_docs`"
     );
-    for knob in SCENARIO_KNOBS.iter().map(|k| k.field).chain(GROUP_KNOBS.iter().map(|k| k.field)) {
+    for knob in SCENARIO_KNOBS
+        .iter()
+        .map(|k| k.field)
+        .chain(GROUP_KNOBS.iter().map(|k| k.field))
+    {
         assert!(actual.contains(&format!("(`{knob}`)")), "{knob}");
     }
 }

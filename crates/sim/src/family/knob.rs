@@ -319,7 +319,9 @@ pub fn markdown_table<S>(knobs: &[Knob<S>], defaults: &S) -> String {
         "| knob | real name | range | default | section | what it does |\n| --- | --- | --- | --- | --- | --- |\n",
     );
     for knob in knobs {
-        let real = knob.config_name.map_or("—".to_string(), |n| format!("`{n}`"));
+        let real = knob
+            .config_name
+            .map_or("—".to_string(), |n| format!("`{n}`"));
         let range = match &knob.control {
             Control::Number(n) => format!(
                 "{}–{} {}",

@@ -155,14 +155,16 @@ impl LessonFamily for EventTimeFamily {
 
     fn tone(event: &EventTimeEvent) -> &'static str {
         match event.kind {
-            EventTimeEventKind::PaneFired { late: true, .. } => "lag",
+            EventTimeEventKind::WindowClosed { count, truth, .. } if count == truth => "caught-up",
             EventTimeEventKind::PaneFired {
                 count,
                 truth: Some(truth),
                 ..
             } if count == truth => "caught-up",
-            EventTimeEventKind::PaneFired { .. } => "commit",
-            EventTimeEventKind::RecordTooLate { .. } => "lag",
+            EventTimeEventKind::PaneFired { .. } | EventTimeEventKind::PartitionActive { .. } => {
+                "commit"
+            }
+            _ => "lag",
         }
     }
 

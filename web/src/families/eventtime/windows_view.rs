@@ -6,9 +6,11 @@
 use crate::families::eventtime::components::windows_chart::WindowsChartData;
 use crate::platform::shared::Shared;
 use crate::shell::components::narration::NarrationLine;
-use streamlab_sim::eventtime::events::clock_time as clock;
-use streamlab_sim::eventtime::{EventTimeScenario, WindowTypesRun};
-use streamlab_sim::window::{Timing, WindowSpec};
+use streamlab_sim::eventtime::lane_events;
+use streamlab_sim::eventtime::{
+    EventTimeScenario, WindowTypesEvent, WindowTypesEventKind, WindowTypesRun,
+};
+use streamlab_sim::window::Timing;
 use wasm_bindgen::JsValue;
 
 /// The device whose windows the picture shows.
@@ -131,65 +133,31 @@ fn chart_data(run: &WindowTypesRun, scenario: &EventTimeScenario) -> WindowsChar
     }
 }
 
-/// "0:10–0:20", or with tenths of a second when both ends fall in the same second (a short
-/// session): "0:39.2–0:39.7".
-fn span(start_ms: i64, end_ms: i64) -> String {
-    let (from, to) = (clock(start_ms), clock(end_ms));
-    if from == to {
-        let tenths = |ms: i64| ms.rem_euclid(1000) / 100;
-        format!("{from}.{}–{to}.{}", tenths(start_ms), tenths(end_ms))
-    } else {
-        format!("{from}–{to}")
-    }
-}
-
-fn kind_name(spec: WindowSpec) -> &'static str {
-    match spec {
-        WindowSpec::Tumbling { .. } => "Tumbling",
-        WindowSpec::Hopping { .. } => "Hopping",
-        WindowSpec::Sliding { .. } => "Sliding",
-        WindowSpec::Session { .. } => "Session",
-    }
-}
-
-/// The shown device's panes, in processing-time order: every tumbling and session answer,
-/// and for the overlapping kinds (too many to list) only the late ones, which are the news.
+/// The shown device's news from the core's lane events, in processing-time order (the core
+/// stays silent on on-time hopping and sliding panes: every record lands in several).
 fn narrate(run: &WindowTypesRun) -> Vec<NarrationLine> {
-    let mut lines: Vec<NarrationLine> = Vec::new();
-    for world in run.worlds() {
-        let spec = world.scenario().window;
-        let overlapping = matches!(
-            spec,
-            WindowSpec::Hopping { .. } | WindowSpec::Sliding { .. }
-        );
-        for pane in world.event_time_panes() {
-            let late = pane.timing == Timing::Late;
-            if pane.window.key != SHOWN_DEVICE || (overlapping && !late) {
-                continue;
-            }
-            let span = span(pane.window.start_ms.max(0), pane.window.end_ms);
-            let records = match pane.count {
-                1 => "1 record".to_string(),
-                n => format!("{n} records"),
-            };
-            let text = if late {
-                format!(
-                    "{} window {span} fired again with {records}: a late record landed in it.",
-                    kind_name(spec)
-                )
-            } else {
-                format!(
-                    "{} window {span} fired with {records} once the watermark passed its end.",
-                    kind_name(spec)
-                )
-            };
-            lines.push(NarrationLine {
-                at_ms: pane.emitted_at_ms.max(0) as u64,
+    run.events()
+        .iter()
+        .filter(|event| device_of(event) == SHOWN_DEVICE)
+        .filter_map(|event| {
+            let text = lane_events::narrate(event)?;
+            let late = matches!(
+                event.kind,
+                WindowTypesEventKind::PaneFired { late: true, .. }
+            ) || matches!(event.kind, WindowTypesEventKind::SessionsMerged { .. });
+            Some(NarrationLine {
+                at_ms: event.at_ms,
                 text,
                 kind: if late { "commit" } else { "caught-up" },
-            });
-        }
+            })
+        })
+        .collect()
+}
+
+/// The device a lane event belongs to.
+fn device_of(event: &WindowTypesEvent) -> u32 {
+    match event.kind {
+        WindowTypesEventKind::PaneFired { key, .. }
+        | WindowTypesEventKind::SessionsMerged { key, .. } => key,
     }
-    streamlab_sim::replay::sort::sort_by_key(&mut lines, |line| line.at_ms);
-    lines
 }

@@ -6,7 +6,6 @@
 
 use crate::families::eventtime::components::watermark_chart::ChartDot;
 use crate::platform::shared::Shared;
-use crate::shell::components::narration::NarrationLine;
 use std::collections::BTreeMap;
 use streamlab_sim::eventtime::events::clock_time as clock;
 use streamlab_sim::eventtime::views::Lateness;
@@ -47,15 +46,6 @@ impl PaneKind {
             Self::SideOutput => "side",
             Self::Dropped => "dropped",
             Self::Idleness => "idle",
-        }
-    }
-
-    /// The narration's style for the line ("lag" is its alarm colour).
-    fn narration_kind(self) -> &'static str {
-        match self {
-            Self::OnTime => "caught-up",
-            Self::Late | Self::Restated | Self::Idleness => "commit",
-            Self::SideOutput | Self::Dropped => "lag",
         }
     }
 }
@@ -272,18 +262,6 @@ pub fn pane_events(
     // Stable: at one instant, on-time panes come before the late news they explain.
     streamlab_sim::replay::sort::sort_by_key(&mut events, |e| e.at_ms);
     events
-}
-
-/// The narration's lines for these events.
-pub fn narrate(events: &[PaneEvent]) -> Vec<NarrationLine> {
-    events
-        .iter()
-        .map(|e| NarrationLine {
-            at_ms: e.at_ms.max(0) as u64,
-            text: e.sentence.clone(),
-            kind: e.kind.narration_kind(),
-        })
-        .collect()
 }
 
 /// Entries shown at once; older ones are in the narration.
