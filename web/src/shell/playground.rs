@@ -39,8 +39,8 @@ use streamlab_sim::family::Simulation;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-/// Narration lines kept on screen.
-const NARRATION_KEPT: usize = 60;
+/// Narration lines kept on screen (a run's whole story at lesson sizes; the list scrolls).
+const NARRATION_KEPT: usize = 200;
 
 pub enum Msg<F: LessonFamily> {
     Frame(f64),
