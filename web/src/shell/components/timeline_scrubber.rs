@@ -63,6 +63,9 @@ pub fn timeline_scrubber(props: &TimelineScrubberProps) -> Html {
                 if has("rebalance") {
                     <span class="scrubber-key rebalance" aria-hidden="true" />{ " rebalance " }
                 }
+                if has("difference") {
+                    <span class="scrubber-key difference" aria-hidden="true" />{ " A and B first differ " }
+                }
                 <span class="scrubber-end">{ format!("{} of {}", seconds(props.position_ms), seconds(end_ms)) }</span>
                 if props.in_the_past {
                     <span class="scrubber-fork">{ "In the past: a change now starts a new future from here." }</span>
