@@ -86,34 +86,31 @@ struct Posts {
 
 /// A playground's connection to the course page; dropping it disconnects.
 pub struct Connection {
-    listener: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    target: Target,
 }
 
 impl Drop for Connection {
     fn drop(&mut self) {
-        if let Some(window) = web_sys::window() {
-            let _ = window.remove_event_listener_with_callback(
-                "message",
-                self.listener.as_ref().unchecked_ref(),
-            );
-        }
-        TARGET.with(|t| *t.borrow_mut() = None);
+        // Only if no newer playground took over: when a link is loaded, the next lesson's
+        // playground may connect before this one is dropped.
+        TARGET.with(|t| {
+            let mut current = t.borrow_mut();
+            if current
+                .as_ref()
+                .is_some_and(|c| Rc::ptr_eq(c, &self.target))
+            {
+                *current = None;
+            }
+        });
     }
 }
 
 /// Connects the playground that receives `on_command` to the course page (and to
-/// `window.streamlab`).
-pub fn connect(on_command: impl Fn(HostCommand) + 'static) -> Option<Connection> {
-    TARGET.with(|t| *t.borrow_mut() = Some(Rc::new(on_command)));
-    let window = web_sys::window()?;
-    let listener =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
-            receive(&event.data());
-        });
-    window
-        .add_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
-        .ok()?;
-    Some(Connection { listener })
+/// `window.streamlab`), in place of any other.
+pub fn connect(on_command: impl Fn(HostCommand) + 'static) -> Connection {
+    let target: Target = Rc::new(on_command);
+    TARGET.with(|t| *t.borrow_mut() = Some(target.clone()));
+    Connection { target }
 }
 
 /// Handles one message from a host page (or a `window.streamlab` call).
@@ -257,11 +254,20 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> 
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
 }
 
-/// `window.streamlab`: the same calls for a script on the lesson's own page.
+/// Listens to the course page's messages and installs `window.streamlab`, once for the page:
+/// the playground on screen connects to them ([`connect`]), whichever lesson it is, so a
+/// message is read once however often lessons are loaded.
 pub fn install_window_api() {
     let Some(window) = web_sys::window() else {
         return;
     };
+    let listener =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
+            receive(&event.data());
+        });
+    let _ = window.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+    // It listens as long as the page lives.
+    listener.forget();
     let api = js_sys::Object::new();
     let command = |name: &'static str| {
         Closure::<dyn Fn()>::new(move || {
@@ -356,6 +362,22 @@ mod tests {
         assert!(read_json(r#"{"streamlab":"play","extra":1}"#).is_err());
         assert!(read_json(r#"{"streamlab":5}"#).is_err());
         assert!(read_json(r#"{"streamlab":"load","link":"http://elsewhere"}"#).is_err());
+    }
+
+    #[wasm_bindgen_test]
+    fn a_playground_dropped_after_the_next_one_connected_leaves_it_connected() {
+        let got = Rc::new(RefCell::new(Vec::new()));
+        let to = |name: &'static str| {
+            let got = got.clone();
+            move |command| got.borrow_mut().push((name, command))
+        };
+        let old = connect(to("old"));
+        let new = connect(to("new"));
+        drop(old);
+        dispatch(HostCommand::Play);
+        drop(new);
+        dispatch(HostCommand::Pause);
+        assert_eq!(*got.borrow(), [("new", HostCommand::Play)]);
     }
 
     #[wasm_bindgen_test]

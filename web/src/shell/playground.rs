@@ -107,7 +107,7 @@ pub struct Playground<F: LessonFamily> {
     /// Held for its Drop, which removes the listener.
     _keys: Option<KeyListener>,
     /// Held for its Drop, which stops the course page's messages reaching this playground.
-    _host: Option<host_api::Connection>,
+    _host: host_api::Connection,
     error: Option<String>,
     narration: Shared<Vec<NarrationLine>>,
     narrated_events: usize,
