@@ -49,13 +49,14 @@ struct StateMessage<'a> {
     state: &'a LessonState,
 }
 
-/// A message as a host writes it.
+/// A message as a host writes it. The values are read loosely here and checked in
+/// [`request_of`], so a value of the wrong type gets the same warning as a missing one.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Incoming {
-    streamlab: String,
-    t_ms: Option<f64>,
-    link: Option<String>,
+    streamlab: serde_json::Value,
+    t_ms: Option<serde_json::Value>,
+    link: Option<serde_json::Value>,
 }
 
 /// What arrived, once read.
@@ -124,32 +125,51 @@ fn receive(data: &JsValue) {
         Ok(Request::Command(command)) => dispatch(command),
         Ok(Request::Load(link)) => load(&link),
         Err(why) => web_sys::console::warn_1(&JsValue::from_str(&format!(
-            "streamlab: ignored a message from the host page: {why}"
+            "streamlab: ignored a command: {why}"
         ))),
     }
 }
 
 /// Reads a message; `Err` says what is wrong with it.
 fn read(data: &JsValue) -> Result<Request, String> {
-    let incoming: Incoming =
-        serde_wasm_bindgen::from_value(data.clone()).map_err(|e| e.to_string())?;
+    let incoming: Incoming = serde_wasm_bindgen::from_value(data.clone()).map_err(|e| {
+        // The error is a JavaScript `Error`, which prints itself with that word in front;
+        // it can quote a field's name, which came from outside.
+        let why = e.to_string();
+        streamlab_sim::quote::shorten(why.strip_prefix("Error: ").unwrap_or(&why))
+    })?;
     request_of(incoming)
 }
 
 fn request_of(incoming: Incoming) -> Result<Request, String> {
-    match (incoming.streamlab.as_str(), incoming.t_ms, incoming.link) {
-        ("play", None, None) => Ok(Request::Command(HostCommand::Play)),
-        ("pause", None, None) => Ok(Request::Command(HostCommand::Pause)),
-        ("get", None, None) => Ok(Request::Command(HostCommand::Get)),
-        ("seek", Some(t_ms), None) if t_ms.is_finite() && t_ms >= 0.0 => {
+    let t_ms = incoming.t_ms.as_ref().map(serde_json::Value::as_f64);
+    let link = incoming.link.as_ref().map(serde_json::Value::as_str);
+    match (incoming.streamlab.as_str(), t_ms, link) {
+        (Some("play"), None, None) => Ok(Request::Command(HostCommand::Play)),
+        (Some("pause"), None, None) => Ok(Request::Command(HostCommand::Pause)),
+        (Some("get"), None, None) => Ok(Request::Command(HostCommand::Get)),
+        (Some("seek"), Some(Some(t_ms)), None) if t_ms.is_finite() && t_ms >= 0.0 => {
             Ok(Request::Command(HostCommand::Seek(t_ms as u64)))
         }
-        ("seek", _, _) => Err("seek needs t_ms, a number of milliseconds >= 0".into()),
-        ("load", None, Some(link)) if link.starts_with("#/") => Ok(Request::Load(link)),
-        ("load", _, _) => Err("load needs link, a lesson's fragment starting \"#/\"".into()),
-        (other, _, _) => Err(format!(
-            "{} is not a command (play, pause, seek, load, get), or has fields it does not take",
+        (Some("seek"), _, _) => {
+            Err("seek takes t_ms, a number of milliseconds >= 0, and no link".into())
+        }
+        (Some("load"), None, Some(Some(link))) if link.starts_with("#/") => {
+            Ok(Request::Load(link.to_string()))
+        }
+        (Some("load"), _, _) => {
+            Err("load takes link, a lesson's fragment starting \"#/\", and no t_ms".into())
+        }
+        (Some(command @ ("play" | "pause" | "get")), _, _) => {
+            Err(format!("{command} takes neither t_ms nor link"))
+        }
+        (Some(other), _, _) => Err(format!(
+            "{} is not a command (play, pause, seek, load, get)",
             streamlab_sim::quote::quote(other)
+        )),
+        (None, _, _) => Err(format!(
+            "streamlab is {}, not a command's name (play, pause, seek, load, get)",
+            streamlab_sim::quote::shorten(&incoming.streamlab.to_string())
         )),
     }
 }
@@ -359,8 +379,19 @@ mod tests {
         assert!(read_json(r#"{"streamlab":"jump"}"#)
             .unwrap_err()
             .contains("not a command"));
-        assert!(read_json(r#"{"streamlab":"play","extra":1}"#).is_err());
-        assert!(read_json(r#"{"streamlab":5}"#).is_err());
+        assert!(read_json(r#"{"streamlab":"seek","t_ms":"soon"}"#)
+            .unwrap_err()
+            .contains("t_ms"));
+        assert_eq!(
+            read_json(r#"{"streamlab":"play","extra":1}"#).unwrap_err(),
+            "unknown field `extra`, expected one of `streamlab`, `t_ms`, `link`"
+        );
+        assert!(read_json(r#"{"streamlab":"play","t_ms":1}"#)
+            .unwrap_err()
+            .contains("play takes neither"));
+        assert!(read_json(r#"{"streamlab":5}"#)
+            .unwrap_err()
+            .starts_with("streamlab is 5, not a command"));
         assert!(read_json(r#"{"streamlab":"load","link":"http://elsewhere"}"#).is_err());
     }
 
