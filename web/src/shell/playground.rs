@@ -500,7 +500,8 @@ impl<F: LessonFamily> Playground<F> {
             HostCommand::Play if !self.clock.playing => self.toggle_play(ctx),
             HostCommand::Pause if self.clock.playing => self.toggle_play(ctx),
             HostCommand::Play | HostCommand::Pause => {}
-            HostCommand::Seek(at_ms) => self.seek(at_ms),
+            // No further than a link can reopen (and than the learner's scrubber goes).
+            HostCommand::Seek(at_ms) => self.seek(at_ms.min(F::Sim::MAX_AT_MS)),
             HostCommand::Get => host_api::answer(self.state()),
         }
         true
