@@ -11,7 +11,7 @@
 //! warning, never a panic. Values cross to JavaScript as plain objects (serde-wasm-bindgen),
 //! and the throttle's trailing post waits on a gloo timer.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::cell::RefCell;
 use std::rc::Rc;
 use streamlab_sim::family::Figures;
@@ -49,14 +49,16 @@ struct StateMessage<'a> {
     state: &'a LessonState,
 }
 
-/// A message as a host writes it. The values are read loosely here and checked in
-/// [`request_of`], so a value of the wrong type gets the same warning as a missing one.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The fields a command may have.
+const FIELDS: [&str; 3] = ["streamlab", "t_ms", "link"];
+
+/// A message as a host writes it, its values as they came (a missing or null field is
+/// `None`); [`request_of`] checks them, so a value of the wrong type gets the same warning as
+/// a missing one.
 struct Incoming {
-    streamlab: serde_json::Value,
-    t_ms: Option<serde_json::Value>,
-    link: Option<serde_json::Value>,
+    streamlab: Option<JsValue>,
+    t_ms: Option<JsValue>,
+    link: Option<JsValue>,
 }
 
 /// What arrived, once read.
@@ -132,19 +134,34 @@ fn receive(data: &JsValue) {
 
 /// Reads a message; `Err` says what is wrong with it.
 fn read(data: &JsValue) -> Result<Request, String> {
-    let incoming: Incoming = serde_wasm_bindgen::from_value(data.clone()).map_err(|e| {
-        // The error is a JavaScript `Error`, which prints itself with that word in front;
-        // it can quote a field's name, which came from outside.
-        let why = e.to_string();
-        streamlab_sim::quote::shorten(why.strip_prefix("Error: ").unwrap_or(&why))
-    })?;
-    request_of(incoming)
+    let object: &js_sys::Object = data.unchecked_ref();
+    if let Some(unknown) = js_sys::Object::keys(object)
+        .iter()
+        .map(|key| key.as_string().unwrap_or_default())
+        .find(|key| !FIELDS.contains(&key.as_str()))
+    {
+        return Err(format!(
+            "no command takes a field {} (only streamlab, t_ms and link)",
+            streamlab_sim::quote::quote(&unknown)
+        ));
+    }
+    let field = |name: &str| {
+        js_sys::Reflect::get(data, &JsValue::from_str(name))
+            .ok()
+            .filter(|value| !value.is_undefined() && !value.is_null())
+    };
+    request_of(Incoming {
+        streamlab: field("streamlab"),
+        t_ms: field("t_ms"),
+        link: field("link"),
+    })
 }
 
 fn request_of(incoming: Incoming) -> Result<Request, String> {
-    let t_ms = incoming.t_ms.as_ref().map(serde_json::Value::as_f64);
-    let link = incoming.link.as_ref().map(serde_json::Value::as_str);
-    match (incoming.streamlab.as_str(), t_ms, link) {
+    let command = incoming.streamlab.as_ref().and_then(JsValue::as_string);
+    let t_ms = incoming.t_ms.as_ref().map(JsValue::as_f64);
+    let link = incoming.link.as_ref().map(JsValue::as_string);
+    match (command.as_deref(), t_ms, link) {
         (Some("play"), None, None) => Ok(Request::Command(HostCommand::Play)),
         (Some("pause"), None, None) => Ok(Request::Command(HostCommand::Pause)),
         (Some("get"), None, None) => Ok(Request::Command(HostCommand::Get)),
@@ -154,11 +171,9 @@ fn request_of(incoming: Incoming) -> Result<Request, String> {
         (Some("seek"), _, _) => {
             Err("seek takes t_ms, a number of milliseconds >= 0, and no link".into())
         }
-        (Some("load"), None, Some(Some(link))) if link.starts_with("#/") => {
-            Ok(Request::Load(link.to_string()))
-        }
+        (Some("load"), None, Some(Some(link))) if is_lesson_link(&link) => Ok(Request::Load(link)),
         (Some("load"), _, _) => {
-            Err("load takes link, a lesson's fragment starting \"#/\", and no t_ms".into())
+            Err("load takes link, a lesson's fragment (\"#/<lesson>…\"), and no t_ms".into())
         }
         (Some(command @ ("play" | "pause" | "get")), _, _) => {
             Err(format!("{command} takes neither t_ms nor link"))
@@ -169,9 +184,26 @@ fn request_of(incoming: Incoming) -> Result<Request, String> {
         )),
         (None, _, _) => Err(format!(
             "streamlab is {}, not a command's name (play, pause, seek, load, get)",
-            streamlab_sim::quote::shorten(&incoming.streamlab.to_string())
+            streamlab_sim::quote::shorten(&describe(incoming.streamlab.as_ref()))
         )),
     }
+}
+
+/// A value as a warning shows it: its JSON, or its type.
+fn describe(value: Option<&JsValue>) -> String {
+    match value {
+        None => "missing".into(),
+        Some(value) => js_sys::JSON::stringify(value)
+            .ok()
+            .and_then(|json| json.as_string())
+            .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default()),
+    }
+}
+
+/// `#/<lesson>…`: a lesson's fragment, not the gallery's (`#/`), which has no playground.
+fn is_lesson_link(link: &str) -> bool {
+    link.strip_prefix("#/")
+        .is_some_and(|path| !path.is_empty() && !path.starts_with('?'))
 }
 
 fn dispatch(command: HostCommand) {
@@ -384,8 +416,11 @@ mod tests {
             .contains("t_ms"));
         assert_eq!(
             read_json(r#"{"streamlab":"play","extra":1}"#).unwrap_err(),
-            "unknown field `extra`, expected one of `streamlab`, `t_ms`, `link`"
+            "no command takes a field \"extra\" (only streamlab, t_ms and link)"
         );
+        assert!(read_json(r#"{"streamlab":null}"#)
+            .unwrap_err()
+            .starts_with("streamlab is missing"));
         assert!(read_json(r#"{"streamlab":"play","t_ms":1}"#)
             .unwrap_err()
             .contains("play takes neither"));
@@ -393,6 +428,8 @@ mod tests {
             .unwrap_err()
             .starts_with("streamlab is 5, not a command"));
         assert!(read_json(r#"{"streamlab":"load","link":"http://elsewhere"}"#).is_err());
+        assert!(read_json(r##"{"streamlab":"load","link":"#/"}"##).is_err());
+        assert!(read_json(r##"{"streamlab":"load","link":"#/?theme=dark"}"##).is_err());
     }
 
     #[wasm_bindgen_test]
