@@ -10,9 +10,16 @@
 //! to someone else and are ignored silently; a malformed one is ignored with one console
 //! warning, never a panic. Values cross to JavaScript as plain objects (serde-wasm-bindgen),
 //! and the throttle's trailing post waits on a gloo timer.
+//!
+//! `window.streamlab` has `play()`, `pause()`, `seek(ms)`, `load(link)` and `get()`. The
+//! playground carries a command out at its next update, so each command returns a promise of
+//! the state once it has: it sends a `Get` after the command, and the playground, which
+//! handles its messages in order, answers with the state the command led to. `get()` returns
+//! the state as last drawn.
 
 use serde::Serialize;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::rc::Rc;
 use streamlab_sim::family::Figures;
 use wasm_bindgen::prelude::*;
@@ -71,10 +78,26 @@ enum Request {
 /// Where commands go: the playground on screen.
 type Target = Rc<dyn Fn(HostCommand)>;
 
+/// Who the answer to a `Get` sent to the playground goes to.
+enum Owed {
+    /// A course page's `get`: the state is posted to it.
+    Host,
+    /// A `window.streamlab` call: its promise resolves with the state.
+    Call(js_sys::Function),
+}
+
 thread_local! {
     /// The playground on screen, which receives commands; one at a time.
     static TARGET: RefCell<Option<Target>> = const { RefCell::new(None) };
+    /// How many playgrounds have connected so far.
+    static CONNECTIONS: Cell<u64> = const { Cell::new(0) };
     static POSTS: RefCell<Posts> = RefCell::new(Posts::default());
+    /// Answers owed, in the order their `Get`s went to the playground on screen (which
+    /// handles its messages in order, so the first answer is the first owed).
+    static OWED: RefCell<VecDeque<Owed>> = const { RefCell::new(VecDeque::new()) };
+    /// Calls that wait for the next playground's first state (a `load`), each with the count
+    /// of connections when it was made.
+    static AWAITING_NEXT: RefCell<Vec<(u64, js_sys::Function)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// What the throttle remembers.
@@ -113,23 +136,104 @@ impl Drop for Connection {
 pub fn connect(on_command: impl Fn(HostCommand) + 'static) -> Connection {
     let target: Target = Rc::new(on_command);
     TARGET.with(|t| *t.borrow_mut() = Some(target.clone()));
+    let before = CONNECTIONS.with(|c| c.replace(c.get() + 1));
+    // Answers the previous playground still owed: its calls take this one's first state (a
+    // course page's `get` gets this one's first post).
+    let owed: Vec<Owed> = OWED.with(|o| o.borrow_mut().drain(..).collect());
+    AWAITING_NEXT.with(|waiting| {
+        let mut waiting = waiting.borrow_mut();
+        for owed in owed {
+            if let Owed::Call(resolve) = owed {
+                waiting.push((before, resolve));
+            }
+        }
+    });
     Connection { target }
 }
 
-/// Handles one message from a host page (or a `window.streamlab` call).
+/// Handles one message from a host page.
 fn receive(data: &JsValue) {
+    if let Some(request) = read_ours(data) {
+        handle(request, Owed::Host);
+    }
+}
+
+/// The request in a message: `None` if the message is someone else's (silently) or malformed
+/// (with one console warning).
+fn read_ours(data: &JsValue) -> Option<Request> {
     let ours = data.is_object()
         && js_sys::Reflect::has(data, &JsValue::from_str("streamlab")).unwrap_or(false);
     if !ours {
+        return None;
+    }
+    read(data)
+        .map_err(|why| {
+            web_sys::console::warn_1(&JsValue::from_str(&format!(
+                "streamlab: ignored a command: {why}"
+            )))
+        })
+        .ok()
+}
+
+/// Carries out `request`; the state it leads to goes to `owed` if that is a call (a course
+/// page is posted the state after every change anyway, and answered when it asks).
+fn handle(request: Request, owed: Owed) {
+    match (request, owed) {
+        (Request::Command(HostCommand::Get), owed) => ask(owed),
+        (Request::Command(command), Owed::Host) => {
+            dispatch(command);
+        }
+        (Request::Command(command), call) => {
+            // The playground handles messages in order: the answer follows the command.
+            if dispatch(command) {
+                ask(call);
+            } else {
+                settle(call);
+            }
+        }
+        (Request::Load(link), owed) => match (load(&link), owed) {
+            (true, Owed::Call(resolve)) => AWAITING_NEXT.with(|waiting| {
+                let connections = CONNECTIONS.with(Cell::get);
+                waiting.borrow_mut().push((connections, resolve));
+            }),
+            // The address did not change, so no lesson is mounted again.
+            (false, call @ Owed::Call(_)) => ask(call),
+            (_, Owed::Host) => {}
+        },
+    }
+}
+
+/// Asks the playground for its state, owed to `owed`; without a playground a call gets the
+/// latest state there is (or null).
+fn ask(owed: Owed) {
+    let connected = TARGET.with(|t| t.borrow().is_some());
+    if !connected {
+        settle(owed);
         return;
     }
-    match read(data) {
-        Ok(Request::Command(command)) => dispatch(command),
-        Ok(Request::Load(link)) => load(&link),
-        Err(why) => web_sys::console::warn_1(&JsValue::from_str(&format!(
-            "streamlab: ignored a command: {why}"
-        ))),
+    OWED.with(|o| o.borrow_mut().push_back(owed));
+    dispatch(HostCommand::Get);
+}
+
+/// Resolves a call with the latest state there is (or null).
+fn settle(owed: Owed) {
+    if let Owed::Call(resolve) = owed {
+        let latest = POSTS.with(|posts| posts.borrow().latest.clone());
+        let _ = resolve.call1(&JsValue::NULL, &state_js(latest.as_ref()));
     }
+}
+
+/// A state as `get()` returns it: the state message, or null.
+fn state_js(state: Option<&LessonState>) -> JsValue {
+    state
+        .and_then(|state| {
+            to_js(&StateMessage {
+                streamlab: "state",
+                state,
+            })
+            .ok()
+        })
+        .unwrap_or(JsValue::NULL)
 }
 
 /// Reads a message; `Err` says what is wrong with it.
@@ -206,29 +310,36 @@ fn is_lesson_link(link: &str) -> bool {
         .is_some_and(|path| !path.is_empty() && !path.starts_with('?'))
 }
 
-fn dispatch(command: HostCommand) {
+/// Sends `command` to the playground on screen; `false` if there is none.
+fn dispatch(command: HostCommand) -> bool {
     let target = TARGET.with(|t| t.borrow().clone());
-    if let Some(target) = target {
-        target(command);
+    match target {
+        Some(target) => {
+            target(command);
+            true
+        }
+        None => false,
     }
 }
 
 /// Opens `link` in this frame: the app reads the new fragment and mounts its lesson, keeping
-/// how the page is shown (embed options, theme) as the address had them.
-fn load(link: &str) {
+/// how the page is shown (embed options, theme) as the address had them. `false` if the
+/// address stays as it was (no lesson is mounted again).
+fn load(link: &str) -> bool {
     let Some(window) = web_sys::window() else {
-        return;
+        return false;
     };
-    let shown_as =
-        super::embed::EmbedOptions::from_fragment(&super::address_bar::current_fragment());
-    let _ = window
-        .location()
-        .set_hash(&super::embed::with_options(link, &shown_as));
+    let location = window.location();
+    let before = location.hash().unwrap_or_default();
+    let shown_as = super::embed::EmbedOptions::from_fragment(&before);
+    let _ = location.set_hash(&super::embed::with_options(link, &shown_as));
+    location.hash().unwrap_or_default() != before
 }
 
 /// The playground's state after a render: posted to the host page at once if more than the
 /// time changed (or enough wall time passed), otherwise by a trailing timer.
 pub fn publish(state: LessonState) {
+    settle_loads(&state);
     let now = super::test_hooks::now_ms();
     let post_now = POSTS.with(|posts| {
         let mut posts = posts.borrow_mut();
@@ -271,9 +382,34 @@ fn post_latest() {
     }
 }
 
-/// Answers a host's `get` with the state as it is.
+/// A playground drew its state: calls made before it connected (a `load`) resolve with it.
+fn settle_loads(state: &LessonState) {
+    let connections = CONNECTIONS.with(Cell::get);
+    let ready: Vec<js_sys::Function> = AWAITING_NEXT.with(|waiting| {
+        let mut waiting = waiting.borrow_mut();
+        let (ready, still) = waiting.drain(..).partition(|(made, _)| *made < connections);
+        *waiting = still;
+        ready.into_iter().map(|(_, resolve)| resolve).collect()
+    });
+    if ready.is_empty() {
+        return;
+    }
+    let value = state_js(Some(state));
+    for resolve in ready {
+        let _ = resolve.call1(&JsValue::NULL, &value);
+    }
+}
+
+/// Answers the oldest `get` owed with the state as it is: a course page's is posted to it, a
+/// call's promise resolves.
 pub fn answer(state: LessonState) {
-    post(&state, super::test_hooks::now_ms());
+    match OWED.with(|o| o.borrow_mut().pop_front()) {
+        Some(Owed::Call(resolve)) => {
+            POSTS.with(|posts| posts.borrow_mut().latest = Some(state.clone()));
+            let _ = resolve.call1(&JsValue::NULL, &state_js(Some(&state)));
+        }
+        Some(Owed::Host) | None => post(&state, super::test_hooks::now_ms()),
+    }
 }
 
 fn post(state: &LessonState, now: f64) {
@@ -306,6 +442,15 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> 
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
 }
 
+/// A `window.streamlab` command: a promise of the state once the lesson has carried it out
+/// (a malformed one, warned about, resolves with the state as it is).
+fn call(message: &JsValue) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _reject| match read_ours(message) {
+        Some(request) => handle(request, Owed::Call(resolve)),
+        None => settle(Owed::Call(resolve)),
+    })
+}
+
 /// Listens to the course page's messages and installs `window.streamlab`, once for the page:
 /// the playground on screen connects to them ([`connect`]), whichever lesson it is, so a
 /// message is read once however often lessons are loaded.
@@ -321,56 +466,29 @@ pub fn install_window_api() {
     // It listens as long as the page lives.
     listener.forget();
     let api = js_sys::Object::new();
-    let command = |name: &'static str| {
-        Closure::<dyn Fn()>::new(move || {
-            let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &name.into());
-            receive(&message);
-        })
-        .into_js_value()
-    };
     let set = |name: &str, value: JsValue| {
         let _ = js_sys::Reflect::set(&api, &JsValue::from_str(name), &value);
     };
-    set("play", command("play"));
-    set("pause", command("pause"));
-    set(
-        "seek",
-        Closure::<dyn Fn(JsValue)>::new(|t_ms: JsValue| {
+    // Each command returns a promise of the state once the lesson has carried it out.
+    let command = |name: &'static str, field: Option<&'static str>| {
+        Closure::<dyn Fn(JsValue) -> js_sys::Promise>::new(move |value: JsValue| {
             let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &"seek".into());
-            let _ = js_sys::Reflect::set(&message, &"t_ms".into(), &t_ms);
-            receive(&message);
+            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &name.into());
+            if let Some(field) = field {
+                let _ = js_sys::Reflect::set(&message, &field.into(), &value);
+            }
+            call(&message)
         })
-        .into_js_value(),
-    );
-    set(
-        "load",
-        Closure::<dyn Fn(JsValue)>::new(|link: JsValue| {
-            let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &"load".into());
-            let _ = js_sys::Reflect::set(&message, &"link".into(), &link);
-            receive(&message);
-        })
-        .into_js_value(),
-    );
+        .into_js_value()
+    };
+    set("play", command("play", None));
+    set("pause", command("pause", None));
+    set("seek", command("seek", Some("t_ms")));
+    set("load", command("load", Some("link")));
     set(
         "get",
         Closure::<dyn Fn() -> JsValue>::new(|| {
-            POSTS.with(|posts| {
-                posts
-                    .borrow()
-                    .latest
-                    .as_ref()
-                    .and_then(|state| {
-                        to_js(&StateMessage {
-                            streamlab: "state",
-                            state,
-                        })
-                        .ok()
-                    })
-                    .unwrap_or(JsValue::NULL)
-            })
+            POSTS.with(|posts| state_js(posts.borrow().latest.as_ref()))
         })
         .into_js_value(),
     );
@@ -446,6 +564,42 @@ mod tests {
         drop(new);
         dispatch(HostCommand::Pause);
         assert_eq!(*got.borrow(), [("new", HostCommand::Play)]);
+    }
+
+    /// A playground stand-in: at `t_ms`, moved by seeks, answering gets at once.
+    fn stand_in() -> (Connection, Rc<Cell<u64>>) {
+        let t_ms = Rc::new(Cell::new(0));
+        let at = t_ms.clone();
+        let connection = connect(move |command| match command {
+            HostCommand::Seek(to) => at.set(to),
+            HostCommand::Get => answer(LessonState {
+                lesson: "rebalances",
+                t_ms: at.get(),
+                playing: false,
+                link: String::new(),
+                figures: Figures::new(),
+            }),
+            HostCommand::Play | HostCommand::Pause => {}
+        });
+        (connection, t_ms)
+    }
+
+    async fn t_ms_of(promise: js_sys::Promise) -> JsValue {
+        let state = wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+        js_sys::Reflect::get(&state, &"t_ms".into()).unwrap()
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_call_resolves_with_the_state_after_its_command() {
+        let (_connection, _) = stand_in();
+        let seek = |t_ms: f64| {
+            let message = js_sys::JSON::parse(&format!(r#"{{"streamlab":"seek","t_ms":{t_ms}}}"#));
+            call(&message.unwrap())
+        };
+        assert_eq!(t_ms_of(seek(30_000.0)).await, 30_000);
+        // Malformed: warned about, and the state as it is.
+        assert_eq!(t_ms_of(seek(-1.0)).await, 30_000);
+        assert_eq!(t_ms_of(seek(45_000.0)).await, 45_000);
     }
 
     #[wasm_bindgen_test]
