@@ -127,6 +127,7 @@ test('a loaded link, sought to a time, shows the figures streamlab simulate prin
   const cases = [
     { link: IDLE, slug: 'watermarks', at: 75_000, nonZero: ['records_read', 'event_time_panes'] },
     { link: STORM, slug: 'rebalances', at: 60_000, nonZero: ['produced', 'search.rebalances', 'search.duplicated'] },
+    { link: '#/windows?preset=late-record-many-panes', slug: 'windows', at: 40_000, nonZero: ['records_read'] },
   ];
   for (const { link, slug, at, nonZero } of cases) {
     await page.evaluate((l) => lesson.load(l), link);
