@@ -10,9 +10,16 @@
 //! to someone else and are ignored silently; a malformed one is ignored with one console
 //! warning, never a panic. Values cross to JavaScript as plain objects (serde-wasm-bindgen),
 //! and the throttle's trailing post waits on a gloo timer.
+//!
+//! `window.streamlab` has `play()`, `pause()`, `seek(ms)`, `load(link)` and `get()`. The
+//! playground carries a command out at its next update, so each command returns a promise of
+//! the state once it has: it sends a `Get` after the command, and the playground, which
+//! handles its messages in order, answers with the state the command led to. `get()` returns
+//! the state as last drawn.
 
-use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
+use serde::Serialize;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::rc::Rc;
 use streamlab_sim::family::Figures;
 use wasm_bindgen::prelude::*;
@@ -49,13 +56,16 @@ struct StateMessage<'a> {
     state: &'a LessonState,
 }
 
-/// A message as a host writes it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The fields a command may have.
+const FIELDS: [&str; 3] = ["streamlab", "t_ms", "link"];
+
+/// A message as a host writes it, its values as they came (a missing or null field is
+/// `None`); [`request_of`] checks them, so a value of the wrong type gets the same warning as
+/// a missing one.
 struct Incoming {
-    streamlab: String,
-    t_ms: Option<f64>,
-    link: Option<String>,
+    streamlab: Option<JsValue>,
+    t_ms: Option<JsValue>,
+    link: Option<JsValue>,
 }
 
 /// What arrived, once read.
@@ -68,10 +78,26 @@ enum Request {
 /// Where commands go: the playground on screen.
 type Target = Rc<dyn Fn(HostCommand)>;
 
+/// Who the answer to a `Get` sent to the playground goes to.
+enum Owed {
+    /// A course page's `get`: the state is posted to it.
+    Host,
+    /// A `window.streamlab` call: its promise resolves with the state.
+    Call(js_sys::Function),
+}
+
 thread_local! {
     /// The playground on screen, which receives commands; one at a time.
     static TARGET: RefCell<Option<Target>> = const { RefCell::new(None) };
+    /// How many playgrounds have connected so far.
+    static CONNECTIONS: Cell<u64> = const { Cell::new(0) };
     static POSTS: RefCell<Posts> = RefCell::new(Posts::default());
+    /// Answers owed, in the order their `Get`s went to the playground on screen (which
+    /// handles its messages in order, so the first answer is the first owed).
+    static OWED: RefCell<VecDeque<Owed>> = const { RefCell::new(VecDeque::new()) };
+    /// Calls that wait for the next playground's first state (a `load`), each with the count
+    /// of connections when it was made.
+    static AWAITING_NEXT: RefCell<Vec<(u64, js_sys::Function)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// What the throttle remembers.
@@ -86,100 +112,234 @@ struct Posts {
 
 /// A playground's connection to the course page; dropping it disconnects.
 pub struct Connection {
-    listener: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    target: Target,
 }
 
 impl Drop for Connection {
     fn drop(&mut self) {
-        if let Some(window) = web_sys::window() {
-            let _ = window.remove_event_listener_with_callback(
-                "message",
-                self.listener.as_ref().unchecked_ref(),
-            );
-        }
-        TARGET.with(|t| *t.borrow_mut() = None);
+        // Only if no newer playground took over: when a link is loaded, the next lesson's
+        // playground may connect before this one is dropped.
+        TARGET.with(|t| {
+            let mut current = t.borrow_mut();
+            if current
+                .as_ref()
+                .is_some_and(|c| Rc::ptr_eq(c, &self.target))
+            {
+                *current = None;
+            }
+        });
     }
 }
 
 /// Connects the playground that receives `on_command` to the course page (and to
-/// `window.streamlab`).
-pub fn connect(on_command: impl Fn(HostCommand) + 'static) -> Option<Connection> {
-    TARGET.with(|t| *t.borrow_mut() = Some(Rc::new(on_command)));
-    let window = web_sys::window()?;
-    let listener =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
-            receive(&event.data());
-        });
-    window
-        .add_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
-        .ok()?;
-    Some(Connection { listener })
+/// `window.streamlab`), in place of any other.
+pub fn connect(on_command: impl Fn(HostCommand) + 'static) -> Connection {
+    let target: Target = Rc::new(on_command);
+    TARGET.with(|t| *t.borrow_mut() = Some(target.clone()));
+    let before = CONNECTIONS.with(|c| c.replace(c.get() + 1));
+    // Answers the previous playground still owed: its calls take this one's first state (a
+    // course page's `get` gets this one's first post).
+    let owed: Vec<Owed> = OWED.with(|o| o.borrow_mut().drain(..).collect());
+    AWAITING_NEXT.with(|waiting| {
+        let mut waiting = waiting.borrow_mut();
+        for owed in owed {
+            if let Owed::Call(resolve) = owed {
+                waiting.push((before, resolve));
+            }
+        }
+    });
+    Connection { target }
 }
 
-/// Handles one message from a host page (or a `window.streamlab` call).
+/// Handles one message from a host page.
 fn receive(data: &JsValue) {
+    if let Some(request) = read_ours(data) {
+        handle(request, Owed::Host);
+    }
+}
+
+/// The request in a message: `None` if the message is someone else's (silently) or malformed
+/// (with one console warning).
+fn read_ours(data: &JsValue) -> Option<Request> {
     let ours = data.is_object()
         && js_sys::Reflect::has(data, &JsValue::from_str("streamlab")).unwrap_or(false);
     if !ours {
+        return None;
+    }
+    read(data)
+        .map_err(|why| {
+            web_sys::console::warn_1(&JsValue::from_str(&format!(
+                "streamlab: ignored a command: {why}"
+            )))
+        })
+        .ok()
+}
+
+/// Carries out `request`; the state it leads to goes to `owed` if that is a call (a course
+/// page is posted the state after every change anyway, and answered when it asks).
+fn handle(request: Request, owed: Owed) {
+    match (request, owed) {
+        (Request::Command(HostCommand::Get), owed) => ask(owed),
+        (Request::Command(command), Owed::Host) => {
+            dispatch(command);
+        }
+        (Request::Command(command), call) => {
+            // The playground handles messages in order: the answer follows the command.
+            if dispatch(command) {
+                ask(call);
+            } else {
+                settle(call);
+            }
+        }
+        (Request::Load(link), owed) => match (load(&link), owed) {
+            (true, Owed::Call(resolve)) => AWAITING_NEXT.with(|waiting| {
+                let connections = CONNECTIONS.with(Cell::get);
+                waiting.borrow_mut().push((connections, resolve));
+            }),
+            // The address did not change, so no lesson is mounted again.
+            (false, call @ Owed::Call(_)) => ask(call),
+            (_, Owed::Host) => {}
+        },
+    }
+}
+
+/// Asks the playground for its state, owed to `owed`; without a playground a call gets the
+/// latest state there is (or null).
+fn ask(owed: Owed) {
+    let connected = TARGET.with(|t| t.borrow().is_some());
+    if !connected {
+        settle(owed);
         return;
     }
-    match read(data) {
-        Ok(Request::Command(command)) => dispatch(command),
-        Ok(Request::Load(link)) => load(&link),
-        Err(why) => web_sys::console::warn_1(&JsValue::from_str(&format!(
-            "streamlab: ignored a message from the host page: {why}"
-        ))),
+    OWED.with(|o| o.borrow_mut().push_back(owed));
+    dispatch(HostCommand::Get);
+}
+
+/// Resolves a call with the latest state there is (or null).
+fn settle(owed: Owed) {
+    if let Owed::Call(resolve) = owed {
+        let latest = POSTS.with(|posts| posts.borrow().latest.clone());
+        let _ = resolve.call1(&JsValue::NULL, &state_js(latest.as_ref()));
     }
+}
+
+/// A state as `get()` returns it: the state message, or null.
+fn state_js(state: Option<&LessonState>) -> JsValue {
+    state
+        .and_then(|state| {
+            to_js(&StateMessage {
+                streamlab: "state",
+                state,
+            })
+            .ok()
+        })
+        .unwrap_or(JsValue::NULL)
 }
 
 /// Reads a message; `Err` says what is wrong with it.
 fn read(data: &JsValue) -> Result<Request, String> {
-    let incoming: Incoming =
-        serde_wasm_bindgen::from_value(data.clone()).map_err(|e| e.to_string())?;
-    request_of(incoming)
+    let object: &js_sys::Object = data.unchecked_ref();
+    if let Some(unknown) = js_sys::Object::keys(object)
+        .iter()
+        .map(|key| key.as_string().unwrap_or_default())
+        .find(|key| !FIELDS.contains(&key.as_str()))
+    {
+        return Err(format!(
+            "no command takes a field {} (only streamlab, t_ms and link)",
+            streamlab_sim::quote::quote(&unknown)
+        ));
+    }
+    let field = |name: &str| {
+        js_sys::Reflect::get(data, &JsValue::from_str(name))
+            .ok()
+            .filter(|value| !value.is_undefined() && !value.is_null())
+    };
+    request_of(Incoming {
+        streamlab: field("streamlab"),
+        t_ms: field("t_ms"),
+        link: field("link"),
+    })
 }
 
 fn request_of(incoming: Incoming) -> Result<Request, String> {
-    match (incoming.streamlab.as_str(), incoming.t_ms, incoming.link) {
-        ("play", None, None) => Ok(Request::Command(HostCommand::Play)),
-        ("pause", None, None) => Ok(Request::Command(HostCommand::Pause)),
-        ("get", None, None) => Ok(Request::Command(HostCommand::Get)),
-        ("seek", Some(t_ms), None) if t_ms.is_finite() && t_ms >= 0.0 => {
+    let command = incoming.streamlab.as_ref().and_then(JsValue::as_string);
+    let t_ms = incoming.t_ms.as_ref().map(JsValue::as_f64);
+    let link = incoming.link.as_ref().map(JsValue::as_string);
+    match (command.as_deref(), t_ms, link) {
+        (Some("play"), None, None) => Ok(Request::Command(HostCommand::Play)),
+        (Some("pause"), None, None) => Ok(Request::Command(HostCommand::Pause)),
+        (Some("get"), None, None) => Ok(Request::Command(HostCommand::Get)),
+        (Some("seek"), Some(Some(t_ms)), None) if t_ms.is_finite() && t_ms >= 0.0 => {
             Ok(Request::Command(HostCommand::Seek(t_ms as u64)))
         }
-        ("seek", _, _) => Err("seek needs t_ms, a number of milliseconds >= 0".into()),
-        ("load", None, Some(link)) if link.starts_with("#/") => Ok(Request::Load(link)),
-        ("load", _, _) => Err("load needs link, a lesson's fragment starting \"#/\"".into()),
-        (other, _, _) => Err(format!(
-            "{} is not a command (play, pause, seek, load, get), or has fields it does not take",
+        (Some("seek"), _, _) => {
+            Err("seek takes t_ms, a number of milliseconds >= 0, and no link".into())
+        }
+        (Some("load"), None, Some(Some(link))) if is_lesson_link(&link) => Ok(Request::Load(link)),
+        (Some("load"), _, _) => {
+            Err("load takes link, a lesson's fragment (\"#/<lesson>…\"), and no t_ms".into())
+        }
+        (Some(command @ ("play" | "pause" | "get")), _, _) => {
+            Err(format!("{command} takes neither t_ms nor link"))
+        }
+        (Some(other), _, _) => Err(format!(
+            "{} is not a command (play, pause, seek, load, get)",
             streamlab_sim::quote::quote(other)
+        )),
+        (None, _, _) => Err(format!(
+            "streamlab is {}, not a command's name (play, pause, seek, load, get)",
+            streamlab_sim::quote::shorten(&describe(incoming.streamlab.as_ref()))
         )),
     }
 }
 
-fn dispatch(command: HostCommand) {
+/// A value as a warning shows it: its JSON, or its type.
+fn describe(value: Option<&JsValue>) -> String {
+    match value {
+        None => "missing".into(),
+        Some(value) => js_sys::JSON::stringify(value)
+            .ok()
+            .and_then(|json| json.as_string())
+            .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default()),
+    }
+}
+
+/// `#/<lesson>…`: a lesson's fragment, not the gallery's (`#/`), which has no playground.
+fn is_lesson_link(link: &str) -> bool {
+    link.strip_prefix("#/")
+        .is_some_and(|path| !path.is_empty() && !path.starts_with('?'))
+}
+
+/// Sends `command` to the playground on screen; `false` if there is none.
+fn dispatch(command: HostCommand) -> bool {
     let target = TARGET.with(|t| t.borrow().clone());
-    if let Some(target) = target {
-        target(command);
+    match target {
+        Some(target) => {
+            target(command);
+            true
+        }
+        None => false,
     }
 }
 
 /// Opens `link` in this frame: the app reads the new fragment and mounts its lesson, keeping
-/// how the page is shown (embed options, theme) as the address had them.
-fn load(link: &str) {
+/// how the page is shown (embed options, theme) as the address had them. `false` if the
+/// address stays as it was (no lesson is mounted again).
+fn load(link: &str) -> bool {
     let Some(window) = web_sys::window() else {
-        return;
+        return false;
     };
-    let shown_as =
-        super::embed::EmbedOptions::from_fragment(&super::address_bar::current_fragment());
-    let _ = window
-        .location()
-        .set_hash(&super::embed::with_options(link, &shown_as));
+    let location = window.location();
+    let before = location.hash().unwrap_or_default();
+    let shown_as = super::embed::EmbedOptions::from_fragment(&before);
+    let _ = location.set_hash(&super::embed::with_options(link, &shown_as));
+    location.hash().unwrap_or_default() != before
 }
 
 /// The playground's state after a render: posted to the host page at once if more than the
 /// time changed (or enough wall time passed), otherwise by a trailing timer.
 pub fn publish(state: LessonState) {
+    settle_loads(&state);
     let now = super::test_hooks::now_ms();
     let post_now = POSTS.with(|posts| {
         let mut posts = posts.borrow_mut();
@@ -222,9 +382,34 @@ fn post_latest() {
     }
 }
 
-/// Answers a host's `get` with the state as it is.
+/// A playground drew its state: calls made before it connected (a `load`) resolve with it.
+fn settle_loads(state: &LessonState) {
+    let connections = CONNECTIONS.with(Cell::get);
+    let ready: Vec<js_sys::Function> = AWAITING_NEXT.with(|waiting| {
+        let mut waiting = waiting.borrow_mut();
+        let (ready, still) = waiting.drain(..).partition(|(made, _)| *made < connections);
+        *waiting = still;
+        ready.into_iter().map(|(_, resolve)| resolve).collect()
+    });
+    if ready.is_empty() {
+        return;
+    }
+    let value = state_js(Some(state));
+    for resolve in ready {
+        let _ = resolve.call1(&JsValue::NULL, &value);
+    }
+}
+
+/// Answers the oldest `get` owed with the state as it is: a course page's is posted to it, a
+/// call's promise resolves.
 pub fn answer(state: LessonState) {
-    post(&state, super::test_hooks::now_ms());
+    match OWED.with(|o| o.borrow_mut().pop_front()) {
+        Some(Owed::Call(resolve)) => {
+            POSTS.with(|posts| posts.borrow_mut().latest = Some(state.clone()));
+            let _ = resolve.call1(&JsValue::NULL, &state_js(Some(&state)));
+        }
+        Some(Owed::Host) | None => post(&state, super::test_hooks::now_ms()),
+    }
 }
 
 fn post(state: &LessonState, now: f64) {
@@ -257,48 +442,53 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> 
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
 }
 
-/// `window.streamlab`: the same calls for a script on the lesson's own page.
+/// A `window.streamlab` command: a promise of the state once the lesson has carried it out
+/// (a malformed one, warned about, resolves with the state as it is).
+fn call(message: &JsValue) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _reject| match read_ours(message) {
+        Some(request) => handle(request, Owed::Call(resolve)),
+        None => settle(Owed::Call(resolve)),
+    })
+}
+
+/// Listens to the course page's messages and installs `window.streamlab`, once for the page:
+/// the playground on screen connects to them ([`connect`]), whichever lesson it is, so a
+/// message is read once however often lessons are loaded.
 pub fn install_window_api() {
     let Some(window) = web_sys::window() else {
         return;
     };
+    let listener =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
+            receive(&event.data());
+        });
+    let _ = window.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+    // It listens as long as the page lives.
+    listener.forget();
     let api = js_sys::Object::new();
-    // Each call is the message a host would post, so both ways share one reader.
-    let call = |name: &'static str, field: Option<&'static str>| {
-        Closure::<dyn Fn(JsValue)>::new(move |argument: JsValue| {
-            let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &name.into());
-            if let Some(field) = field {
-                let _ = js_sys::Reflect::set(&message, &field.into(), &argument);
-            }
-            receive(&message);
-        })
-        .into_js_value()
-    };
     let set = |name: &str, value: JsValue| {
         let _ = js_sys::Reflect::set(&api, &JsValue::from_str(name), &value);
     };
-    set("play", call("play", None));
-    set("pause", call("pause", None));
-    set("seek", call("seek", Some("t_ms")));
-    set("load", call("load", Some("link")));
+    // Each command returns a promise of the state once the lesson has carried it out.
+    let command = |name: &'static str, field: Option<&'static str>| {
+        Closure::<dyn Fn(JsValue) -> js_sys::Promise>::new(move |value: JsValue| {
+            let message = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&message, &"streamlab".into(), &name.into());
+            if let Some(field) = field {
+                let _ = js_sys::Reflect::set(&message, &field.into(), &value);
+            }
+            call(&message)
+        })
+        .into_js_value()
+    };
+    set("play", command("play", None));
+    set("pause", command("pause", None));
+    set("seek", command("seek", Some("t_ms")));
+    set("load", command("load", Some("link")));
     set(
         "get",
         Closure::<dyn Fn() -> JsValue>::new(|| {
-            POSTS.with(|posts| {
-                posts
-                    .borrow()
-                    .latest
-                    .as_ref()
-                    .and_then(|state| {
-                        to_js(&StateMessage {
-                            streamlab: "state",
-                            state,
-                        })
-                        .ok()
-                    })
-                    .unwrap_or(JsValue::NULL)
-            })
+            POSTS.with(|posts| state_js(posts.borrow().latest.as_ref()))
         })
         .into_js_value(),
     );
@@ -339,9 +529,77 @@ mod tests {
         assert!(read_json(r#"{"streamlab":"jump"}"#)
             .unwrap_err()
             .contains("not a command"));
-        assert!(read_json(r#"{"streamlab":"play","extra":1}"#).is_err());
-        assert!(read_json(r#"{"streamlab":5}"#).is_err());
+        assert!(read_json(r#"{"streamlab":"seek","t_ms":"soon"}"#)
+            .unwrap_err()
+            .contains("t_ms"));
+        assert_eq!(
+            read_json(r#"{"streamlab":"play","extra":1}"#).unwrap_err(),
+            "no command takes a field \"extra\" (only streamlab, t_ms and link)"
+        );
+        assert!(read_json(r#"{"streamlab":null}"#)
+            .unwrap_err()
+            .starts_with("streamlab is missing"));
+        assert!(read_json(r#"{"streamlab":"play","t_ms":1}"#)
+            .unwrap_err()
+            .contains("play takes neither"));
+        assert!(read_json(r#"{"streamlab":5}"#)
+            .unwrap_err()
+            .starts_with("streamlab is 5, not a command"));
         assert!(read_json(r#"{"streamlab":"load","link":"http://elsewhere"}"#).is_err());
+        assert!(read_json(r##"{"streamlab":"load","link":"#/"}"##).is_err());
+        assert!(read_json(r##"{"streamlab":"load","link":"#/?theme=dark"}"##).is_err());
+    }
+
+    #[wasm_bindgen_test]
+    fn a_playground_dropped_after_the_next_one_connected_leaves_it_connected() {
+        let got = Rc::new(RefCell::new(Vec::new()));
+        let to = |name: &'static str| {
+            let got = got.clone();
+            move |command| got.borrow_mut().push((name, command))
+        };
+        let old = connect(to("old"));
+        let new = connect(to("new"));
+        drop(old);
+        dispatch(HostCommand::Play);
+        drop(new);
+        dispatch(HostCommand::Pause);
+        assert_eq!(*got.borrow(), [("new", HostCommand::Play)]);
+    }
+
+    /// A playground stand-in: at `t_ms`, moved by seeks, answering gets at once.
+    fn stand_in() -> (Connection, Rc<Cell<u64>>) {
+        let t_ms = Rc::new(Cell::new(0));
+        let at = t_ms.clone();
+        let connection = connect(move |command| match command {
+            HostCommand::Seek(to) => at.set(to),
+            HostCommand::Get => answer(LessonState {
+                lesson: "rebalances",
+                t_ms: at.get(),
+                playing: false,
+                link: String::new(),
+                figures: Figures::new(),
+            }),
+            HostCommand::Play | HostCommand::Pause => {}
+        });
+        (connection, t_ms)
+    }
+
+    async fn t_ms_of(promise: js_sys::Promise) -> JsValue {
+        let state = wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+        js_sys::Reflect::get(&state, &"t_ms".into()).unwrap()
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_call_resolves_with_the_state_after_its_command() {
+        let (_connection, _) = stand_in();
+        let seek = |t_ms: f64| {
+            let message = js_sys::JSON::parse(&format!(r#"{{"streamlab":"seek","t_ms":{t_ms}}}"#));
+            call(&message.unwrap())
+        };
+        assert_eq!(t_ms_of(seek(30_000.0)).await, 30_000);
+        // Malformed: warned about, and the state as it is.
+        assert_eq!(t_ms_of(seek(-1.0)).await, 30_000);
+        assert_eq!(t_ms_of(seek(45_000.0)).await, 45_000);
     }
 
     #[wasm_bindgen_test]

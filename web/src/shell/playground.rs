@@ -106,7 +106,7 @@ pub struct Playground<F: LessonFamily> {
     /// Held for its Drop, which removes the listener.
     _keys: Option<KeyListener>,
     /// Held for its Drop, which stops the course page's messages reaching this playground.
-    _host: Option<host_api::Connection>,
+    _host: host_api::Connection,
     error: Option<String>,
     narration: Shared<Vec<NarrationLine>>,
     narrated_events: usize,
@@ -499,7 +499,8 @@ impl<F: LessonFamily> Playground<F> {
             HostCommand::Play if !self.clock.playing => self.toggle_play(ctx),
             HostCommand::Pause if self.clock.playing => self.toggle_play(ctx),
             HostCommand::Play | HostCommand::Pause => {}
-            HostCommand::Seek(at_ms) => self.seek(at_ms),
+            // No further than a link can reopen (and than the learner's scrubber goes).
+            HostCommand::Seek(at_ms) => self.seek(at_ms.min(F::Sim::MAX_AT_MS)),
             HostCommand::Get => host_api::answer(self.state()),
         }
         true
