@@ -601,6 +601,21 @@ pub const GROUP_KNOBS: &[Knob<GroupConfig>] = &[
     },
 ];
 
+/// The rows of [`GROUP_KNOBS`] that are Kafka consumer properties, in the order a
+/// `consumer.properties` file lists them: the real-config panel prints `name=value` for each,
+/// both read from the row. The other rows are the application's code (commits, the sink, the
+/// error handler) or the assignor, whose property takes a class name.
+pub const CONSUMER_PROPERTIES: &[&str] = &[
+    "groups[].max_poll_records",
+    "groups[].enable_auto_commit",
+    "groups[].auto_commit_interval_ms",
+    "groups[].fetch_max_wait_ms",
+    "groups[].session_timeout_ms",
+    "groups[].heartbeat_interval_ms",
+    "groups[].max_poll_interval_ms",
+    "groups[].auto_offset_reset",
+];
+
 /// Adds or removes groups, each new one with Kafka's defaults and the next unused id.
 fn set_group_count(scenario: &mut Scenario, count: usize) {
     let count = count.clamp(1, MAX_GROUPS);
@@ -744,6 +759,20 @@ mod tests {
             assert_eq!(
                 serde_json::to_value(distribution).unwrap(),
                 serde_json::Value::from(*value)
+            );
+        }
+    }
+
+    #[test]
+    fn every_consumer_property_is_a_row_with_its_kafka_name() {
+        for field in CONSUMER_PROPERTIES {
+            let knob = find(GROUP_KNOBS, field).unwrap_or_else(|| panic!("{field}"));
+            let name = knob
+                .config_name
+                .unwrap_or_else(|| panic!("{field} has no Kafka name"));
+            assert!(
+                name.bytes().all(|b| b.is_ascii_lowercase() || b == b'.'),
+                "{name} is not a property name"
             );
         }
     }

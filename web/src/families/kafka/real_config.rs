@@ -3,7 +3,9 @@
 //! the scenario, so a test can check every mapping and the "real config" panel shows exactly
 //! what the run used.
 
-use streamlab_sim::kafka::scenario::{AutoOffsetReset, GroupConfig, ManualCommit};
+use streamlab_sim::family::knob::find;
+use streamlab_sim::kafka::knobs::{CONSUMER_PROPERTIES, GROUP_KNOBS};
+use streamlab_sim::kafka::scenario::{GroupConfig, ManualCommit};
 use streamlab_sim::kafka::sink::SinkMode;
 use streamlab_sim::kafka::Scenario;
 
@@ -34,22 +36,16 @@ pub fn kafka_consumer_properties(scenario: &Scenario) -> String {
             "partition.assignment.strategy={}",
             group.partition_assignment_strategy.kafka_class_name()
         ),
-        format!("max.poll.records={}", group.max_poll_records),
-        format!("enable.auto.commit={}", group.enable_auto_commit),
-        format!("auto.commit.interval.ms={}", group.auto_commit_interval_ms),
-        format!("fetch.max.wait.ms={}", group.fetch_max_wait_ms),
-        format!("session.timeout.ms={}", group.session_timeout_ms),
-        format!("heartbeat.interval.ms={}", group.heartbeat_interval_ms),
-        format!("max.poll.interval.ms={}", group.max_poll_interval_ms),
-        format!(
-            "auto.offset.reset={}",
-            match group.auto_offset_reset {
-                AutoOffsetReset::Earliest => "earliest",
-                AutoOffsetReset::Latest => "latest",
-                AutoOffsetReset::None => "none",
-            }
-        ),
     ]);
+    // Each property's name and value come from its knob's row, as the controls show them.
+    lines.extend(CONSUMER_PROPERTIES.iter().filter_map(|field| {
+        let knob = find(GROUP_KNOBS, field)?;
+        Some(format!(
+            "{}={}",
+            knob.config_name?,
+            knob.display_value(group)
+        ))
+    }));
     lines.extend(commit_lines(group));
     if group.static_membership {
         lines.push("# static membership: each instance sets its own, stable id".into());
