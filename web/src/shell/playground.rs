@@ -432,7 +432,11 @@ impl<F: LessonFamily> Playground<F> {
         }
         // A one-click comparison is about its one change, so later changes go to both sides;
         // a comparison of the learner's own takes their next change on side B.
-        let editing = if one_click.is_some() { Side::Both } else { Side::B };
+        let editing = if one_click.is_some() {
+            Side::Both
+        } else {
+            Side::B
+        };
         self.comparison = Comparison::new(self.lesson, other, self.clock.now_ms(), editing);
         if let Some(comparison) = &mut self.comparison {
             comparison.follow(&self.run);
