@@ -150,7 +150,9 @@ impl Plot {
             .set_all_tick_mark_size(TICK_PX)
             .light_line_style(ink.grid)
             .bold_line_style(ink.grid)
-            .axis_style(ink.muted)
+            // 2 px: plotters strokes the axes and tick marks as paths on whole pixels, where a
+            // 1 px line smears over two pixels at half strength.
+            .axis_style(ink.muted.stroke_width(2))
             .label_style(font(&ink))
             .axis_desc_style(font(&ink))
             .x_label_formatter(&x_label)
@@ -210,11 +212,22 @@ impl Plot {
             return;
         }
         let ink = self.ink;
+        // Plotters centres each sample on its label's layout box, which the page's line height
+        // makes taller than the glyphs the canvas draws from the box's top: lift the sample to
+        // the glyphs' middle.
+        let (_, box_height) = self
+            .chart
+            .plotting_area()
+            .estimate_text_size("p", &font(&ink))
+            .unwrap_or((0, FONT_PX));
+        let lift = (box_height as i32 - FONT_PX as i32) / 2;
         for &(label, look) in entries {
             // Plotters keeps legend entries with series; an empty one carries each entry.
             let empty = std::iter::empty::<Element<(f64, f64)>>();
             if let Ok(entry) = self.chart.draw_series(empty) {
-                entry.label(label).legend(move |at| sample(at, &look));
+                entry
+                    .label(label)
+                    .legend(move |(x, y)| sample((x, y - lift), &look));
             }
         }
         let _ = self

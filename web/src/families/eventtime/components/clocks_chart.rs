@@ -199,7 +199,9 @@ fn draw(canvas: HtmlCanvasElement, data: &WindowCounts) {
         * 1.15;
     let layout = Layout {
         margin: 10,
-        y_label_area: 50,
+        // As wide as the other event-time chart's, so the two plots line up, with room for
+        // four-digit counts.
+        y_label_area: 56,
         x: (0.0, seconds(data.axis_end_ms).max(1.0)),
         y: (0.0, top),
     };

@@ -71,7 +71,9 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
     let x_end = seconds(data.axis_end_ms).max(1.0);
     let layout = Layout {
         margin: 10,
-        y_label_area: 50,
+        // As wide as the other event-time chart's, so the two plots line up, with room for
+        // four-digit counts.
+        y_label_area: 56,
         x: (0.0, x_end),
         y: (0.0, 1.0),
     };
@@ -111,7 +113,8 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
     let ink = plot.ink();
     let clock = Look {
         colour: ink.ink,
-        width: 1,
+        // 2 px: plotters strokes on whole pixels, where 1 px would smear into a grey line.
+        width: 2,
         dash: Some((5, 4)),
         marker: Marker::Circle,
         marker_size: 0,
@@ -121,7 +124,6 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
         let watermark = Look {
             // The theme's blue: the dark theme lightens it to stay visible on dark paper.
             colour: colour_var("--blue", Rgb(0, 114, 178)),
-            width: 2,
             dash: None,
             ..clock
         };
