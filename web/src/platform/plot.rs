@@ -1,40 +1,42 @@
-//! A small plotting layer on a canvas's 2D context, for the lessons' canvas charts.
+//! The lessons' canvas charts, drawn through plotters on its canvas backend (plotters-canvas).
 //!
-//! It draws what the charts need and no more: a plot area with a grid, axes, tick labels and
-//! axis titles; shaded bands; solid or dashed lines; point markers; text; a legend box. The
-//! charts used to go through a general plotting crate, whose generic drawing code was a large
-//! share of the site's download for these few shapes. The x axis keeps room for its tick
-//! labels and its title on separate lines, so the two never overlap.
+//! A thin layer that gives the three charts one vocabulary: a plot with the theme's paper,
+//! grid, axes, tick labels and axis titles; shaded bands; solid or dashed lines; point
+//! markers; text; a legend. Plotters lays out and draws all of it; this module only chooses
+//! the styles, keeps tick labels free of a needless ".0", and sizes the label areas so an axis
+//! title never overlaps a tick label. Colours are plotters' own `RGBColor`, named [`Rgb`]
+//! here.
 
 use crate::platform::theme::ChartInk;
-use wasm_bindgen::{JsCast, JsValue};
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::{
+    Cartesian2d, ChartBuilder, ChartContext, Circle, Color, Cross, DrawingArea, DynElement,
+    EmptyElement, IntoDrawingArea, IntoDynElement, IntoFont, PathElement, Ranged, Rectangle,
+    SeriesLabelPosition, ShapeStyle, Text, TextStyle, TriangleMarker,
+};
+use plotters_canvas::CanvasBackend;
+use std::iter::once;
+use std::ops::Range;
+use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// A colour as red, green and blue bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rgb(pub u8, pub u8, pub u8);
+pub use plotters::style::RGBColor as Rgb;
 
-impl Rgb {
-    /// "#E69F00" as a colour; black where the text is not six hex digits after the `#`.
-    pub fn from_hex(hex: &str) -> Rgb {
-        Self::parse_hex(hex).unwrap_or(Rgb(0, 0, 0))
-    }
+/// "#E69F00" as a colour; black where the text is not six hex digits after the `#`.
+pub fn hex_colour(hex: &str) -> Rgb {
+    parse_hex(hex).unwrap_or(Rgb(0, 0, 0))
+}
 
-    /// `#rrggbb` to a colour, or `None` for anything else.
-    pub fn parse_hex(hex: &str) -> Option<Rgb> {
-        let digits = hex.strip_prefix('#')?;
-        if digits.len() != 6 || !digits.is_ascii() {
-            return None;
-        }
-        let byte = |i: usize| u8::from_str_radix(&digits[i..i + 2], 16).ok();
-        Some(Rgb(byte(0)?, byte(2)?, byte(4)?))
+/// `#rrggbb` to a colour, or `None` for anything else.
+pub fn parse_hex(hex: &str) -> Option<Rgb> {
+    let digits = hex.strip_prefix('#')?;
+    if digits.len() != 6 || !digits.is_ascii() {
+        return None;
     }
-
-    /// The colour with `alpha` (0 to 1) as a CSS colour.
-    pub fn css(self, alpha: f64) -> String {
-        let Rgb(r, g, b) = self;
-        format!("rgba({r},{g},{b},{alpha})")
-    }
+    let byte = |i: usize| u8::from_str_radix(&digits[i..i + 2], 16).ok();
+    Some(Rgb(byte(0)?, byte(2)?, byte(4)?))
 }
 
 /// A point marker's shape.
@@ -48,75 +50,84 @@ pub enum Marker {
     Cross,
 }
 
-/// How one series looks: its colour, line width, dash pattern and marker.
+/// How one series looks: its colour, line width, dash pattern and marker, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Look {
     pub colour: Rgb,
-    pub width: f64,
-    /// (dash, gap) in pixels; `None` is solid.
-    pub dash: Option<(f64, f64)>,
+    pub width: u32,
+    /// (dash, gap); `None` is solid.
+    pub dash: Option<(u32, u32)>,
     pub marker: Marker,
-    /// The marker's radius in pixels.
-    pub marker_size: f64,
+    /// The marker's radius.
+    pub marker_size: i32,
 }
 
-/// Tick labels and axis titles.
-const FONT: &str = "12px sans-serif";
-/// Room left of a legend entry's label for its sample of line and marker.
-const LEGEND_SAMPLE_PX: f64 = 30.0;
-const LEGEND_ROW_PX: f64 = 16.0;
+impl Look {
+    /// The look's line as plotters' style.
+    fn stroke(&self) -> ShapeStyle {
+        self.colour.stroke_width(self.width)
+    }
+}
+
+/// Tick labels, axis titles, legend labels and notes.
+const FONT_PX: u32 = 12;
+/// Tick marks' length; plotters puts the labels twice as far from the axis.
+const TICK_PX: i32 = 5;
+/// Under the plot: the tick marks and labels (2 × 5 + 12 px), then a gap, then the x title,
+/// which plotters sets against the bottom of this area, so the two never overlap.
+const X_LABEL_AREA_PX: u32 = 40;
+/// Left of the y tick labels: the rotated y title (12 px) and a gap.
+const Y_TITLE_PX: u32 = 16;
+/// At most this many labelled ticks on an axis.
+const MOST_TICKS: usize = 12;
+/// Grid lines between two labelled ticks, at most.
+const LIGHT_LINES: usize = 5;
+/// A legend entry's sample of line, left of its label.
+const LEGEND_SAMPLE_PX: i32 = 24;
+/// Inside the legend's box around the entries, and between a sample and its label.
+const LEGEND_PADDING_PX: i32 = 6;
 
 /// Where the plot sits on the canvas and the data ranges it shows.
 pub struct Layout {
     /// Blank border around everything, in pixels.
-    pub margin: f64,
-    /// Height under the plot for the x tick labels and, below them, the x title (36 fits
-    /// both).
-    pub x_label_area: f64,
-    /// Width left of the plot for the y tick labels and the y title.
-    pub y_label_area: f64,
+    pub margin: u32,
+    /// The least width left of the plot for the y tick labels and title; wider labels widen
+    /// it. Charts stacked on one page give the same value to line their plots up.
+    pub y_label_area: u32,
     pub x: (f64, f64),
     pub y: (f64, f64),
 }
 
-/// A canvas being drawn on, with the plot area's pixel bounds and data ranges.
+/// Anything plotters draws at points of type `C` (data units on the chart, pixels in a legend).
+type Element<C> = DynElement<'static, CanvasBackend, C>;
+
+type Chart = ChartContext<'static, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A canvas being drawn on through plotters.
 pub struct Plot {
-    context: CanvasRenderingContext2d,
+    chart: Chart,
     ink: ChartInk,
-    margin: f64,
-    left: f64,
-    top: f64,
-    right: f64,
-    bottom: f64,
-    x: (f64, f64),
-    y: (f64, f64),
 }
 
 impl Plot {
     /// Paints the theme's paper over `canvas` and lays the plot out on it; `None` when the
     /// canvas has no 2D context.
     pub fn new(canvas: &HtmlCanvasElement, layout: Layout) -> Option<Plot> {
-        let context = canvas
-            .get_context("2d")
-            .ok()??
-            .dyn_into::<CanvasRenderingContext2d>()
-            .ok()?;
-        let (width, height) = (f64::from(canvas.width()), f64::from(canvas.height()));
+        round_line_joins(canvas)?;
+        let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
         let ink = ChartInk::current();
-        context.set_fill_style_str(&ink.paper.css(1.0));
-        context.fill_rect(0.0, 0.0, width, height);
-        context.set_font(FONT);
-        Some(Plot {
-            context,
-            ink,
-            margin: layout.margin,
-            left: layout.margin + layout.y_label_area,
-            top: layout.margin,
-            right: width - layout.margin,
-            bottom: height - layout.margin - layout.x_label_area,
-            x: layout.x,
-            y: layout.y,
-        })
+        root.fill(&ink.paper).ok()?;
+        let y = layout.y.0..layout.y.1;
+        let y_label_area = layout
+            .y_label_area
+            .max(y_label_room(&root, y.clone(), &font(&ink)));
+        let chart = ChartBuilder::on(&root)
+            .margin(layout.margin)
+            .x_label_area_size(X_LABEL_AREA_PX)
+            .y_label_area_size(y_label_area)
+            .build_cartesian_2d(layout.x.0..layout.x.1, y)
+            .ok()?;
+        Some(Plot { chart, ink })
     }
 
     /// The theme's colours this plot is drawn in.
@@ -124,260 +135,194 @@ impl Plot {
         self.ink
     }
 
-    /// The pixel position of the data point `(x, y)`.
-    pub fn at(&self, (x, y): (f64, f64)) -> (f64, f64) {
-        let across = (x - self.x.0) / (self.x.1 - self.x.0);
-        let up = (y - self.y.0) / (self.y.1 - self.y.0);
-        (
-            self.left + across * (self.right - self.left),
-            self.bottom - up * (self.bottom - self.top),
-        )
-    }
-
     /// The grid, the axes with tick labels and titles. `y_title` `None` leaves out the y axis
     /// and the horizontal grid lines.
-    pub fn axes(&self, x_title: &str, y_title: Option<&str>) {
-        let c = &self.context;
-        let x_ticks = ticks(self.x);
-        let y_ticks = ticks(self.y);
-        c.set_line_width(1.0);
-        c.set_stroke_style_str(&self.ink.grid.css(1.0));
-        c.begin_path();
-        for x in fine_ticks(self.x) {
-            let (px, _) = self.at((x, self.y.0));
-            c.move_to(px.round() + 0.5, self.top);
-            c.line_to(px.round() + 0.5, self.bottom);
-        }
-        if y_title.is_some() {
-            for y in fine_ticks(self.y) {
-                let (_, py) = self.at((self.x.0, y));
-                c.move_to(self.left, py.round() + 0.5);
-                c.line_to(self.right, py.round() + 0.5);
-            }
-        }
-        c.stroke();
-
-        let ink = self.ink.ink.css(1.0);
-        c.set_stroke_style_str(&self.ink.muted.css(1.0));
-        c.set_fill_style_str(&ink);
-        c.begin_path();
-        c.move_to(self.left, self.bottom + 0.5);
-        c.line_to(self.right, self.bottom + 0.5);
-        c.set_text_align("center");
-        c.set_text_baseline("top");
-        let step = tick_step(self.x);
-        for &x in &x_ticks {
-            let (px, _) = self.at((x, self.y.0));
-            c.move_to(px.round() + 0.5, self.bottom);
-            c.line_to(px.round() + 0.5, self.bottom + 5.0);
-            let _ = c.fill_text(&tick_label(x, step), px, self.bottom + 7.0);
-        }
-        // A line below the tick labels, so the title never covers one.
-        let _ = c.fill_text(x_title, (self.left + self.right) / 2.0, self.bottom + 23.0);
-        if let Some(y_title) = y_title {
-            c.move_to(self.left - 0.5, self.top);
-            c.line_to(self.left - 0.5, self.bottom);
-            c.set_text_align("right");
-            c.set_text_baseline("middle");
-            let step = tick_step(self.y);
-            for &y in &y_ticks {
-                let (_, py) = self.at((self.x.0, y));
-                c.move_to(self.left - 5.0, py.round() + 0.5);
-                c.line_to(self.left, py.round() + 0.5);
-                let _ = c.fill_text(&tick_label(y, step), self.left - 7.0, py);
-            }
-            c.save();
-            let _ = c.translate(self.margin, (self.top + self.bottom) / 2.0);
-            let _ = c.rotate(-std::f64::consts::FRAC_PI_2);
-            c.set_text_align("center");
-            c.set_text_baseline("top");
-            let _ = c.fill_text(y_title, 0.0, 0.0);
-            c.restore();
-        }
-        c.stroke();
+    pub fn axes(&mut self, x_title: &str, y_title: Option<&str>) {
+        let ink = self.ink;
+        let x_step = tick_step(self.chart.x_range());
+        let y_step = tick_step(self.chart.y_range());
+        let x_label = |x: &f64| tick_label(*x, x_step);
+        let y_label = |y: &f64| tick_label(*y, y_step);
+        let mut mesh = self.chart.configure_mesh();
+        mesh.x_labels(MOST_TICKS)
+            .y_labels(MOST_TICKS)
+            .max_light_lines(LIGHT_LINES)
+            .set_all_tick_mark_size(TICK_PX)
+            .light_line_style(ink.grid)
+            .bold_line_style(ink.grid)
+            // 2 px: plotters strokes the axes and tick marks as paths on whole pixels, where a
+            // 1 px line smears over two pixels at half strength.
+            .axis_style(ink.muted.stroke_width(2))
+            .label_style(font(&ink))
+            .axis_desc_style(font(&ink))
+            .x_label_formatter(&x_label)
+            .y_label_formatter(&y_label)
+            .x_desc(x_title);
+        match y_title {
+            Some(title) => mesh.y_desc(title),
+            None => mesh.disable_y_axis().disable_y_mesh(),
+        };
+        let _ = mesh.draw();
     }
 
     /// Shades the plot's full height between `from` and `to` (x in data units).
-    pub fn band(&self, from: f64, to: f64, colour: Rgb, alpha: f64) {
-        let (left, _) = self.at((from.max(self.x.0), self.y.0));
-        let (right, _) = self.at((to.min(self.x.1), self.y.0));
-        if right > left {
-            self.context.set_fill_style_str(&colour.css(alpha));
-            self.context
-                .fill_rect(left, self.top, right - left, self.bottom - self.top);
+    pub fn band(&mut self, from: f64, to: f64, colour: Rgb, alpha: f64) {
+        let (x, y) = (self.chart.x_range(), self.chart.y_range());
+        let (from, to) = (from.max(x.start), to.min(x.end));
+        if to > from {
+            let corners = [(from, y.start), (to, y.end)];
+            let _ = self
+                .chart
+                .draw_series(once(Rectangle::new(corners, colour.mix(alpha).filled())));
         }
     }
 
-    /// A line through `points` (data units), clipped to the plot area.
-    pub fn line(&self, points: &[(f64, f64)], look: &Look) {
-        let c = &self.context;
-        c.save();
-        c.begin_path();
-        c.rect(
-            self.left,
-            self.top,
-            self.right - self.left,
-            self.bottom - self.top,
-        );
-        c.clip();
-        self.stroke_style(look);
-        c.begin_path();
-        for (i, &point) in points.iter().enumerate() {
-            let (px, py) = self.at(point);
-            if i == 0 {
-                c.move_to(px, py);
-            } else {
-                c.line_to(px, py);
-            }
-        }
-        c.stroke();
-        c.restore();
+    /// A line through `points` (data units).
+    pub fn line(&mut self, points: &[(f64, f64)], look: &Look) {
+        let _ = self.chart.draw_series(once(path(points.to_vec(), look)));
     }
 
     /// The look's marker at each of `points` (data units).
-    pub fn markers(&self, points: impl IntoIterator<Item = (f64, f64)>, look: &Look) {
-        for point in points {
-            self.marker_at(self.at(point), look);
-        }
+    pub fn markers(&mut self, points: impl IntoIterator<Item = (f64, f64)>, look: &Look) {
+        let _ = self
+            .chart
+            .draw_series(points.into_iter().map(|at| mark(at, look)));
     }
 
     /// Text with its top-left corner at `at` (data units).
-    pub fn text(&self, text: &str, at: (f64, f64)) {
-        let c = &self.context;
-        let (px, py) = self.at(at);
-        c.set_fill_style_str(&self.ink.ink.css(1.0));
-        c.set_text_align("left");
-        c.set_text_baseline("top");
-        let _ = c.fill_text(text, px, py);
+    pub fn text(&mut self, text: &str, at: (f64, f64)) {
+        let style = font(&self.ink);
+        let _ = self
+            .chart
+            .draw_series(once(Text::new(text.to_string(), at, style)));
     }
 
-    /// A vertical line across the plot at `x` (data units).
-    pub fn vertical(&self, x: f64, look: &Look) {
-        self.line(&[(x, self.y.0), (x, self.y.1)], look);
+    /// A vertical line across the plot at `x` (data units); none when `x` is off the axis.
+    pub fn vertical(&mut self, x: f64, look: &Look) {
+        let y = self.chart.y_range();
+        if self.chart.x_range().contains(&x) {
+            self.line(&[(x, y.start), (x, y.end)], look);
+        }
     }
 
     /// A legend in the plot's upper-left corner: each entry's line, marker and label on a box
     /// of the theme's paper (`alpha` opaque) edged in the grid colour.
-    pub fn legend(&self, entries: &[(&str, Look)], alpha: f64) {
+    pub fn legend(&mut self, entries: &[(&str, Look)], alpha: f64) {
         if entries.is_empty() {
             return;
         }
-        let c = &self.context;
-        let widest = entries
-            .iter()
-            .map(|(label, _)| c.measure_text(label).map_or(0.0, |m| m.width()))
-            .fold(0.0, f64::max);
-        let (x, y) = (self.left + 10.0, self.top + 10.0);
-        let width = LEGEND_SAMPLE_PX + widest + 14.0;
-        let height = LEGEND_ROW_PX * entries.len() as f64 + 8.0;
-        c.set_fill_style_str(&self.ink.paper.css(alpha));
-        c.fill_rect(x, y, width, height);
-        c.set_line_dash(&js_sys::Array::new()).ok();
-        c.set_line_width(1.0);
-        c.set_stroke_style_str(&self.ink.grid.css(1.0));
-        c.stroke_rect(x + 0.5, y + 0.5, width, height);
-        for (row, (label, look)) in entries.iter().enumerate() {
-            let middle = y + 4.0 + LEGEND_ROW_PX * (row as f64 + 0.5);
-            self.stroke_style(look);
-            c.begin_path();
-            c.move_to(x + 6.0, middle);
-            c.line_to(x + LEGEND_SAMPLE_PX - 4.0, middle);
-            c.stroke();
-            self.marker_at((x + LEGEND_SAMPLE_PX / 2.0 + 1.0, middle), look);
-            c.set_fill_style_str(&self.ink.ink.css(1.0));
-            c.set_text_align("left");
-            c.set_text_baseline("middle");
-            let _ = c.fill_text(label, x + LEGEND_SAMPLE_PX + 4.0, middle);
-        }
-    }
-
-    fn stroke_style(&self, look: &Look) {
-        let c = &self.context;
-        c.set_stroke_style_str(&look.colour.css(1.0));
-        c.set_line_width(look.width);
-        c.set_line_join("round");
-        let dash = js_sys::Array::new();
-        if let Some((on, off)) = look.dash {
-            dash.push(&JsValue::from(on));
-            dash.push(&JsValue::from(off));
-        }
-        let _ = c.set_line_dash(&dash);
-    }
-
-    /// The look's marker centred on the pixel `(x, y)`.
-    fn marker_at(&self, (x, y): (f64, f64), look: &Look) {
-        let c = &self.context;
-        let size = look.marker_size;
-        let colour = look.colour.css(1.0);
-        c.set_fill_style_str(&colour);
-        c.set_stroke_style_str(&colour);
-        let _ = c.set_line_dash(&js_sys::Array::new());
-        c.begin_path();
-        match look.marker {
-            Marker::Circle | Marker::Ring => {
-                let _ = c.arc(x, y, size, 0.0, std::f64::consts::TAU);
-            }
-            Marker::Triangle => {
-                // Pointing up, its corners `size` from the centre.
-                let (half, low) = (size * 0.866, size * 0.5);
-                c.move_to(x, y - size);
-                c.line_to(x + half, y + low);
-                c.line_to(x - half, y + low);
-                c.close_path();
-            }
-            Marker::Square => c.rect(x - size, y - size, 2.0 * size, 2.0 * size),
-            Marker::Cross => {
-                c.set_line_width(2.0);
-                c.move_to(x - size, y - size);
-                c.line_to(x + size, y + size);
-                c.move_to(x + size, y - size);
-                c.line_to(x - size, y + size);
-                c.stroke();
-                return;
+        let ink = self.ink;
+        // Plotters centres each sample on its label's layout box, which the page's line height
+        // makes taller than the glyphs the canvas draws from the box's top: lift the sample to
+        // the glyphs' middle.
+        let (_, box_height) = self
+            .chart
+            .plotting_area()
+            .estimate_text_size("p", &font(&ink))
+            .unwrap_or((0, FONT_PX));
+        let lift = (box_height as i32 - FONT_PX as i32) / 2;
+        for &(label, look) in entries {
+            // Plotters keeps legend entries with series; an empty one carries each entry.
+            let empty = std::iter::empty::<Element<(f64, f64)>>();
+            if let Ok(entry) = self.chart.draw_series(empty) {
+                entry
+                    .label(label)
+                    .legend(move |(x, y)| sample((x, y - lift), &look));
             }
         }
-        if look.marker == Marker::Ring {
-            c.set_line_width(1.0);
-            c.stroke();
-        } else {
-            c.fill();
-        }
+        let _ = self
+            .chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::Coordinate(10, 10))
+            .margin(LEGEND_PADDING_PX)
+            .legend_area_size(LEGEND_SAMPLE_PX + LEGEND_PADDING_PX)
+            .background_style(ink.paper.mix(alpha).filled())
+            .border_style(ink.grid)
+            .label_font(font(&ink))
+            .draw();
     }
 }
 
-/// At most this many labelled ticks on an axis.
-const MOST_TICKS: f64 = 12.0;
+/// Plotters' canvas backend strokes with the canvas's default mitre joins, which spike at
+/// every sharp turn of a jagged line and has no setting for it, so the joins are set round on
+/// the 2D context by hand before plotters draws; `None` when there is no 2D context.
+fn round_line_joins(canvas: &HtmlCanvasElement) -> Option<()> {
+    let context = canvas.get_context("2d").ok()??;
+    context
+        .dyn_into::<CanvasRenderingContext2d>()
+        .ok()?
+        .set_line_join("round");
+    Some(())
+}
 
-/// The distance between labelled ticks: 1, 2 or 5 times a power of ten, the smallest that
-/// keeps the count at [`MOST_TICKS`] or under.
-pub fn tick_step((from, to): (f64, f64)) -> f64 {
-    let raw = ((to - from) / MOST_TICKS).max(f64::MIN_POSITIVE);
-    let power = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
+/// Labels, titles and notes in the theme's ink.
+fn font(ink: &ChartInk) -> TextStyle<'static> {
+    ("sans-serif", FONT_PX).into_font().color(&ink.ink)
+}
+
+/// The width left of the plot that the y tick labels of `y`, their tick marks and the title
+/// beside them need.
+fn y_label_room(root: &DrawingArea<CanvasBackend, Shift>, y: Range<f64>, font: &TextStyle) -> u32 {
+    let step = tick_step(y.clone());
+    let widest = ticks(y)
         .into_iter()
-        .map(|m| m * power)
-        .find(|&step| step >= raw * (1.0 - 1e-9))
-        .unwrap_or(10.0 * power)
+        .filter_map(|tick| root.estimate_text_size(&tick_label(tick, step), font).ok())
+        .map(|(width, _)| width)
+        .max()
+        .unwrap_or(0);
+    Y_TITLE_PX + widest + 2 * TICK_PX as u32
 }
 
-/// The labelled tick positions in `range`.
-pub fn ticks(range: (f64, f64)) -> Vec<f64> {
-    let step = tick_step(range);
-    let first = (range.0 / step).ceil() as i64;
-    let last = (range.1 / step + 1e-9).floor() as i64;
-    (first..=last).map(|i| i as f64 * step).collect()
+/// The look's line through `points` as a plotters element, solid or dashed.
+fn path<C: Clone + 'static>(points: Vec<C>, look: &Look) -> Element<C> {
+    match look.dash {
+        None => PathElement::new(points, look.stroke()).into_dyn(),
+        Some((dash, gap)) => DashedPathElement::new(points, dash, gap, look.stroke()).into_dyn(),
+    }
 }
 
-/// Grid positions: the ticks and five subdivisions between each two.
-fn fine_ticks(range: (f64, f64)) -> Vec<f64> {
-    let fine = tick_step(range) / 5.0;
-    let first = (range.0 / fine).ceil() as i64;
-    let last = (range.1 / fine + 1e-9).floor() as i64;
-    (first..=last).map(|i| i as f64 * fine).collect()
+/// A legend entry's sample at `at` (pixels): a stretch of the look's line with its marker in
+/// the middle.
+fn sample(at: (i32, i32), look: &Look) -> Element<(i32, i32)> {
+    let stretch = path(vec![(0, 0), (LEGEND_SAMPLE_PX, 0)], look);
+    (EmptyElement::at(at) + stretch + mark((LEGEND_SAMPLE_PX / 2, 0), look)).into_dyn()
 }
 
-/// A tick's label with as many decimals as the step needs ("20", "0.5", "0.25").
-pub fn tick_label(value: f64, step: f64) -> String {
+/// The look's marker at `at` as a plotters element: plotters' own circle, triangle, square or
+/// cross, chosen by the look.
+fn mark<C: Clone + 'static>(at: C, look: &Look) -> Element<C> {
+    let (size, colour) = (look.marker_size, look.colour);
+    let centre = EmptyElement::at(at);
+    match look.marker {
+        Marker::Circle => (centre + Circle::new((0, 0), size, colour.filled())).into_dyn(),
+        Marker::Ring => (centre + Circle::new((0, 0), size, colour.stroke_width(1))).into_dyn(),
+        Marker::Triangle => {
+            (centre + TriangleMarker::new((0, 0), size, colour.filled())).into_dyn()
+        }
+        Marker::Square => {
+            (centre + Rectangle::new([(-size, -size), (size, size)], colour.filled())).into_dyn()
+        }
+        Marker::Cross => (centre + Cross::new((0, 0), size, colour.stroke_width(2))).into_dyn(),
+    }
+}
+
+/// The labelled tick positions in `range`, as plotters picks them: 1, 2 or 5 times a power
+/// of ten apart, at most [`MOST_TICKS`].
+fn ticks(range: Range<f64>) -> Vec<f64> {
+    RangedCoordf64::from(range).key_points(MOST_TICKS)
+}
+
+/// The distance between labelled ticks.
+fn tick_step(range: Range<f64>) -> f64 {
+    match ticks(range)[..] {
+        [first, second, ..] => second - first,
+        _ => 1.0,
+    }
+}
+
+/// A tick's label with as many decimals as the step needs ("20", "0.5", "0.25"), where
+/// plotters' own labels would print "20.0".
+fn tick_label(value: f64, step: f64) -> String {
     let decimals = (0..4)
         .find(|&d| {
             let scaled = step * 10f64.powi(d);
@@ -395,15 +340,15 @@ mod tests {
     #[wasm_bindgen_test]
     fn ticks_are_round_numbers_within_the_range() {
         assert_eq!(
-            ticks((0.0, 200.0)),
+            ticks(0.0..200.0),
             [0.0, 20.0, 40.0, 60.0, 80.0, 100.0, 120.0, 140.0, 160.0, 180.0, 200.0]
         );
         assert_eq!(
-            ticks((52.3, 61.0)),
+            ticks(52.3..61.0),
             [53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0]
         );
-        assert_eq!(ticks((0.0, 1.0)).len(), 11);
-        assert_eq!(tick_step((0.0, 13.2)), 2.0);
+        assert_eq!(ticks(0.0..1.0).len(), 11);
+        assert_eq!(tick_step(0.0..13.2), 2.0);
     }
 
     #[wasm_bindgen_test]
@@ -416,10 +361,10 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn only_full_hex_colours_parse() {
-        assert_eq!(Rgb::parse_hex("#0072b2"), Some(Rgb(0, 0x72, 0xb2)));
-        assert_eq!(Rgb::parse_hex("#fff"), None);
-        assert_eq!(Rgb::parse_hex("blue"), None);
-        assert_eq!(Rgb::parse_hex("#é12345"), None);
-        assert_eq!(Rgb(1, 2, 3).css(0.5), "rgba(1,2,3,0.5)");
+        assert_eq!(parse_hex("#0072b2"), Some(Rgb(0, 0x72, 0xb2)));
+        assert_eq!(parse_hex("#fff"), None);
+        assert_eq!(parse_hex("blue"), None);
+        assert_eq!(parse_hex("#é12345"), None);
+        assert_eq!(hex_colour("blue"), Rgb(0, 0, 0));
     }
 }

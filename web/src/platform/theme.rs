@@ -4,7 +4,7 @@
 //! colour variables; "system" is resolved to light or dark from `prefers-color-scheme`. The learner's choice is remembered in `localStorage`. Canvas charts cannot use
 //! CSS variables directly, so [`colour_var`] reads the current value for them.
 
-use crate::platform::plot::Rgb;
+use crate::platform::plot::{parse_hex, Rgb};
 
 /// The themes, in the order the switcher offers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +115,7 @@ pub fn colour_var(name: &str, fallback: Rgb) -> Rgb {
         .and_then(|root| web_sys::window()?.get_computed_style(&root).ok().flatten())
         .and_then(|style| style.get_property_value(name).ok())
         .unwrap_or_default();
-    Rgb::parse_hex(value.trim()).unwrap_or(fallback)
+    parse_hex(value.trim()).unwrap_or(fallback)
 }
 
 fn document_element() -> Option<web_sys::Element> {

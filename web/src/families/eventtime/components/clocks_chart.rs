@@ -158,24 +158,24 @@ pub fn eventtime_chart(props: &EventTimeChartProps) -> Html {
 /// Truth first and widest, so the event-time line visibly lies on it.
 const TRUTH: Look = Look {
     colour: Rgb(90, 90, 90),
-    width: 5.0,
+    width: 5,
     dash: None,
     marker: Marker::Circle,
-    marker_size: 5.0,
+    marker_size: 5,
 };
 const PROCESSING: Look = Look {
     colour: Rgb(213, 94, 0),
-    width: 2.0,
-    dash: Some((8.0, 5.0)),
+    width: 2,
+    dash: Some((8, 5)),
     marker: Marker::Triangle,
-    marker_size: 6.0,
+    marker_size: 6,
 };
 const EVENT: Look = Look {
     colour: Rgb(0, 114, 178),
-    width: 2.0,
+    width: 2,
     dash: None,
     marker: Marker::Square,
-    marker_size: 3.0,
+    marker_size: 3,
 };
 
 fn seconds(ms: i64) -> f64 {
@@ -198,13 +198,14 @@ fn draw(canvas: HtmlCanvasElement, data: &WindowCounts) {
         .max(10) as f64
         * 1.15;
     let layout = Layout {
-        margin: 10.0,
-        x_label_area: 36.0,
-        y_label_area: 50.0,
+        margin: 10,
+        // As wide as the other event-time chart's, so the two plots line up, with room for
+        // four-digit counts.
+        y_label_area: 56,
         x: (0.0, seconds(data.axis_end_ms).max(1.0)),
         y: (0.0, top),
     };
-    let Some(plot) = Plot::new(&canvas, layout) else {
+    let Some(mut plot) = Plot::new(&canvas, layout) else {
         return;
     };
     plot.axes("window (simulated time, s)", Some("records in the window"));

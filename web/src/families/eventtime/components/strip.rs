@@ -5,7 +5,7 @@
 //! lines mark the processor's clock and the watermark.
 
 use crate::platform::palette::key_colour;
-use crate::platform::plot::{Layout, Look, Marker, Plot, Rgb};
+use crate::platform::plot::{hex_colour, Layout, Look, Marker, Plot, Rgb};
 use crate::platform::shared::Shared;
 use crate::platform::theme::colour_var;
 use crate::shell::canvas::use_canvas_drawing;
@@ -70,13 +70,14 @@ fn spread(index: u32) -> f64 {
 fn draw(canvas: HtmlCanvasElement, data: &StripData) {
     let x_end = seconds(data.axis_end_ms).max(1.0);
     let layout = Layout {
-        margin: 10.0,
-        x_label_area: 36.0,
-        y_label_area: 50.0,
+        margin: 10,
+        // As wide as the other event-time chart's, so the two plots line up, with room for
+        // four-digit counts.
+        y_label_area: 56,
         x: (0.0, x_end),
         y: (0.0, 1.0),
     };
-    let Some(plot) = Plot::new(&canvas, layout) else {
+    let Some(mut plot) = Plot::new(&canvas, layout) else {
         return;
     };
     plot.axes("event time (s)", None);
@@ -97,32 +98,32 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
         let done_y = done_low + s * (done_high - done_low);
         let y = waiting_y + (done_y - waiting_y) * dot.landed;
         let look = Look {
-            colour: Rgb::from_hex(key_colour(Some(dot.key))),
-            width: 1.0,
+            colour: hex_colour(key_colour(Some(dot.key))),
+            width: 1,
             dash: None,
             marker: if dot.landed > 0.0 {
                 Marker::Circle
             } else {
                 Marker::Ring
             },
-            marker_size: 2.0,
+            marker_size: 2,
         };
         plot.markers([(seconds(dot.event_ms), y)], &look);
     }
     let ink = plot.ink();
     let clock = Look {
         colour: ink.ink,
-        width: 1.0,
-        dash: Some((5.0, 4.0)),
+        // 2 px: plotters strokes on whole pixels, where 1 px would smear into a grey line.
+        width: 2,
+        dash: Some((5, 4)),
         marker: Marker::Circle,
-        marker_size: 0.0,
+        marker_size: 0,
     };
     plot.vertical(seconds(data.now_ms), &clock);
     if let Some(watermark_ms) = data.watermark_ms {
         let watermark = Look {
             // The theme's blue: the dark theme lightens it to stay visible on dark paper.
             colour: colour_var("--blue", Rgb(0, 114, 178)),
-            width: 2.0,
             dash: None,
             ..clock
         };

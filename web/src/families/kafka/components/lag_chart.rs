@@ -6,7 +6,7 @@
 //! three), so partitions and groups stay apart without telling colours apart.
 
 use crate::platform::palette::{group_colour, series_colour};
-use crate::platform::plot::{Layout, Look, Marker, Plot, Rgb};
+use crate::platform::plot::{hex_colour, Layout, Look, Marker, Plot, Rgb};
 use crate::platform::shared::Shared;
 use crate::shell::canvas::use_canvas_drawing;
 use web_sys::HtmlCanvasElement;
@@ -68,15 +68,15 @@ struct Line {
 const MOST_LEGEND_ENTRIES: usize = 12;
 
 /// Line patterns, as (dash, gap) in pixels; `None` is solid.
-const DASHES: [Option<(f64, f64)>; 3] = [None, Some((8.0, 4.0)), Some((2.0, 3.0))];
+const DASHES: [Option<(u32, u32)>; 3] = [None, Some((8, 4)), Some((2, 3))];
 
 /// Point markers, with their radius. With three dashes and four markers, the first twelve
 /// lines (every line that gets a legend) each have a pattern of their own.
-const MARKERS: [(Marker, f64); 4] = [
-    (Marker::Circle, 4.0),
-    (Marker::Triangle, 5.0),
-    (Marker::Square, 4.0),
-    (Marker::Cross, 4.0),
+const MARKERS: [(Marker, i32); 4] = [
+    (Marker::Circle, 4),
+    (Marker::Triangle, 5),
+    (Marker::Square, 4),
+    (Marker::Cross, 4),
 ];
 
 /// How many markers a line carries across the chart: enough to follow, few enough to read.
@@ -89,7 +89,7 @@ fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
         .enumerate()
         .map(|(p, series)| Line {
             label: format!("p{p}"),
-            colour: Rgb::from_hex(series_colour(p)),
+            colour: hex_colour(series_colour(p)),
             points: series
                 .iter()
                 .map(|(t, lag)| (seconds(*t), *lag as f64))
@@ -106,7 +106,7 @@ fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
         .enumerate()
         .map(|(g, (group_id, series))| Line {
             label: group_id.clone(),
-            colour: Rgb::from_hex(group_colour(g)),
+            colour: hex_colour(group_colour(g)),
             points: series
                 .iter()
                 .map(|(t, rate)| (seconds(*t), *rate))
@@ -125,13 +125,12 @@ fn draw_lines(canvas: &HtmlCanvasElement, data: &ChartData, y_title: &str, lines
         * 1.1;
     let from_s = seconds(data.from_ms);
     let layout = Layout {
-        margin: 8.0,
-        x_label_area: 36.0,
-        y_label_area: 48.0,
+        margin: 8,
+        y_label_area: 48,
         x: (from_s, seconds(data.to_ms).max(from_s + 1.0)),
         y: (0.0, top),
     };
-    let Some(plot) = Plot::new(canvas, layout) else {
+    let Some(mut plot) = Plot::new(canvas, layout) else {
         return;
     };
     plot.axes("simulated time (s)", Some(y_title));
@@ -149,7 +148,7 @@ fn draw_lines(canvas: &HtmlCanvasElement, data: &ChartData, y_title: &str, lines
         let (marker, marker_size) = MARKERS[i % MARKERS.len()];
         let look = Look {
             colour: line.colour,
-            width: 2.0,
+            width: 2,
             dash: DASHES[i % DASHES.len()],
             marker,
             marker_size,
