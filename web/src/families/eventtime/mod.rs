@@ -17,7 +17,7 @@ use crate::shell::compare::{captions, knob_differences};
 use crate::shell::components::narration::NarrationLine;
 use crate::shell::components::timeline_scrubber::TimelineMark;
 use crate::shell::family::Lesson;
-use crate::shell::family::{Edit, LessonFamily, Picture, RealConfig, StageContext};
+use crate::shell::family::{CompareChange, Edit, LessonFamily, Picture, RealConfig, StageContext};
 use crate::widgets::knob_rows::KnobRows;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use components::clocks_chart::EventTimeChart;
@@ -30,7 +30,8 @@ use components::windows_chart::WindowsChart;
 use std::rc::Rc;
 use streamlab_sim::eventtime::knobs::KNOBS;
 use streamlab_sim::eventtime::{
-    EventTimeEvent, EventTimeEventKind, EventTimeScenario, EventTimeWorld,
+    EventTimeEvent, EventTimeEventKind, EventTimeScenario, EventTimeWorld, LateRecordPolicy,
+    TimeDomain,
 };
 use view::{outage_span_ms, EventTimeRunView};
 use wasm_bindgen::JsValue;
@@ -196,6 +197,16 @@ impl LessonFamily for EventTimeFamily {
         vec![("Chart (PNG)", selector, "chart")]
     }
 
+    fn compare_changes(
+        lesson: &'static Lesson<Self>,
+    ) -> &'static [CompareChange<EventTimeScenario>] {
+        match lesson.options {
+            EventTimeView::Clocks => CLOCKS_COMPARISONS,
+            EventTimeView::Watermarks => WATERMARK_COMPARISONS,
+            EventTimeView::Windows => &[],
+        }
+    }
+
     fn differences(a: &EventTimeScenario, b: &EventTimeScenario) -> (String, String) {
         let rows: Vec<(String, String, String)> = knob_differences(KNOBS, a, b)
             .into_iter()
@@ -219,6 +230,29 @@ impl LessonFamily for EventTimeFamily {
         }
     }
 }
+
+/// "Which clock?": the same records counted by the other clock.
+const CLOCKS_COMPARISONS: &[CompareChange<EventTimeScenario>] = &[CompareChange {
+    label: "counting by the other clock",
+    apply: |s, _| {
+        s.time_domain = match s.time_domain {
+            TimeDomain::EventTime => TimeDomain::ProcessingTime,
+            TimeDomain::ProcessingTime => TimeDomain::EventTime,
+        }
+    },
+}];
+
+/// The watermarks lesson: what another late policy, or waiting longer, would have done.
+const WATERMARK_COMPARISONS: &[CompareChange<EventTimeScenario>] = &[
+    CompareChange {
+        label: "with a side output for late records",
+        apply: |s, _| s.late_policy = LateRecordPolicy::SideOutput,
+    },
+    CompareChange {
+        label: "with 10 s more allowed lateness",
+        apply: |s, _| s.allowed_lateness_ms = s.allowed_lateness_ms.saturating_add(10_000),
+    },
+];
 
 /// `window.__streamlab_eventtime`: read-only figures for the end-to-end tests.
 fn publish_for_tests(view: &EventTimeRunView, world: &EventTimeWorld) {
