@@ -222,6 +222,53 @@ pub fn format_number(value: f64) -> String {
     }
 }
 
+/// The knob reference of one table as Markdown: one row per knob with its real name, range,
+/// unit, default and hint; `defaults` is the scenario whose values are the defaults.
+pub fn markdown_table<S>(knobs: &[Knob<S>], defaults: &S) -> String {
+    let mut out = String::from(
+        "| knob | real name | range | default | section | what it does |\n| --- | --- | --- | --- | --- | --- |\n",
+    );
+    for knob in knobs {
+        let real = knob
+            .config_name
+            .map_or("—".to_string(), |n| format!("`{n}`"));
+        let range = match &knob.control {
+            Control::Number(n) => format!(
+                "{}–{} {}",
+                format_number(n.bounds.min),
+                format_number(n.bounds.max),
+                n.bounds.unit
+            ),
+            Control::Whole { .. } => "any whole number".to_string(),
+            Control::Toggle { .. } => "true / false".to_string(),
+            Control::Choice { options, .. } => options()
+                .iter()
+                .map(|o| format!("`{}`", o.value))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let default = match &knob.control {
+            Control::Number(n) => match n.config_default {
+                Some(real) => format!(
+                    "{} (the real system: {})",
+                    knob.display_value(defaults),
+                    format_number(real)
+                ),
+                None => knob.display_value(defaults),
+            },
+            _ => knob.display_value(defaults),
+        };
+        out.push_str(&format!(
+            "| {} (`{}`) | {real} | {range} | {default} | {} | {} |\n",
+            knob.label,
+            knob.field,
+            knob.section,
+            knob.hint.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,51 +357,4 @@ mod tests {
         assert_eq!(TOY_KNOBS[0].display_value(&toy), "7");
         assert_eq!(format_number(0.25), "0.25");
     }
-}
-
-/// The knob reference of one table as Markdown: one row per knob with its real name, range,
-/// unit, default and hint; `defaults` is the scenario whose values are the defaults.
-pub fn markdown_table<S>(knobs: &[Knob<S>], defaults: &S) -> String {
-    let mut out = String::from(
-        "| knob | real name | range | default | section | what it does |\n| --- | --- | --- | --- | --- | --- |\n",
-    );
-    for knob in knobs {
-        let real = knob
-            .config_name
-            .map_or("—".to_string(), |n| format!("`{n}`"));
-        let range = match &knob.control {
-            Control::Number(n) => format!(
-                "{}–{} {}",
-                format_number(n.bounds.min),
-                format_number(n.bounds.max),
-                n.bounds.unit
-            ),
-            Control::Whole { .. } => "any whole number".to_string(),
-            Control::Toggle { .. } => "true / false".to_string(),
-            Control::Choice { options, .. } => options()
-                .iter()
-                .map(|o| format!("`{}`", o.value))
-                .collect::<Vec<_>>()
-                .join(", "),
-        };
-        let default = match &knob.control {
-            Control::Number(n) => match n.config_default {
-                Some(real) => format!(
-                    "{} (the real system: {})",
-                    knob.display_value(defaults),
-                    format_number(real)
-                ),
-                None => knob.display_value(defaults),
-            },
-            _ => knob.display_value(defaults),
-        };
-        out.push_str(&format!(
-            "| {} (`{}`) | {real} | {range} | {default} | {} | {} |\n",
-            knob.label,
-            knob.field,
-            knob.section,
-            knob.hint.replace('|', "\\|")
-        ));
-    }
-    out
 }
