@@ -1,0 +1,16 @@
+//! Queues and logs: the family behind the "queues" and "backpressure" lessons.
+//!
+//! A queue forgets a message once it is acknowledged; a log keeps every record for its
+//! retention, however many readers read it. This family puts the two side by side on one
+//! seed. Its scenario is [`QueuesScenario`]; `records.rs` draws the records and prices each
+//! attempt, and `order.rs` judges whether a reader kept each key's order.
+
+pub mod order;
+pub mod records;
+mod scenario;
+
+pub use scenario::{
+    BackpressureSpec, CrashSpec, KinesisSpec, LateReaderSpec, Mode, ProcessingSpec, ProducerSpec,
+    QueueSpec, QueuesScenario, RepartitionSpec, ShareFailureAck, ShareGroupSpec, TopicSpec,
+    MAX_CONSUMERS, MAX_DURATION_MS, MAX_PARTITIONS, MAX_RECORDS, SAMPLE_INTERVAL_MS,
+};
