@@ -3,11 +3,13 @@
 //! A queue forgets a message once it is acknowledged; a log keeps every record for its
 //! retention, however many readers read it. This family puts the two side by side on one
 //! seed. Its scenario is [`QueuesScenario`]; `records.rs` draws the records and prices each
-//! attempt, and `order.rs` judges whether a reader kept each key's order.
+//! attempt, and `order.rs` judges whether a reader kept each key's order; `share_partition.rs`
+//! is KIP-932's record state machine.
 
 pub mod order;
 pub mod records;
 mod scenario;
+pub mod share_partition;
 
 pub use scenario::{
     BackpressureSpec, CrashSpec, KinesisSpec, LateReaderSpec, Mode, ProcessingSpec, ProducerSpec,
