@@ -4,8 +4,9 @@
 //! retention, however many readers read it. This family puts the two side by side on one
 //! seed. Its scenario is [`QueuesScenario`]; `records.rs` draws the records and prices each
 //! attempt, and `order.rs` judges whether a reader kept each key's order; `share_partition.rs`
-//! is KIP-932's record state machine.
+//! is KIP-932's record state machine; [`events`] holds the typed events and their narration.
 
+pub mod events;
 pub mod order;
 pub mod records;
 mod scenario;
