@@ -5,11 +5,15 @@
 //! seed. Its scenario is [`QueuesScenario`]; `records.rs` draws the records and prices each
 //! attempt, and `order.rs` judges whether a reader kept each key's order; `share_partition.rs`
 //! is KIP-932's record state machine; [`events`] holds the typed events and their narration.
+//! The three readers are `consumer_group.rs`, `share_group.rs` and `queue.rs`.
 
+pub mod consumer_group;
 pub mod events;
 pub mod order;
+pub mod queue;
 pub mod records;
 mod scenario;
+pub mod share_group;
 pub mod share_partition;
 
 pub use scenario::{
