@@ -5,11 +5,14 @@
 //! seed. Its scenario is [`QueuesScenario`]; `records.rs` draws the records and prices each
 //! attempt, and `order.rs` judges whether a reader kept each key's order; `share_partition.rs`
 //! is KIP-932's record state machine; [`events`] holds the typed events and their narration.
-//! The three readers are `consumer_group.rs`, `share_group.rs` and `queue.rs`.
+//! The three readers are `consumer_group.rs`, `share_group.rs` and `queue.rs`; `pipes.rs` holds
+//! the backpressure and direct lanes and `kinesis.rs` a Kinesis stream's shards.
 
 pub mod consumer_group;
 pub mod events;
+pub mod kinesis;
 pub mod order;
+pub mod pipes;
 pub mod queue;
 pub mod records;
 mod scenario;
