@@ -34,6 +34,11 @@ fn a_share_group_scales_past_the_partitions_and_gives_up_per_key_order() {
     assert!(number(&f, "share_group.order_inversions") > 0.0);
     assert!(number(&f, "queue.order_inversions") > 0.0);
     assert_eq!(number(&f, "consumer_group.order_inversions"), 0.0);
+    // Failed attempts: released or requeued records come back after newer ones of their key;
+    // the consumer group retries in place and keeps its order.
+    assert!(number(&f, "share_group.redelivery_inversions") > 0.0);
+    assert!(number(&f, "queue.redelivery_inversions") > 0.0);
+    assert!(number(&f, "consumer_group.retries") > 0.0);
 }
 
 #[test]

@@ -17,9 +17,10 @@ pub const PRESETS: &[Preset] = &[
         slug: "share-group-scales-past-partitions",
         lesson: "queues",
         title: "A share group scales past the partitions",
-        description: "12 consumers on 3 partitions, a producer faster than 3 can keep up with: \
-                      the consumer group uses 3 and falls behind, the share group and the \
-                      queue use all 12 and keep up, but invert per-key order.",
+        description: "12 consumers on 3 partitions, a producer faster than 3 can keep up with, \
+                      2% of attempts failing: the consumer group uses 3, retries in place and \
+                      falls behind; the share group and the queue use all 12 and keep up, but \
+                      invert per-key order, in parallel and when a failed record comes back.",
         build: share_group_scales_past_partitions,
     },
     Preset {
@@ -82,12 +83,14 @@ pub fn preset(name: &str) -> Option<QueuesScenario> {
 }
 
 /// 12 consumers on 3 partitions; 400 records/s at about 20 ms each, so 3 consumers manage
-/// about 150/s and 12 about 600/s.
+/// about 150/s and 12 about 600/s; one attempt in fifty fails (released by the share group,
+/// nacked and requeued by the queue, retried in place by the consumer group).
 pub fn share_group_scales_past_partitions() -> QueuesScenario {
     let mut scenario = QueuesScenario::default();
     scenario.producer.records_per_second = 400;
     scenario.topic.partitions = 3;
     scenario.consumers = 12;
+    scenario.processing.failure_rate = 0.02;
     scenario
 }
 
