@@ -311,3 +311,28 @@ fn events_carry_numbers_and_tags_never_prose() {
         }
     }
 }
+
+#[test]
+fn the_snapshot_shows_what_each_consumer_holds() {
+    let mut world = QueuesWorld::new(queues::queue_redelivery_reorders()).unwrap();
+    world.advance_to(14_000);
+    let before = world.snapshot();
+    let share = &before.readers[1];
+    assert_eq!(share.reader, queues::Reader::ShareGroup);
+    assert!(share.consumers[0].holding > 0);
+    let queue = before.queue.as_ref().unwrap();
+    assert_eq!(
+        queue.unacked,
+        vec![50, 50],
+        "both prefetch windows are full"
+    );
+    let window = &before.share_partitions[0];
+    assert_eq!(window.speo - window.spso, window.window.len() as u64);
+    world.advance_to(16_000);
+    let after = world.snapshot();
+    assert!(!after.readers[2].consumers[0].alive);
+    assert_eq!(after.readers[2].consumers[0].holding, 0);
+    assert_eq!(after.readers.len(), 3);
+    assert_eq!(after.partitions.len(), 3);
+    assert!(after.reader_samples.len() >= 3 * 15);
+}

@@ -19,7 +19,7 @@ use super::events::{ArchiveCause, QueuesEventKind, Reader};
 use super::order::{Completion, KeyOrder};
 use super::records::{fails, processing_ms, Record};
 use super::scenario::{QueuesScenario, ShareFailureAck};
-use super::share_partition::{Acknowledge, Acquisition, Settled, SharePartition};
+use super::share_partition::{Acknowledge, Acquisition, RecordState, Settled, SharePartition};
 use std::collections::VecDeque;
 
 /// One member, as its client sees it.
@@ -324,17 +324,31 @@ impl ShareGroupLane {
         self.locks
             .iter()
             .filter(|l| l.member == id)
-            .flat_map(|l| &l.records)
-            .filter(|a| {
-                self.partitions[a.partition as usize]
-                    .state_of(a.offset)
-                    .is_some_and(|r| {
-                        r.holder == id
-                            && r.delivery_count == a.delivery_count
-                            && r.state == super::share_partition::RecordState::Acquired
-                    })
-            })
-            .count() as u32
+            .map(|l| self.still_held(l))
+            .sum()
+    }
+
+    /// Per member, the records it acquired and has not settled; one pass over the locks.
+    pub fn holdings(&self) -> Vec<u32> {
+        let mut held = vec![0; self.members.len()];
+        for lock in &self.locks {
+            held[lock.member as usize] += self.still_held(lock);
+        }
+        held
+    }
+
+    /// How many records of `lock` are still Acquired under it.
+    fn still_held(&self, lock: &LockBatch) -> u32 {
+        let held = lock.records.iter().filter(|a| {
+            self.partitions[a.partition as usize]
+                .state_of(a.offset)
+                .is_some_and(|r| {
+                    r.holder == lock.member
+                        && r.delivery_count == a.delivery_count
+                        && r.state == RecordState::Acquired
+                })
+        });
+        held.count() as u32
     }
 
     fn poll(&mut self, id: u32, now_ms: u64, scenario: &QueuesScenario, logs: &[Vec<u32>]) {

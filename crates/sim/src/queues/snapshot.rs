@@ -149,6 +149,7 @@ impl QueuesWorld {
             });
         }
         if let Some(group) = &self.share_group {
+            let held = group.holdings();
             readers.push(ReaderPicture {
                 reader: Reader::ShareGroup,
                 consumers: group
@@ -160,7 +161,7 @@ impl QueuesWorld {
                         alive: m.alive,
                         in_group: m.in_group,
                         partitions: m.partitions.clone(),
-                        holding: group.held_by(id as u32),
+                        holding: held[id],
                         working_on: m
                             .work
                             .map(|(a, _)| self.logs()[a.partition as usize][a.offset as usize]),
