@@ -461,7 +461,8 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
         field: "producer.record_bytes",
         label: "Record size",
         config_name: None,
-        hint: "Bytes per record, against a shard's 1 MiB per second.",
+        hint: "Bytes per record (Kinesis counts the partition key too), against a shard's \
+               1 MiB per second.",
         section: section::KINESIS,
         control: number(
             Bounds::new(1.0, 1_048_576.0, "bytes"),

@@ -116,9 +116,10 @@ pub const SIMPLIFICATIONS: &[&str] = &[
      not retried; resharding (SplitShard, MergeShards, after which a KCL consumer finishes a \
      parent shard before reading its children) is not modelled.",
     "Adding partitions: the producer and the consumer group see the new partitions at once \
-     and the group reads them from their first offset; a real client notices them at its \
-     next metadata refresh (metadata.max.age.ms), and with auto.offset.reset=latest a new \
-     group member could skip what was written before.",
+     and the group reads them from their first offset; a real client notices them only at a \
+     later metadata refresh (metadata.max.age.ms), and a consumer with \
+     auto.offset.reset=latest may skip what was written to a new partition before it noticed \
+     it.",
     "Retention: in the readers and partitions comparisons every reader reads within \
      retention.ms (validation asks for at least the run's length); only the backpressure \
      comparison's log lane deletes unread records, one by one rather than by whole segments.",
