@@ -171,6 +171,8 @@ fn every_listed_preset_runs_headless_with_its_figures() {
         "which-clock",
         "watermarks",
         "windows",
+        "queues",
+        "backpressure",
     ] {
         assert!(lessons.contains(&lesson), "{lesson} in {listed}");
     }
@@ -191,6 +193,31 @@ fn every_listed_preset_runs_headless_with_its_figures() {
             "{slug}"
         );
     }
+}
+
+#[test]
+fn the_queues_presets_print_each_readers_figures_by_name() {
+    let figures = |preset: &str| {
+        let output = streamlab(&["simulate", "--preset", preset]);
+        assert!(output.status.success(), "{preset}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["family"], "queues");
+        report["figures"].clone()
+    };
+    let readers = figures("share-group-scales-past-partitions");
+    assert_eq!(readers["consumer_group"]["order_inversions"], 0);
+    assert!(readers["share_group"]["order_inversions"].as_u64().unwrap() > 0);
+    assert!(
+        readers["share_group"]["throughput_per_s"].as_f64().unwrap()
+            > readers["consumer_group"]["throughput_per_s"]
+                .as_f64()
+                .unwrap()
+    );
+    let lanes = figures("backpressure-drop-buffer-block");
+    assert!(lanes["drop"]["dropped"].as_u64().unwrap() > 0);
+    assert!(lanes["buffer"]["lost_on_crash"].as_u64().unwrap() > 0);
+    assert!(lanes["block"]["producer_blocked_ms"].as_u64().unwrap() > 0);
+    assert_eq!(lanes["log"]["lost"], 0);
 }
 
 #[test]

@@ -11,6 +11,7 @@
 use crate::eventtime::EventTimeWorld;
 use crate::family::{Headless, ScenarioError};
 use crate::kafka::World;
+use crate::queues::QueuesWorld;
 use crate::replay::share::query::{open, LinkRules};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -91,7 +92,11 @@ pub trait AnyFamily: Sync {
 
 /// Every family, in the order a scenario file is tried against them (the consumer-group
 /// family first, whose files came first).
-pub static FAMILIES: &[&dyn AnyFamily] = &[&Family::<World>::NEW, &Family::<EventTimeWorld>::NEW];
+pub static FAMILIES: &[&dyn AnyFamily] = &[
+    &Family::<World>::NEW,
+    &Family::<EventTimeWorld>::NEW,
+    &Family::<QueuesWorld>::NEW,
+];
 
 /// Every preset of every family.
 pub fn presets() -> Vec<PresetEntry> {
@@ -351,6 +356,9 @@ mod tests {
         let report = run_json(&kafka, one_second).unwrap();
         assert_eq!(report["family"], "kafka");
         assert_eq!(report["at_ms"], 1_000);
+        let queues = serde_json::to_string(&crate::queues::QueuesScenario::default()).unwrap();
+        let report = run_json(&queues, one_second).unwrap();
+        assert_eq!(report["family"], "queues");
     }
 
     #[test]
@@ -362,7 +370,9 @@ mod tests {
         let error = run_json("{\"nope\": 1}", RunOptions::default()).unwrap_err();
         let message = error.to_string();
         assert!(
-            message.contains("kafka:") && message.contains("eventtime:"),
+            message.contains("kafka:")
+                && message.contains("eventtime:")
+                && message.contains("queues:"),
             "{message}"
         );
         let zero = RunOptions {

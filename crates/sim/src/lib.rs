@@ -1,9 +1,11 @@
 //! Streamlab's deterministic simulation core, arranged by what it simulates.
 //!
 //! Each lesson family has a world of its own: [`kafka`] (a topic, a producer and consumer
-//! groups: the partitions, rebalances and delivery lessons) and [`eventtime`] (devices, delays,
-//! watermarks and windows). [`window`] is the event-time window operator of the `window` CLI
-//! contract and [`assignor`] Kafka's partition assignors; both are shared operators. [`replay`]
+//! groups: the partitions, rebalances and delivery lessons), [`eventtime`] (devices, delays,
+//! watermarks and windows) and [`queues`] (a log read as a consumer group, a share group and a
+//! queue; backpressure, direct delivery, added partitions and Kinesis shard limits).
+//! [`window`] is the event-time window operator of the `window` CLI contract and [`assignor`]
+//! Kafka's partition assignors; both are shared operators. [`replay`]
 //! is the machinery every family shares: seeded random streams, portable sorts, the trace hash,
 //! the seekable timeline and share links.
 //!
@@ -18,6 +20,7 @@ pub mod eventtime;
 pub mod family;
 pub mod headless;
 pub mod kafka;
+pub mod queues;
 pub mod quote;
 pub mod replay;
 pub mod window;

@@ -7,6 +7,7 @@ use streamlab_sim::eventtime::{knobs::KNOBS as EVENT_TIME_KNOBS, EventTimeScenar
 use streamlab_sim::family::knob::markdown_table;
 use streamlab_sim::kafka::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
 use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
+use streamlab_sim::queues::{knobs::KNOBS as QUEUES_KNOBS, QueuesScenario};
 
 fn reference() -> String {
     let mut out = String::from(
@@ -25,6 +26,8 @@ fn reference() -> String {
         EVENT_TIME_KNOBS,
         &EventTimeScenario::default(),
     ));
+    out.push_str("\n## Queues and logs\n\n");
+    out.push_str(&markdown_table(QUEUES_KNOBS, &QueuesScenario::default()));
     out
 }
 
@@ -44,6 +47,7 @@ fn the_knob_reference_is_generated_from_the_tables() {
         .iter()
         .map(|k| k.field)
         .chain(GROUP_KNOBS.iter().map(|k| k.field))
+        .chain(QUEUES_KNOBS.iter().map(|k| k.field))
     {
         assert!(actual.contains(&format!("(`{knob}`)")), "{knob}");
     }

@@ -1,0 +1,338 @@
+//! The queues family's presets prove their points by the figures' names, as
+//! `streamlab simulate --preset NAME` prints them; and its runs are the same however they are
+//! stepped, sought or linked.
+
+use serde_json::Value;
+use streamlab_sim::family::timeline::Timeline;
+use streamlab_sim::family::Simulation;
+use streamlab_sim::headless::{self, RunOptions};
+use streamlab_sim::queues::{self, QueuesScenario, QueuesWorld, SIMPLIFICATIONS};
+use streamlab_sim::replay::share::query::query_for;
+
+fn figures(preset: &str) -> Value {
+    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
+    assert_eq!(report["family"], "queues");
+    report["figures"].clone()
+}
+
+fn number(figures: &Value, path: &str) -> f64 {
+    path.split('.')
+        .fold(figures, |value, name| &value[name])
+        .as_f64()
+        .unwrap_or_else(|| panic!("no figure {path} in {figures}"))
+}
+
+#[test]
+fn a_share_group_scales_past_the_partitions_and_gives_up_per_key_order() {
+    let f = figures("share-group-scales-past-partitions");
+    let group = number(&f, "consumer_group.throughput_per_s");
+    let share = number(&f, "share_group.throughput_per_s");
+    let queue = number(&f, "queue.throughput_per_s");
+    // 3 partitions of ~50 records/s each, against 400 records/s produced.
+    assert!(group < 160.0, "{group}");
+    assert!(share > 2.0 * group && queue > 2.0 * group, "{f}");
+    assert!(number(&f, "share_group.order_inversions") > 0.0);
+    assert!(number(&f, "queue.order_inversions") > 0.0);
+    assert_eq!(number(&f, "consumer_group.order_inversions"), 0.0);
+    // Failed attempts: released or requeued records come back after newer ones of their key;
+    // the consumer group retries in place and keeps its order.
+    assert!(number(&f, "share_group.redelivery_inversions") > 0.0);
+    assert!(number(&f, "queue.redelivery_inversions") > 0.0);
+    assert!(number(&f, "consumer_group.retries") > 0.0);
+}
+
+#[test]
+fn a_crash_with_prefetched_messages_redelivers_them_out_of_order() {
+    let f = figures("queue-redelivery-reorders");
+    assert_eq!(number(&f, "queue.redelivered"), 50.0);
+    assert!(number(&f, "queue.order_inversions") > 0.0);
+    assert!(number(&f, "queue.redelivery_inversions") > 0.0, "{f}");
+    // The share group's locks run out after 30 s, then its records are delivered again; with
+    // one member per partition, in order, like the consumer group.
+    assert!(number(&f, "share_group.redelivered") > 0.0);
+    assert_eq!(number(&f, "share_group.order_inversions"), 0.0);
+    assert_eq!(number(&f, "consumer_group.order_inversions"), 0.0);
+}
+
+#[test]
+fn a_late_reader_finds_the_past_in_the_log_and_not_in_the_queue() {
+    let f = figures("late-reader-log-vs-queue");
+    assert!(number(&f, "consumer_group.readable_history") >= 3_000.0);
+    assert_eq!(
+        number(&f, "share_group.readable_history"),
+        number(&f, "consumer_group.readable_history")
+    );
+    assert_eq!(number(&f, "queue.readable_history"), 0.0);
+}
+
+#[test]
+fn drop_buffer_and_block_each_pay_and_the_log_loses_nothing() {
+    let f = figures("backpressure-drop-buffer-block");
+    assert!(number(&f, "drop.dropped") > 0.0);
+    assert!(number(&f, "buffer.lost_on_crash") > 1_000.0);
+    assert!(number(&f, "block.producer_blocked_ms") > 10_000.0);
+    assert!(
+        number(&f, "block.unsent") > 0.0,
+        "the blocked producer fell behind"
+    );
+    assert_eq!(number(&f, "block.dropped"), 0.0);
+    assert_eq!(number(&f, "log.lost"), 0.0);
+    assert!(number(&f, "log.waiting") > 0.0, "the log holds the backlog");
+}
+
+#[test]
+fn direct_delivery_loses_what_arrives_while_the_consumer_is_down() {
+    let f = figures("direct-vs-broker");
+    // 50 records/s for the 10 s the consumer is down.
+    assert_eq!(number(&f, "direct.lost_while_down"), 500.0);
+    assert_eq!(number(&f, "broker.lost"), 0.0);
+    assert_eq!(number(&f, "broker.processed"), number(&f, "produced"));
+}
+
+#[test]
+fn adding_partitions_moves_about_half_the_keys_and_inverts_their_order() {
+    let f = figures("adding-partitions-moves-keys");
+    let moved = number(&f, "keys_moved_fraction");
+    // 3 → 6 partitions: a key stays when murmur2 mod 6 equals murmur2 mod 3, half the time.
+    assert!((moved - 0.5).abs() < 0.1, "{moved}");
+    assert!(number(&f, "consumer_group.order_inversions") > 0.0);
+    assert_eq!(number(&f, "consumer_group.redelivered"), 0.0);
+}
+
+#[test]
+fn a_kinesis_shard_throttles_past_a_thousand_records_a_second() {
+    let f = figures("kinesis-shard-limit");
+    assert!(number(&f, "kinesis.throttled") > 0.0);
+    assert_eq!(number(&f, "kinesis.throttled_by_bytes"), 0.0);
+    assert_eq!(
+        number(&f, "kinesis.accepted") + number(&f, "kinesis.throttled"),
+        number(&f, "produced")
+    );
+    // Two shards take at most 2,000 records in each of the 30 seconds.
+    assert!(number(&f, "kinesis.accepted") <= 60_000.0);
+}
+
+#[test]
+fn every_preset_names_a_lesson_and_every_lesson_default_runs() {
+    for preset in queues::PRESETS {
+        assert!(queues::LESSONS.iter().any(|l| l.slug == preset.lesson));
+        let scenario = (preset.build)();
+        assert_eq!(scenario.validate(), Ok(()), "{}", preset.slug);
+    }
+    for lesson in queues::LESSONS {
+        assert!(QueuesWorld::new((lesson.default)()).is_ok());
+    }
+    assert!(SIMPLIFICATIONS.len() >= 10);
+}
+
+fn shortened(mut scenario: QueuesScenario, duration_ms: u64) -> QueuesScenario {
+    scenario.duration_ms = duration_ms;
+    scenario
+}
+
+#[test]
+fn small_steps_and_one_jump_give_the_same_run() {
+    for preset in queues::PRESETS {
+        let scenario = shortened((preset.build)(), 20_000);
+        let mut jump = QueuesWorld::new(scenario.clone()).unwrap();
+        jump.advance_to(20_000);
+        let mut steps = QueuesWorld::new(scenario).unwrap();
+        let mut t = 0;
+        while t < 20_000 {
+            t = (t + 17).min(20_000);
+            steps.advance_to(t);
+        }
+        assert_eq!(jump.trace_hash(), steps.trace_hash(), "{}", preset.slug);
+        assert_eq!(
+            Simulation::figures(&jump),
+            Simulation::figures(&steps),
+            "{}",
+            preset.slug
+        );
+        assert_eq!(jump.events(), steps.events(), "{}", preset.slug);
+    }
+}
+
+#[test]
+fn seeking_gives_the_run_from_zero() {
+    let scenario = queues::queue_redelivery_reorders();
+    let mut timeline = Timeline::new(QueuesWorld::new(scenario.clone()).unwrap());
+    for t_ms in [50_000, 16_000, 3_000, 61_000] {
+        timeline.seek(t_ms);
+        let mut fresh = QueuesWorld::new(scenario.clone()).unwrap();
+        fresh.advance_to(t_ms);
+        assert_eq!(timeline.world().trace_hash(), fresh.trace_hash(), "{t_ms}");
+    }
+}
+
+#[test]
+fn another_seed_is_another_run() {
+    let hash = |seed| {
+        let mut scenario = shortened(queues::share_group_scales_past_partitions(), 5_000);
+        scenario.seed = seed;
+        let mut world = QueuesWorld::new(scenario).unwrap();
+        world.advance_to(5_000);
+        world.trace_hash()
+    };
+    assert_eq!(hash(1), hash(1));
+    assert_ne!(hash(1), hash(2));
+}
+
+#[test]
+fn scenarios_round_trip_through_json_and_refuse_unknown_fields() {
+    for preset in queues::PRESETS {
+        let scenario = (preset.build)();
+        let json = serde_json::to_string(&scenario).unwrap();
+        assert_eq!(
+            serde_json::from_str::<QueuesScenario>(&json).unwrap(),
+            scenario
+        );
+        let report = headless::run_json(
+            &json,
+            RunOptions {
+                duration_ms: Some(2_000),
+                at_ms: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(report["family"], "queues", "{}", preset.slug);
+    }
+    assert!(serde_json::from_str::<QueuesScenario>(r#"{"mode": "readers", "nope": 1}"#).is_err());
+}
+
+#[test]
+fn a_lesson_link_runs_its_scenario() {
+    let base = queues::share_group_scales_past_partitions();
+    let mut changed = base.clone();
+    changed.consumers = 4;
+    let query = query_for(&base, &changed, Some(10_000));
+    let report = headless::run_link(&format!("#/queues?{query}"), RunOptions::default()).unwrap();
+    assert_eq!(report["lesson"], "queues");
+    assert_eq!(report["at_ms"], 10_000);
+    let mut world = QueuesWorld::new(changed).unwrap();
+    world.advance_to(10_000);
+    assert_eq!(report["trace_hash"], world.trace_hash().hex());
+}
+
+#[test]
+fn the_report_carries_the_sampled_series() {
+    let report = headless::run_preset(
+        "backpressure-drop-buffer-block",
+        RunOptions {
+            duration_ms: Some(10_000),
+            at_ms: None,
+        },
+    )
+    .unwrap();
+    let series = &report["series"]["buffer"];
+    assert_eq!(series.as_array().unwrap().len(), 10);
+    let last = &series[9];
+    assert!(last["producer_per_s"].as_u64().unwrap() >= 190);
+    assert!(last["consumer_per_s"].as_u64().unwrap() <= 110);
+    assert!(last["depth"].as_u64().unwrap() > 500);
+}
+
+/// Every sentence a preset's run tells, in order.
+fn told(preset: &str) -> Vec<String> {
+    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
+    report["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn tells(texts: &[String], words: &str) -> bool {
+    texts.iter().any(|t| t.contains(words))
+}
+
+#[test]
+fn each_preset_narrates_what_it_is_about() {
+    let scaling = told("share-group-scales-past-partitions");
+    assert!(tells(&scaling, "9 get none and stay idle"), "{scaling:?}");
+    assert!(tells(&scaling, "stops scaling at the partition count"));
+    assert!(tells(&scaling, "the share group finishes"));
+
+    let redelivery = told("queue-redelivery-reorders");
+    assert!(tells(&redelivery, "marked redelivered"), "{redelivery:?}");
+    assert!(tells(&redelivery, "group.share.record.lock.duration.ms"));
+    assert!(tells(&redelivery, "session.timeout.ms (45 s)"));
+
+    let late = told("late-reader-log-vs-queue");
+    assert!(tells(&late, "The queue can offer it 0"), "{late:?}");
+
+    let partitions = told("adding-partitions-moves-keys");
+    assert!(tells(&partitions, "now land in a different partition"));
+    assert!(
+        tells(&partitions, "now goes to a new partition"),
+        "{partitions:?}"
+    );
+
+    let backpressure = told("backpressure-drop-buffer-block");
+    assert!(tells(
+        &backpressure,
+        "records that find no room are dropped"
+    ));
+    assert!(tells(&backpressure, "the producer waits for room"));
+    assert!(tells(&backpressure, "waiting in its memory are gone"));
+    assert!(
+        tells(&backpressure, "stay on the broker"),
+        "{backpressure:?}"
+    );
+
+    let direct = told("direct-vs-broker");
+    assert!(
+        tells(&direct, "500 records sent while it was down"),
+        "{direct:?}"
+    );
+
+    let kinesis = told("kinesis-shard-limit");
+    assert!(tells(&kinesis, "ProvisionedThroughputExceededException"));
+}
+
+#[test]
+fn events_carry_numbers_and_tags_never_prose() {
+    // The trace hash folds the events' fields, so a sentence must never be one of them: every
+    // string field of a reported event, besides its narration, is an enum tag.
+    let report = headless::run_preset("queue-redelivery-reorders", RunOptions::default()).unwrap();
+    for event in report["events"].as_array().unwrap() {
+        for (name, value) in event.as_object().unwrap() {
+            if name != "text" && name != "type" && value.is_string() {
+                assert!(
+                    value
+                        .as_str()
+                        .unwrap()
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c == '_'),
+                    "{name}: {value}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_snapshot_shows_what_each_consumer_holds() {
+    let mut world = QueuesWorld::new(queues::queue_redelivery_reorders()).unwrap();
+    world.advance_to(14_000);
+    let before = world.snapshot();
+    let share = &before.readers[1];
+    assert_eq!(share.reader, queues::Reader::ShareGroup);
+    assert!(share.consumers[0].holding > 0);
+    let queue = before.queue.as_ref().unwrap();
+    assert_eq!(
+        queue.unacked,
+        vec![50, 50],
+        "both prefetch windows are full"
+    );
+    let window = &before.share_partitions[0];
+    assert_eq!(window.speo - window.spso, window.window.len() as u64);
+    world.advance_to(16_000);
+    let after = world.snapshot();
+    assert!(!after.readers[2].consumers[0].alive);
+    assert_eq!(after.readers[2].consumers[0].holding, 0);
+    assert_eq!(after.readers.len(), 3);
+    assert_eq!(after.partitions.len(), 3);
+    assert!(after.reader_samples.len() >= 3 * 15);
+}
