@@ -332,6 +332,88 @@ fn tick_label(value: f64, step: f64) -> String {
     format!("{value:.*}", decimals as usize)
 }
 
+/// One line on a chart.
+pub struct Series {
+    pub label: String,
+    pub colour: Rgb,
+    /// (x, y) points.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Legends beyond this many lines would cover the chart; the lines still draw.
+const MOST_LEGEND_ENTRIES: usize = 12;
+
+/// Line patterns, as (dash, gap) in pixels; `None` is solid.
+const DASHES: [Option<(u32, u32)>; 3] = [None, Some((8, 4)), Some((2, 3))];
+
+/// Point markers, with their radius. With three dashes and four markers, the first twelve
+/// lines (every line that gets a legend) each have a pattern of their own.
+const MARKERS: [(Marker, i32); 4] = [
+    (Marker::Circle, 4),
+    (Marker::Triangle, 5),
+    (Marker::Square, 4),
+    (Marker::Cross, 4),
+];
+
+/// How many markers a line carries across the chart: enough to follow, few enough to read.
+const MARKERS_PER_LINE: usize = 8;
+
+/// A chart of lines over x, each with its own colour, dash and marker (so no line is told
+/// apart by colour alone), a legend, and shaded bands underneath (a rebalance, an outage).
+pub struct LineChart<'a> {
+    pub x: (f64, f64),
+    pub x_title: &'a str,
+    pub y_title: &'a str,
+    pub series: Vec<Series>,
+    /// (from, to) spans shaded under the lines.
+    pub bands: Vec<(f64, f64)>,
+}
+
+/// Draws `chart` on `canvas`, the y axis from 0 to a little above the highest point.
+pub fn line_chart(canvas: &HtmlCanvasElement, chart: &LineChart<'_>) {
+    let top = chart
+        .series
+        .iter()
+        .flat_map(|line| line.points.iter().map(|(_, v)| *v))
+        .fold(10.0, f64::max)
+        * 1.1;
+    let layout = Layout {
+        margin: 8,
+        y_label_area: 48,
+        x: chart.x,
+        y: (0.0, top),
+    };
+    let Some(mut plot) = Plot::new(canvas, layout) else {
+        return;
+    };
+    plot.axes(chart.x_title, Some(chart.y_title));
+    for &(from, to) in &chart.bands {
+        plot.band(from, to, Rgb(213, 94, 0), 0.12);
+    }
+    let mut legend = Vec::new();
+    for (i, line) in chart.series.iter().enumerate() {
+        let (marker, marker_size) = MARKERS[i % MARKERS.len()];
+        let look = Look {
+            colour: line.colour,
+            width: 2,
+            dash: DASHES[i % DASHES.len()],
+            marker,
+            marker_size,
+        };
+        plot.line(&line.points, &look);
+        // Markers start at a different point on each line so coinciding lines stay visible.
+        let every = (line.points.len() / MARKERS_PER_LINE).max(1);
+        plot.markers(
+            line.points.iter().skip(i % every).step_by(every).copied(),
+            &look,
+        );
+        legend.push((line.label.as_str(), look));
+    }
+    if legend.len() <= MOST_LEGEND_ENTRIES {
+        plot.legend(&legend, 0.8);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

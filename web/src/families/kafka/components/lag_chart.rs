@@ -6,7 +6,7 @@
 //! three), so partitions and groups stay apart without telling colours apart.
 
 use crate::platform::palette::{group_colour, series_colour};
-use crate::platform::plot::{hex_colour, Layout, Look, Marker, Plot, Rgb};
+use crate::platform::plot::{hex_colour, line_chart, LineChart, Series};
 use crate::platform::shared::Shared;
 use crate::shell::canvas::use_canvas_drawing;
 use web_sys::HtmlCanvasElement;
@@ -56,38 +56,12 @@ fn seconds(ms: u64) -> f64 {
     ms as f64 / 1000.0
 }
 
-/// One line on a chart.
-struct Line {
-    label: String,
-    colour: Rgb,
-    /// (seconds, value) points.
-    points: Vec<(f64, f64)>,
-}
-
-/// Legends beyond this many lines would cover the chart; the lines still draw.
-const MOST_LEGEND_ENTRIES: usize = 12;
-
-/// Line patterns, as (dash, gap) in pixels; `None` is solid.
-const DASHES: [Option<(u32, u32)>; 3] = [None, Some((8, 4)), Some((2, 3))];
-
-/// Point markers, with their radius. With three dashes and four markers, the first twelve
-/// lines (every line that gets a legend) each have a pattern of their own.
-const MARKERS: [(Marker, i32); 4] = [
-    (Marker::Circle, 4),
-    (Marker::Triangle, 5),
-    (Marker::Square, 4),
-    (Marker::Cross, 4),
-];
-
-/// How many markers a line carries across the chart: enough to follow, few enough to read.
-const MARKERS_PER_LINE: usize = 8;
-
 fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
     let lines = data
         .lag
         .iter()
         .enumerate()
-        .map(|(p, series)| Line {
+        .map(|(p, series)| Series {
             label: format!("p{p}"),
             colour: hex_colour(series_colour(p)),
             points: series
@@ -96,7 +70,7 @@ fn draw_lag(canvas: HtmlCanvasElement, data: &ChartData) {
                 .collect(),
         })
         .collect();
-    draw_lines(&canvas, data, "lag (records)", lines);
+    draw(&canvas, data, "lag (records)", lines);
 }
 
 fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
@@ -104,7 +78,7 @@ fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
         .throughput
         .iter()
         .enumerate()
-        .map(|(g, (group_id, series))| Line {
+        .map(|(g, (group_id, series))| Series {
             label: group_id.clone(),
             colour: hex_colour(group_colour(g)),
             points: series
@@ -113,56 +87,24 @@ fn draw_throughput(canvas: HtmlCanvasElement, data: &ChartData) {
                 .collect(),
         })
         .collect();
-    draw_lines(&canvas, data, "records/s", lines);
+    draw(&canvas, data, "records/s", lines);
 }
 
-/// Draws `lines` over the chart window, with rebalances shaded underneath.
-fn draw_lines(canvas: &HtmlCanvasElement, data: &ChartData, y_title: &str, lines: Vec<Line>) {
-    let top = lines
-        .iter()
-        .flat_map(|line| line.points.iter().map(|(_, v)| *v))
-        .fold(10.0, f64::max)
-        * 1.1;
+/// The last minute, with the rebalances shaded under the lines.
+fn draw(canvas: &HtmlCanvasElement, data: &ChartData, y_title: &str, series: Vec<Series>) {
     let from_s = seconds(data.from_ms);
-    let layout = Layout {
-        margin: 8,
-        y_label_area: 48,
-        x: (from_s, seconds(data.to_ms).max(from_s + 1.0)),
-        y: (0.0, top),
-    };
-    let Some(mut plot) = Plot::new(canvas, layout) else {
-        return;
-    };
-    plot.axes("simulated time (s)", Some(y_title));
-    // Shaded bands where the group was rebalancing, under the lines.
-    for &(from, to) in &data.rebalancing {
-        plot.band(
-            seconds(from.max(data.from_ms)),
-            seconds(to),
-            Rgb(213, 94, 0),
-            0.12,
-        );
-    }
-    let mut legend = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let (marker, marker_size) = MARKERS[i % MARKERS.len()];
-        let look = Look {
-            colour: line.colour,
-            width: 2,
-            dash: DASHES[i % DASHES.len()],
-            marker,
-            marker_size,
-        };
-        plot.line(&line.points, &look);
-        // Markers start at a different point on each line so coinciding lines stay visible.
-        let every = (line.points.len() / MARKERS_PER_LINE).max(1);
-        plot.markers(
-            line.points.iter().skip(i % every).step_by(every).copied(),
-            &look,
-        );
-        legend.push((line.label.as_str(), look));
-    }
-    if legend.len() <= MOST_LEGEND_ENTRIES {
-        plot.legend(&legend, 0.8);
-    }
+    line_chart(
+        canvas,
+        &LineChart {
+            x: (from_s, seconds(data.to_ms).max(from_s + 1.0)),
+            x_title: "simulated time (s)",
+            y_title,
+            series,
+            bands: data
+                .rebalancing
+                .iter()
+                .map(|&(from, to)| (seconds(from.max(data.from_ms)), seconds(to)))
+                .collect(),
+        },
+    );
 }
