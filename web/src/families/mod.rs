@@ -3,3 +3,4 @@
 
 pub mod eventtime;
 pub mod kafka;
+pub mod queues;

@@ -22,6 +22,12 @@ pub enum Thumbnail {
     /// lost; the processed mark and the committed offset apart; a poison record parked in a
     /// dead-letter box.
     Delivery,
+    /// One log of records on the left; three readers on the right: one member per partition,
+    /// many members on one partition, a queue emptying as it delivers.
+    Queues,
+    /// Four lanes from one producer: a short buffer spilling crosses, a long one, a stopped
+    /// producer, and a log.
+    Backpressure,
 }
 
 const WIDTH: f64 = 240.0;
@@ -46,6 +52,8 @@ pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
         Thumbnail::Watermark => watermark(),
         Thumbnail::Windows => windows(),
         Thumbnail::Delivery => delivery(),
+        Thumbnail::Queues => queues(),
+        Thumbnail::Backpressure => backpressure(),
     };
     html! {
         <svg class="thumbnail" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} aria-hidden="true" focusable="false">
@@ -109,6 +117,55 @@ fn rebalance(members: u32) -> Html {
                 }
             }) }
             <path class="thumb-cross" d="M 116 40 l 8 8 m 0 -8 l -8 8" />
+        </>
+    }
+}
+
+fn queues() -> Html {
+    html! {
+        <>
+            { for (0..3u32).map(|p| {
+                let y = 10.0 + f64::from(p) * 28.0;
+                html! {
+                    <g>
+                        { for (0..9u32).map(|c| html! {
+                            <rect x={(10.0 + f64::from(c) * 11.0).to_string()} y={y.to_string()}
+                                width="10" height="20" fill={key_colour(Some((p + c * 2) % 5))} />
+                        }) }
+                        // One member per partition on the left reader, three on the right.
+                        <line class="thumb-link" x1="110" x2="140" y1={(y + 10.0).to_string()} y2={(y + 10.0).to_string()} />
+                        <rect class="thumb-member" x="142" y={y.to_string()} width="22" height="20" rx="3" />
+                        { for (0..3u32).map(|m| html! {
+                            <rect class="thumb-member" x={(176.0 + f64::from(m) * 18.0).to_string()}
+                                y={(y + 2.0).to_string()} width="14" height="16" rx="3" />
+                        }) }
+                    </g>
+                }
+            }) }
+        </>
+    }
+}
+
+fn backpressure() -> Html {
+    html! {
+        <>
+            <rect class="thumb-member" x="8" y="30" width="26" height="36" rx="3" />
+            { for (0..4u32).map(|lane| {
+                let y = 8.0 + f64::from(lane) * 22.0;
+                let filled = [3u32, 12, 4, 14][lane as usize];
+                html! {
+                    <g>
+                        <line class="thumb-link" x1="34" x2="48" y1="48" y2={(y + 8.0).to_string()} />
+                        { for (0..filled).map(|c| html! {
+                            <rect x={(50.0 + f64::from(c) * 11.0).to_string()} y={y.to_string()}
+                                width="10" height="16" fill={key_colour(Some((lane + c) % 5))} />
+                        }) }
+                        if lane == 0 {
+                            <path class="thumb-cross" d="M 92 10 l 10 10 m 0 -10 l -10 10" />
+                        }
+                    </g>
+                }
+            }) }
         </>
     }
 }

@@ -269,6 +269,30 @@ pub fn markdown_table<S>(knobs: &[Knob<S>], defaults: &S) -> String {
     out
 }
 
+/// The knobs of `sections` that have a real name, as `name = value` lines under a comment
+/// per section: the real-config panel of a family whose settings live in several systems.
+pub fn settings_text<S>(knobs: &[Knob<S>], scenario: &S, sections: &[&str]) -> String {
+    let mut lines = Vec::new();
+    for section in sections {
+        let rows: Vec<String> = knobs
+            .iter()
+            .filter(|k| k.section == *section)
+            .filter_map(|k| {
+                Some(format!(
+                    "{} = {}",
+                    k.config_name?,
+                    k.display_value(scenario)
+                ))
+            })
+            .collect();
+        if !rows.is_empty() {
+            lines.push(format!("# {section}"));
+            lines.extend(rows);
+        }
+    }
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,6 +370,19 @@ mod tests {
         toy.colour = Some(colour);
         assert_eq!(toy.colour, Some(Colour::Blue));
         assert_eq!(options::<Colour>().len(), 2);
+    }
+
+    #[test]
+    fn settings_list_the_real_names_of_the_sections_asked_for() {
+        let toy = Toy {
+            size: 3,
+            colour: None,
+        };
+        assert_eq!(
+            settings_text(TOY_KNOBS, &toy, &["Toy"]),
+            "# Toy\ntoy.size = 3"
+        );
+        assert_eq!(settings_text(TOY_KNOBS, &toy, &["Other"]), "");
     }
 
     #[test]

@@ -1,0 +1,5 @@
+//! The queues family's components, one per file.
+
+pub mod chart;
+pub mod lanes;
+pub mod readers;
