@@ -169,3 +169,16 @@ pub fn captions(
     };
     (side(|d| &d.1, only_a), side(|d| &d.2, only_b))
 }
+
+/// What tells `b` from `a` when one knob table describes the whole scenario.
+pub fn table_differences<S>(
+    knobs: &'static [streamlab_sim::family::knob::Knob<S>],
+    a: &S,
+    b: &S,
+) -> (String, String) {
+    let rows: Vec<(String, String, String)> = knob_differences(knobs, a, b)
+        .into_iter()
+        .map(|(name, x, y)| (name.to_string(), x, y))
+        .collect();
+    captions(&rows, &[], &[])
+}

@@ -47,6 +47,30 @@ pub fn knob_rows<T: PartialEq + Default + 'static>(props: &KnobRowsProps<T>) -> 
     }
 }
 
+/// A whole knob panel for one table: one box per section, in the order given; `class` names
+/// the family's panel for its styles and `scope` keeps its element ids apart.
+pub fn knob_panel<T: PartialEq + Default + Clone + 'static>(
+    knobs: &'static [Knob<T>],
+    sections: &'static [&'static str],
+    value: &T,
+    class: &'static str,
+    scope: &'static str,
+    on_edit: &Callback<Edit<T>>,
+) -> Html {
+    let value = Rc::new(value.clone());
+    html! {
+        <section class={classes!("knobs", class)} aria-label="Knobs">
+            { for sections.iter().map(|&name| html! {
+                <fieldset>
+                    <legend>{ name }</legend>
+                    <KnobRows<T> {knobs} section={name} value={value.clone()} {scope}
+                        on_edit={on_edit.clone()} />
+                </fieldset>
+            }) }
+        </section>
+    }
+}
+
 /// The control for one row.
 fn control<T: 'static>(
     knob: &'static Knob<T>,

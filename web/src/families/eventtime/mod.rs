@@ -13,12 +13,12 @@ pub mod windows_view;
 
 use crate::platform::browser::prefers_reduced_motion;
 use crate::platform::shared::Shared;
-use crate::shell::compare::{captions, knob_differences};
+use crate::shell::compare::table_differences;
 use crate::shell::components::narration::NarrationLine;
 use crate::shell::components::timeline_scrubber::TimelineMark;
 use crate::shell::family::Lesson;
 use crate::shell::family::{CompareChange, Edit, LessonFamily, Picture, RealConfig, StageContext};
-use crate::widgets::knob_rows::KnobRows;
+use crate::widgets::knob_rows::knob_panel;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use components::clocks_chart::EventTimeChart;
 use components::clocks_counters::EventTimeCounters;
@@ -27,7 +27,6 @@ use components::watermark_chart::WatermarkChart;
 use components::watermark_counters::WatermarkCounters;
 use components::watermark_panes::WatermarkPanes;
 use components::windows_chart::WindowsChart;
-use std::rc::Rc;
 use streamlab_sim::eventtime::knobs::KNOBS;
 use streamlab_sim::eventtime::{
     EventTimeEvent, EventTimeEventKind, EventTimeScenario, EventTimeWorld, LateRecordPolicy,
@@ -123,18 +122,14 @@ impl LessonFamily for EventTimeFamily {
         scenario: &EventTimeScenario,
         on_edit: &Callback<Edit<EventTimeScenario>>,
     ) -> Html {
-        let value = Rc::new(scenario.clone());
-        html! {
-            <section class="knobs et-knobs" aria-label="Knobs">
-                { for lesson.knob_sections.iter().map(|&name| html! {
-                    <fieldset>
-                        <legend>{ name }</legend>
-                        <KnobRows<EventTimeScenario> knobs={KNOBS} section={name} value={value.clone()}
-                            scope="et-" on_edit={on_edit.clone()} />
-                    </fieldset>
-                }) }
-            </section>
-        }
+        knob_panel(
+            KNOBS,
+            lesson.knob_sections,
+            scenario,
+            "et-knobs",
+            "et-",
+            on_edit,
+        )
     }
 
     fn scheduled_marks(world: &EventTimeWorld) -> Vec<TimelineMark> {
@@ -207,11 +202,7 @@ impl LessonFamily for EventTimeFamily {
     }
 
     fn differences(a: &EventTimeScenario, b: &EventTimeScenario) -> (String, String) {
-        let rows: Vec<(String, String, String)> = knob_differences(KNOBS, a, b)
-            .into_iter()
-            .map(|(name, x, y)| (name.to_string(), x, y))
-            .collect();
-        captions(&rows, &[], &[])
+        table_differences(KNOBS, a, b)
     }
 
     fn thumbnail(lesson: &'static Lesson<Self>) -> Thumbnail {

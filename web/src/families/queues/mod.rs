@@ -9,17 +9,16 @@ pub mod export;
 pub mod lessons;
 pub mod view;
 
-use crate::shell::compare::{captions, knob_differences};
+use crate::shell::compare::table_differences;
 use crate::shell::components::timeline_scrubber::TimelineMark;
 use crate::shell::family::{
     CompareChange, Edit, Lesson, LessonFamily, Picture, RealConfig, StageContext,
 };
-use crate::widgets::knob_rows::KnobRows;
+use crate::widgets::knob_rows::knob_panel;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use components::chart::QueuesChart;
 use components::lanes::Lanes;
 use components::readers::Readers;
-use std::rc::Rc;
 use streamlab_sim::family::knob::settings_text;
 use streamlab_sim::queues::knobs::KNOBS;
 use streamlab_sim::queues::{Mode, QueuesEvent, QueuesEventKind, QueuesScenario, QueuesWorld};
@@ -81,18 +80,14 @@ impl LessonFamily for QueuesFamily {
         scenario: &QueuesScenario,
         on_edit: &Callback<Edit<QueuesScenario>>,
     ) -> Html {
-        let value = Rc::new(scenario.clone());
-        html! {
-            <section class="knobs q-knobs" aria-label="Knobs">
-                { for lesson.knob_sections.iter().map(|&name| html! {
-                    <fieldset>
-                        <legend>{ name }</legend>
-                        <KnobRows<QueuesScenario> knobs={KNOBS} section={name} value={value.clone()}
-                            scope="q-" on_edit={on_edit.clone()} />
-                    </fieldset>
-                }) }
-            </section>
-        }
+        knob_panel(
+            KNOBS,
+            lesson.knob_sections,
+            scenario,
+            "q-knobs",
+            "q-",
+            on_edit,
+        )
     }
 
     fn scheduled_marks(world: &QueuesWorld) -> Vec<TimelineMark> {
@@ -157,11 +152,7 @@ impl LessonFamily for QueuesFamily {
     }
 
     fn differences(a: &QueuesScenario, b: &QueuesScenario) -> (String, String) {
-        let rows: Vec<(String, String, String)> = knob_differences(KNOBS, a, b)
-            .into_iter()
-            .map(|(name, x, y)| (name.to_string(), x, y))
-            .collect();
-        captions(&rows, &[], &[])
+        table_differences(KNOBS, a, b)
     }
 
     fn thumbnail(lesson: &'static Lesson<Self>) -> Thumbnail {
