@@ -72,7 +72,14 @@ impl LessonFamily for QueuesFamily {
         view: &QueuesView,
         _ctx: &StageContext<QueuesScenario>,
     ) -> Html {
-        html! { <QueuesChart data={view.chart.clone()} /> }
+        html! {
+            <>
+                if let Some(rates) = &view.rates {
+                    <QueuesChart data={rates.clone()} />
+                }
+                <QueuesChart data={view.chart.clone()} />
+            </>
+        }
     }
 
     fn knobs(

@@ -16,6 +16,8 @@ pub struct QueuesView {
     /// The run's headline figures, as the CLI prints them: the counters read them.
     pub figures: Shared<Figures>,
     pub chart: Shared<ChartData>,
+    /// The backpressure lanes' producer and consumer rates, when the run has lanes.
+    pub rates: Option<Shared<ChartData>>,
     chart_drawn_at: f64,
 }
 
@@ -25,6 +27,7 @@ impl QueuesView {
             snapshot: Shared::new(world.snapshot()),
             figures: Shared::new(world.figures()),
             chart: Shared::new(ChartData::default()),
+            rates: None,
             chart_drawn_at: f64::NEG_INFINITY,
         }
     }
@@ -35,6 +38,7 @@ impl QueuesView {
         let wall = now_ms();
         if force || wall - self.chart_drawn_at >= CHART_REDRAW_WALL_MS {
             self.chart = Shared::new(ChartData::from_snapshot(&self.snapshot));
+            self.rates = ChartData::rates(&self.snapshot).map(Shared::new);
             self.chart_drawn_at = wall;
         }
     }

@@ -99,6 +99,40 @@ impl ChartData {
     }
 }
 
+impl ChartData {
+    /// The backpressure lanes' rates: what each lane's producer managed to send, and what its
+    /// consumer processed, per second (a blocked producer's rate falls to its consumer's).
+    pub fn rates(snapshot: &QueuesSnapshot) -> Option<Self> {
+        if !matches!(snapshot.mode, Mode::Backpressure | Mode::Direct) {
+            return None;
+        }
+        let s = |at_ms: u64| at_ms as f64 / 1000.0;
+        let mut series = Vec::new();
+        for pipe in &snapshot.pipes {
+            let name = super::lanes::lane_name(pipe.lane);
+            series.push((
+                format!("{name}: producer"),
+                pipe.samples
+                    .iter()
+                    .map(|p| (s(p.at_ms), p.producer_per_s as f64))
+                    .collect(),
+            ));
+            series.push((
+                format!("{name}: consumer"),
+                pipe.samples
+                    .iter()
+                    .map(|p| (s(p.at_ms), p.consumer_per_s as f64))
+                    .collect(),
+            ));
+        }
+        Some(Self {
+            title: "Producer and consumer rates, per lane".into(),
+            y_title: "records/s",
+            series,
+        })
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct QueuesChartProps {
     pub data: Shared<ChartData>,
