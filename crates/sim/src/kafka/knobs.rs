@@ -304,7 +304,7 @@ pub const GROUP_KNOBS: &[Knob<GroupConfig>] = &[
         field: "groups[].partition_assignment_strategy",
         label: "Assignor",
         config_name: Some("partition.assignment.strategy"),
-        hint: "How partitions are dealt out to members (Kafka's default list starts with range).",
+        hint: "How partitions are dealt out to members (Kafka's default list is range then cooperative-sticky, so a group runs range until a rolling bounce removes it).",
         section: section::GROUP,
         control: Control::Choice {
             options: options::<Strategy>,

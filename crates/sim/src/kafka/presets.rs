@@ -93,7 +93,8 @@ pub const PRESETS: &[Preset] = &[
         lesson: "rebalances",
         title: "Fix: faster processing",
         description: "The same slowdown with 5 ms per record instead of 20: even a full batch \
-                      of 500 takes a few seconds.",
+                      of 500 takes a few seconds, and the members keep up, so no backlog builds \
+                      to make the next batches full and slow.",
         build: storm_fix_faster_processing,
     },
     Preset {

@@ -191,8 +191,9 @@ pub struct GroupConfig {
     pub group_id: String,
     /// Consumer processes in the group. Range 0..=32.
     pub members: u32,
-    /// `partition.assignment.strategy`. Kafka's default list is [range, cooperative-sticky],
-    /// which assigns by range until every member supports cooperative.
+    /// `partition.assignment.strategy`. Kafka's default list is [range, cooperative-sticky]:
+    /// every member lists range first, so the group assigns by range; moving to
+    /// cooperative-sticky takes a rolling bounce that removes range from the list.
     pub partition_assignment_strategy: Strategy,
     /// `max.poll.records`: most records one `poll()` returns. Kafka default 500; 1..=10_000.
     pub max_poll_records: u32,

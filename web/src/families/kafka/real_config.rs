@@ -70,6 +70,15 @@ pub fn kafka_consumer_properties(scenario: &Scenario) -> String {
     lines.join("\n")
 }
 
+/// What "offsets in the output's transaction" needs in a real deployment: the guarantee holds
+/// only when whoever reads the output skips aborted writes, or when the output is a database
+/// that stores the offset itself.
+const TRANSACTIONAL_NOTES: &[&str] = &[
+    "# readers of the output topic need isolation.level=read_committed (the default, read_uncommitted, also sees aborted writes)",
+    "isolation.level=read_committed",
+    "# or, for a database output: store the offset in the same database transaction and seek() to it in onPartitionsAssigned",
+];
+
 /// How the application commits and handles failures: code, not properties, so comments.
 fn commit_lines(group: &GroupConfig) -> Vec<String> {
     let mut lines = Vec::new();
@@ -84,7 +93,7 @@ fn commit_lines(group: &GroupConfig) -> Vec<String> {
     };
     lines.extend(commit.map(str::to_owned));
     if group.manual_commit == ManualCommit::Transactional {
-        lines.push("isolation.level=read_committed".into());
+        lines.extend(TRANSACTIONAL_NOTES.iter().map(|line| (*line).to_owned()));
     }
     if group.sink == SinkMode::Idempotent {
         lines.push(

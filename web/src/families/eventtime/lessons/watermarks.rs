@@ -13,7 +13,8 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
         title: "Watermarks and late events",
         theme: Theme::Time,
         question:
-            "The window already emitted its answer and a record for it just showed up. Now what?",
+            "The window already emitted its answer and a record for it just showed up. Now what? \
+             And if I can never know an event-time window is complete, what makes it fire at all?",
         explanation: &[
             "A window over event time collects the records that happened between its start and \
              its end. But records travel: a phone in a tunnel holds its events for half a minute, \
@@ -32,8 +33,12 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
              stays wrong for ever, quietly. Restate, and the window fires again with a \
              correction (\"31 → 32\"), which every consumer downstream must know how to apply. \
              Route them to a side output, and the answer stays as it was while somebody else \
-             gets a pile of stragglers to reconcile. Allowed lateness decides how long a window \
-             keeps listening after it fired; past that every late record is too late.",
+             gets a pile of stragglers to reconcile. Allowed lateness decides how far past a \
+             window's end, in event time (as the watermark measures it), the window keeps \
+             listening; past that every late record is too late. Within it, a late record is \
+             always added and the window fires again, whatever the policy: the policy decides \
+             only what a late pane says (an update, or a retraction and a correction) and where \
+             a too-late record goes. A drop that changes nothing is an allowed lateness of 0.",
             "The minimum has a cost of its own: a partition that falls silent holds the \
              watermark, and so every window of every key, where it is. Declaring a partition \
              idle after a while without records (Flink's withIdleness) lets the watermark move \
@@ -128,7 +133,8 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
         TryThis {
             prompt: "Now declare a partition idle after 5 s without records.",
             expect: "The staircase stalls for only 5 s, then climbs on; when the device comes \
-                     back its buffered records land far right of the watermark's past, late.",
+                     back its buffered records land far behind the watermark (left of it, in \
+                     event time), late.",
             apply: |s| {
                 s.partitions = s.keys;
                 s.offline.devices = 1;

@@ -63,10 +63,17 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
             "Kafka Streams' sliding windows never start before time 0 (records in the first time \
              difference share one window [0, time difference]); here their windows may start \
              below 0, as hopping windows do.",
-            "All four kinds fire when the watermark passes their end, as Flink's event-time \
-             triggers do; Kafka Streams by default sends an updated result for every record \
-             instead, and closes windows by stream time minus the grace period rather than by a \
-             watermark.",
+            "All four kinds fire when the watermark passes their end, and again for every late \
+             record, as Flink's event-time triggers do. Kafka Streams closes windows by stream \
+             time minus the grace period rather than by a watermark, and by default coalesces \
+             updates in its record cache (statestore.cache.max.bytes, 10 MiB), forwarding at \
+             most one per key and window per commit.interval.ms (30 s) unless the cache is off \
+             or suppress() holds results until the window closes.",
+            "A pause exactly as long as the session gap ends the session here: sessions that \
+             only touch stay apart, as the window contract of `streamlab window` defines. Flink \
+             merges them (its TimeWindow.intersects counts windows that only touch), and so does \
+             Kafka Streams (a record within the inactivity gap, the gap included, joins the \
+             session).",
             "Sliding windows are drawn half-open like the others: Kafka's inclusive window \
              [s, s + D] is drawn from s to s + D + 1 ms.",
             "To keep a run quick, the sliding time difference is capped so that a device expects \

@@ -27,9 +27,12 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
              effect twice. Committing more often shrinks the window; it never closes it, because \
              the offset and the output live in two different systems.",
             "Closing it means making them one write: store the offset in the same transaction as \
-             the output (Kafka transactions, or a table that keeps the offset), or make the output \
-             ignore a write it has already applied. Repeats still happen; they stop mattering. \
-             That is what \"effectively once\" means.",
+             the output, or make the output ignore a write it has already applied. Kafka \
+             transactions do the first only when the output is itself a Kafka topic and its \
+             readers use isolation.level=read_committed; a database output needs the offset in \
+             the database's own transaction, and the consumer must seek() to it whenever it is \
+             given the partition. Repeats still happen; they stop mattering. That is what \
+             \"effectively once\" means.",
             "The log also forgets. retention.ms deletes records by age whether anyone read them \
              or not, so a reader that stays behind longer than the retention window loses what it \
              had not reached, and auto.offset.reset decides where it lands. Within the window, a \
@@ -99,12 +102,15 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
         TryThis {
             prompt: "Commit in the output's transaction instead.",
             expect: "No loss and no duplicates with a plain sink: the offset and the effect \
-                     land together or not at all.",
+                     land together or not at all (with a Kafka topic as the output and \
+                     read_committed readers, or a database that stores the offset itself; the \
+                     real-config panel shows both).",
             apply: |s| s.groups[0].manual_commit = ManualCommit::Transactional,
         },
         TryThis {
             prompt: "Turn on auto-commit with the default 5 s interval and no manual commit.",
-            expect: "No loss, but a crash repeats up to five seconds of work.",
+            expect: "No loss, but a crash repeats up to one auto-commit interval of work, plus \
+                     the batch in hand.",
             apply: |s| {
                 s.groups[0].manual_commit = ManualCommit::None;
                 s.groups[0].enable_auto_commit = true;

@@ -21,16 +21,20 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
              partition by hashing the record's key, which keeps every record of one key in one \
              partition and in the order it was sent.",
             "A consumer group divides the partitions among its members: each partition belongs to \
-             one member at a time, and that member works through it in offset order. Inside a \
-             group the topic behaves like a work queue. A second group keeps its own positions \
-             and reads everything again, at its own pace, without touching the first group's.",
+             one member at a time, and that member works through it in offset order (a member \
+             just removed from the group may still be finishing the batch it held, a zombie, \
+             while the new owner starts: the rebalances lesson shows it). Inside a group the \
+             topic behaves like a work queue. A second group keeps its own positions and reads \
+             everything again, at its own pace, without touching the first group's.",
             "Because one member handles a partition's records one after another, a partition can \
              never go faster than that member's processing. Members beyond the partition count \
              get nothing to do, and a key that gets most of the traffic overloads its partition \
              however many members you add.",
         ],
         guarantee: "Records with the same key are read in the order they were written, by one \
-                    member of each group at a time. Nothing is promised across partitions.",
+                    member of each group at a time, as long as the partition count stays put \
+                    (adding partitions moves keys: the queues lesson shows it). Nothing is \
+                    promised across partitions.",
         knowledge: "A member knows only the partitions it was given and how far it has got in \
                      each. The broker knows where each log ends. No process can see an order \
                      between records of different partitions, because none exists.",

@@ -13,8 +13,9 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
         slug: "rebalances",
         title: "Rebalances and storms",
         theme: Theme::Failure,
-        question: "A consumer restarted and my whole group stopped. Why does one member leaving \
-                   affect everyone — and how can a member that is merely slow bring the group down?",
+        question: "A consumer restarted and my whole group stopped for 20 seconds. Why does one \
+                   member leaving affect everyone — and how can a member that is merely slow \
+                   bring the group down?",
         explanation: &[
             "The group coordinator, a broker, keeps the list of members and hands out the \
              partitions. Whenever that list changes — a member joins, leaves, or goes quiet — the \
@@ -46,7 +47,11 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
             "One topic per group; every member subscribes to it.",
             "Kafka's newer consumer protocol (KIP-848, group.protocol=consumer) moves assignment to \
              the broker; the playground shows the classic protocol most deployments still run.",
-            "A clean shutdown commits what it has processed; a crash commits nothing.",
+            "As in Kafka, a clean shutdown (close()) commits only with enable.auto.commit on or \
+             a rebalance listener that commits in onPartitionsRevoked; a crash commits nothing.",
+            "Static membership has a cost the run shows only when a static member crashes: the \
+             coordinator notices it only after session.timeout.ms, and its partitions wait \
+             unread until then, since no LeaveGroup announces that it is gone.",
         ],
         simpler_than: "Kafka",
     },
