@@ -58,6 +58,24 @@ pub const PRESETS: &[Preset] = &[
                       the late panes each kind of window emits.",
         build: late_record_many_panes,
     },
+    Preset {
+        slug: "misconception-7",
+        lesson: "which-clock",
+        title: "Myth: close windows by the server's clock",
+        description: "The outage run counted by processing time: after the outage the \
+                      catch-up window counts records from the whole outage. \
+                      max_processing_time_overcount is how far its worst window overshoots.",
+        build: outage_spike,
+    },
+    Preset {
+        slug: "misconception-8",
+        lesson: "watermarks",
+        title: "Myth: late records can always be ignored",
+        description: "A heavy delay tail, no allowed lateness, late records dropped: fine for \
+                      a rate on a dashboard, wrong for a bill. max_event_time_error is how far \
+                      the worst final count stays from the truth.",
+        build: ignore_laggards,
+    },
 ];
 
 /// The preset a link names, if any.
@@ -128,6 +146,16 @@ pub fn drop_vs_restate_vs_side() -> EventTimeScenario {
     scenario.max_out_of_orderness_ms = 1_000;
     scenario.allowed_lateness_ms = 5_000;
     scenario.late_policy = LateRecordPolicy::Restate;
+    scenario
+}
+
+/// "Late records can always be ignored." The drop-vs-restate stream with no allowed lateness
+/// and the drop policy: every straggler is discarded, and the windows it belonged to keep a
+/// final count below the truth for good.
+pub fn ignore_laggards() -> EventTimeScenario {
+    let mut scenario = drop_vs_restate_vs_side();
+    scenario.allowed_lateness_ms = 0;
+    scenario.late_policy = LateRecordPolicy::Drop;
     scenario
 }
 

@@ -163,6 +163,20 @@ pub enum EventKind {
         from: u64,
         to: u64,
     },
+    /// A member's application called `Admin.deleteRecords()` up to its group's committed
+    /// offsets: `records` records left the log, for every group.
+    RecordsDeleted {
+        group_id: String,
+        member_id: String,
+        records: u64,
+    },
+    /// A `deleteRecords` call removed `from..to` of a partition before this group read them.
+    LostToDeletion {
+        group_id: String,
+        partition: u32,
+        from: u64,
+        to: u64,
+    },
 }
 
 impl EventKind {
@@ -177,10 +191,12 @@ impl EventKind {
             EventKind::RebalanceStarted { .. } | EventKind::StaticRejoin { .. } => "rebalance",
             EventKind::MemberRemoved { .. }
             | EventKind::PartitionsRevoked { .. }
-            | EventKind::MemberAction { .. } => "member",
+            | EventKind::MemberAction { .. }
+            | EventKind::RecordsDeleted { .. } => "member",
             EventKind::PartitionsLost { .. }
             | EventKind::Reprocessing { .. }
             | EventKind::LostToRetention { .. }
+            | EventKind::LostToDeletion { .. }
             | EventKind::RecordFailed { .. }
             | EventKind::DeadLettered { .. }
             | EventKind::OffsetOutOfRange { .. } => "loss",
@@ -438,6 +454,23 @@ pub fn narrate(event: &Event) -> String {
             to - 1,
             to - from
         ),
+        EventKind::RecordsDeleted {
+            group_id,
+            member_id,
+            records,
+        } => format!(
+            "{group_id}/{member_id} calls deleteRecords up to {group_id}'s committed offsets, treating the log as a queue: {records} records are gone for every group, not just this one."
+        ),
+        EventKind::LostToDeletion {
+            group_id,
+            partition,
+            from,
+            to,
+        } => format!(
+            "deleteRecords removed p{partition} offsets {from}..{} before {group_id} read them: {} records another application took from it.",
+            to - 1,
+            to - from
+        ),
     }
 }
 
@@ -577,6 +610,9 @@ fn narrate_action(
                 OffsetTarget::Latest => "the log end (skipping everything waiting)".to_string(),
                 OffsetTarget::Timestamp { at_ms } => format!("the first record appended at or after {at_ms} ms"),
             }
+        ),
+        MemberAction::DeleteRecords => format!(
+            "{group_id}/{member_id} deletes the records its group has committed (Admin.deleteRecords, as kafka-delete-records does): the log start moves up for every group reading the topic."
         ),
     }
 }

@@ -81,8 +81,8 @@ fn check_ownership(group: &Group) -> Result<(), String> {
 /// Every processing that reached the sink is either a record's first write or a duplicate; and
 /// every record of a partition, from where the group began, is exactly one of: written at least
 /// once, dead-lettered, in a live member's hands, lost (skipped below the frontier: by a commit before processing, by
-/// retention, by a reset to latest), or still waiting (at or above the frontier). Lost to retention is part of
-/// lost, never more than it.
+/// retention, by a reset to latest), or still waiting (at or above the frontier). Lost to retention or to a
+/// `deleteRecords` call is part of lost or waiting, never more than both.
 fn check_conservation(group: &Group, topic: &Topic) -> Result<(), String> {
     let written: u64 = group.sink.partitions.iter().map(|r| r.covered()).sum();
     if group.processed_total != written + group.duplicates_total {
@@ -121,11 +121,11 @@ fn check_conservation(group: &Group, topic: &Topic) -> Result<(), String> {
             tallies.in_hand
         ));
     }
-    if group.lost_to_retention() > tallies.lost + waiting {
+    let deleted_unread = group.lost_to_retention() + group.lost_to_deletion();
+    if deleted_unread > tallies.lost + waiting {
         return Err(format!(
-            "{}: lost to retention {} exceeds what is lost or waiting",
+            "{}: lost to retention and deletion {deleted_unread} exceeds what is lost or waiting",
             group.group_id(),
-            group.lost_to_retention()
         ));
     }
     Ok(())

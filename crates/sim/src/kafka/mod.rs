@@ -10,6 +10,7 @@ pub mod metrics;
 pub mod partitioner;
 pub mod presets;
 pub mod producer;
+pub mod refutations;
 pub mod scenario;
 mod simulation;
 pub mod sink;

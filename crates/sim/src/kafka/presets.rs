@@ -5,6 +5,7 @@
 //! while); each fix changes exactly one setting, the way an engineer would fix it in real life.
 
 use crate::assignor::Strategy;
+use crate::kafka::refutations;
 use crate::kafka::scenario::{
     AutoOffsetReset, Distribution, GroupConfig, ManualCommit, MemberAction, OffsetTarget, Scenario,
     ScheduledAction,
@@ -155,6 +156,39 @@ pub const PRESETS: &[Preset] = &[
                       their lag climbs. Then it goes to events.DLT and the member catches up.",
         build: poison_message,
     },
+    Preset {
+        slug: "misconception-1",
+        lesson: "partitions",
+        title: "Myth: Kafka keeps one global order",
+        description: "Three partitions read side by side: each in offset order, the group as a \
+                      whole not. out_of_produced_order counts records handled after one the \
+                      producer sent later.",
+        build: refutations::global_order,
+    },
+    Preset {
+        slug: "misconception-2",
+        lesson: "delivery",
+        title: "Myth: an ack means exactly once",
+        description: "Offsets are committed after each batch and a member crashes mid-batch \
+                      twice: duplicated counts the records processed again.",
+        build: refutations::ack_is_not_exactly_once,
+    },
+    Preset {
+        slug: "misconception-3",
+        lesson: "partitions",
+        title: "Myth: more consumers always go faster",
+        description: "Eight members for four partitions: idle_members counts those left with \
+                      nothing to read while the lag grows.",
+        build: refutations::more_consumers_than_partitions,
+    },
+    Preset {
+        slug: "misconception-4",
+        lesson: "delivery",
+        title: "Myth: delete what you consumed, like a queue",
+        description: "billing deletes the records it has committed every 10 s; audit, slower, \
+                      loses what it had not read yet: lost_to_deletion.",
+        build: refutations::delete_like_a_queue,
+    },
 ];
 
 /// The preset called `slug`.
@@ -269,7 +303,7 @@ fn storm_fix_faster_processing() -> Scenario {
 /// crashes at 12 s and is back at 15 s; it returns to a backlog, so it polls full batches, and
 /// crashes again at 19.5 s in the middle of one (a crash loop, as after a bad deploy).
 /// `session.timeout.ms` is lowered to 6 s so the recovery fits the picture.
-fn commit_base(manual: ManualCommit) -> Scenario {
+pub(crate) fn commit_base(manual: ManualCommit) -> Scenario {
     let mut scenario = Scenario::default();
     scenario.duration_ms = 45_000;
     scenario.topic.partitions = 3;

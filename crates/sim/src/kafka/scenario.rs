@@ -99,6 +99,12 @@ pub enum MemberAction {
     /// drop the batch they hold. The member id is the one that runs the tool; the reset applies
     /// to every partition of the group. This is the "re-read after a bug fix" move.
     ResetOffsets { to: OffsetTarget },
+    /// The member's application deletes what its group has consumed, as if the log were a
+    /// queue: `Admin.deleteRecords()` (the `kafka-delete-records` tool) with
+    /// `RecordsToDelete.beforeOffset(committed)` for every partition. The log start moves up to
+    /// the group's committed offsets, for every group: a slower group, or one replaying, loses
+    /// what it had not read yet.
+    DeleteRecords,
 }
 
 /// Where a reset moves a group's offsets.

@@ -3,11 +3,12 @@
 //! headless report adds for it (per-group totals and the sampled metrics).
 
 use super::events::{narrate, Event};
+use super::group::MemberPhase;
 use super::invariants::check_invariants;
 use super::metrics::{GroupSample, Sample};
 use super::scenario::Scenario;
 use super::sink::Tallies;
-use super::snapshot::{Snapshot, DRAWN_CELLS};
+use super::snapshot::{GroupView, Snapshot, DRAWN_CELLS};
 use super::topic::{PartitionLog, Record, CHUNK_RECORDS};
 use super::world::World;
 use crate::family::knob::Bounds;
@@ -67,7 +68,9 @@ impl Simulation for World {
     }
 
     /// Records produced, and per group (by `group.id`) what the lessons' counters show:
-    /// processed, lag, rebalances, records processed again, and the sink's exact tallies.
+    /// processed, lag, rebalances, records processed again, the sink's exact tallies, what
+    /// retention or a `deleteRecords` call took before the group read it, records processed
+    /// out of the order they were produced, and members left with no partition.
     fn figures(&self) -> Figures {
         let snapshot = World::snapshot(self, 0);
         let mut figures = Figures::new().count("produced", snapshot.producer.sent_total);
@@ -86,7 +89,10 @@ impl Simulation for World {
                     .count("duplicate_effects", tallies.duplicate_effects)
                     .count("exactly_once", tallies.exactly_once)
                     .count("dead_lettered", tallies.dead_lettered)
-                    .count("lost_to_retention", group.lost_to_retention),
+                    .count("lost_to_retention", group.lost_to_retention)
+                    .count("lost_to_deletion", group.lost_to_deletion)
+                    .count("out_of_produced_order", group.out_of_produced_order)
+                    .count("idle_members", idle_members(group)),
             );
         }
         figures
@@ -220,4 +226,13 @@ struct GroupReport {
 
 fn to_json(value: &impl Serialize) -> Value {
     serde_json::to_value(value).expect("reports hold plain data")
+}
+
+/// Members running in a stable group with no partition to read: more members than partitions.
+fn idle_members(group: &GroupView) -> u64 {
+    group
+        .members
+        .iter()
+        .filter(|m| m.phase == MemberPhase::Idle)
+        .count() as u64
 }

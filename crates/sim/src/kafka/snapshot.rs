@@ -93,6 +93,10 @@ pub struct GroupView {
     pub enable_auto_commit: bool,
     /// Records retention deleted before the group read them.
     pub lost_to_retention: u64,
+    /// Records another application's `deleteRecords` call removed before the group read them.
+    pub lost_to_deletion: u64,
+    /// Records processed after one the producer sent later.
+    pub out_of_produced_order: u64,
     /// Writes a fenced member's aborted transactions never made.
     pub aborted_total: u64,
     /// The newest effects in the output store, oldest first (at most the snapshot's tail
@@ -373,6 +377,8 @@ fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
         manual_commit: group.config.manual_commit,
         enable_auto_commit: group.config.enable_auto_commit,
         lost_to_retention: group.lost_to_retention(),
+        lost_to_deletion: group.lost_to_deletion(),
+        out_of_produced_order: group.out_of_produced_order,
         aborted_total: group.aborted_total,
         recent_effects: newest(&group.sink.recent, tail_len),
         dead_letter_topic: group.config.errors.dead_letter_topic.clone(),

@@ -106,7 +106,8 @@ impl Scenario {
                 MemberAction::Start
                 | MemberAction::Leave
                 | MemberAction::Crash
-                | MemberAction::ResetOffsets { .. } => {}
+                | MemberAction::ResetOffsets { .. }
+                | MemberAction::DeleteRecords => {}
             }
         }
         Ok(())

@@ -9,13 +9,13 @@
 //! earliest time any part has work, which gives the same result as visiting every millisecond
 //! because nothing changes in between. `World: Clone` is a full checkpoint.
 
-use crate::kafka::events::Event;
-use crate::kafka::group::{Group, StepSink};
+use crate::kafka::events::{Event, EventKind};
+use crate::kafka::group::{Group, LogStartCause, StepSink};
 use crate::kafka::metrics::Metrics;
 use crate::kafka::producer::Producer;
 use crate::kafka::scenario::{MemberAction, Scenario, ScenarioError, ScheduledAction};
 use crate::kafka::snapshot::Snapshot;
-use crate::kafka::topic::{Retention, Topic};
+use crate::kafka::topic::{PartitionLog, Retention, Topic};
 use crate::replay::rng::{stream, SimRng};
 use crate::replay::trace::TraceHasher;
 
@@ -160,7 +160,15 @@ impl World {
             .get(self.next_action)
             .filter(|a| a.at_ms <= now_ms)
         {
-            if let Some(group) = self
+            if action.action == MemberAction::DeleteRecords {
+                delete_committed_records(
+                    &mut self.topic,
+                    &mut self.groups,
+                    action,
+                    now_ms,
+                    &mut sink,
+                );
+            } else if let Some(group) = self
                 .groups
                 .iter_mut()
                 .find(|g| g.group_id() == action.group_id)
@@ -296,14 +304,75 @@ fn apply_retention(
 ) {
     for (p, log) in topic.partitions.iter_mut().enumerate() {
         let expired = log.expired(now_ms, &retention);
-        if expired == 0 {
-            continue;
-        }
-        let old_start = log.log_start_offset();
-        log.delete_oldest(expired);
-        for group in groups.iter_mut() {
-            group.on_log_start_moved(p as u32, old_start, log.log_start_offset(), now_ms, sink);
-        }
+        delete_oldest(
+            log,
+            p,
+            expired,
+            LogStartCause::Retention,
+            groups,
+            now_ms,
+            sink,
+        );
+    }
+}
+
+/// `Admin.deleteRecords()` run by `action`'s member: every partition's log start moves up to
+/// its group's committed offset (never past the log end), and every group is told what it
+/// lost.
+fn delete_committed_records(
+    topic: &mut Topic,
+    groups: &mut [Group],
+    action: &ScheduledAction,
+    now_ms: u64,
+    sink: &mut StepSink,
+) {
+    let Some(deleter) = groups.iter().find(|g| g.group_id() == action.group_id) else {
+        return;
+    };
+    let before: Vec<u64> = deleter.partitions.iter().map(|p| p.committed).collect();
+    let mut records = 0;
+    for (p, log) in topic.partitions.iter_mut().enumerate() {
+        let target = before[p].min(log.log_end_offset());
+        let count = target.saturating_sub(log.log_start_offset()) as usize;
+        records += count as u64;
+        delete_oldest(
+            log,
+            p,
+            count,
+            LogStartCause::DeleteRecords,
+            groups,
+            now_ms,
+            sink,
+        );
+    }
+    sink.events.push(Event {
+        at_ms: now_ms,
+        kind: EventKind::RecordsDeleted {
+            group_id: action.group_id.clone(),
+            member_id: action.member_id.clone(),
+            records,
+        },
+    });
+}
+
+/// Deletes partition `p`'s `count` oldest records and tells each group what it lost.
+fn delete_oldest(
+    log: &mut PartitionLog,
+    p: usize,
+    count: usize,
+    cause: LogStartCause,
+    groups: &mut [Group],
+    now_ms: u64,
+    sink: &mut StepSink,
+) {
+    if count == 0 {
+        return;
+    }
+    let old_start = log.log_start_offset();
+    log.delete_oldest(count);
+    let moved = (old_start, log.log_start_offset());
+    for group in groups.iter_mut() {
+        group.on_log_start_moved(p as u32, moved, cause, now_ms, sink);
     }
 }
 

@@ -41,6 +41,8 @@ impl Group {
                 self.reset_offsets(to, topic);
                 true
             }
+            // The world deletes the records (it owns the topic) and reports it as its own event.
+            MemberAction::DeleteRecords => false,
             MemberAction::Pause { duration_ms } => self.pause(m, now_ms, duration_ms),
             MemberAction::SlowDown {
                 duration_ms,

@@ -22,6 +22,7 @@ mod offsets;
 mod poll_loop;
 
 pub use member::{Activity, FetchedRange, Liveness, Member};
+pub use offsets::LogStartCause;
 
 use crate::assignor::Strategy;
 use crate::kafka::events::Event;
@@ -102,6 +103,9 @@ pub struct PartitionProgress {
     pub first_offset: u64,
     /// Records retention deleted before the group got to them.
     pub lost_to_retention: u64,
+    /// Records another application's `deleteRecords` call removed before the group got to
+    /// them.
+    pub lost_to_deletion: u64,
     /// Everything below this offset was deleted before the group read it.
     pub retention_floor: u64,
     /// Records a reset to latest jumped over after an out-of-range position.
@@ -152,6 +156,11 @@ pub struct Group {
     pub processed_total: u64,
     /// Records processed more than once (whether the sink applied the repeat or not).
     pub duplicates_total: u64,
+    /// Records processed after a record the producer sent later: the order across partitions
+    /// (and after a rewind) is not the order of production.
+    pub out_of_produced_order: u64,
+    /// The latest `send_ms` among the records processed so far.
+    pub(crate) newest_send_ms_processed: u64,
     /// Writes aborted because a fenced member (no longer the owner) tried to commit them in a
     /// transaction.
     pub aborted_total: u64,
@@ -213,6 +222,8 @@ impl Group {
             partitions: vec![progress; partition_count as usize],
             processed_total: 0,
             duplicates_total: 0,
+            out_of_produced_order: 0,
+            newest_send_ms_processed: 0,
             aborted_total: 0,
             resets_total: 0,
             failed_attempts_total: 0,
@@ -330,6 +341,11 @@ impl Group {
     /// Records retention deleted before the group read them, over all partitions.
     pub fn lost_to_retention(&self) -> u64 {
         self.partitions.iter().map(|p| p.lost_to_retention).sum()
+    }
+
+    /// Records a `deleteRecords` call removed before the group read them, over all partitions.
+    pub fn lost_to_deletion(&self) -> u64 {
+        self.partitions.iter().map(|p| p.lost_to_deletion).sum()
     }
 
     /// The earliest tick at which something in the group has work.

@@ -1,11 +1,21 @@
 //! Where a group's offsets come from when they are not simply "the next record": a commit made
 //! before processing, `auto.offset.reset` (a new group, or a position that retention deleted),
-//! the loss retention causes, and an explicit reset (`kafka-consumer-groups --reset-offsets`).
+//! the loss retention or a `deleteRecords` call causes, and an explicit reset
+//! (`kafka-consumer-groups --reset-offsets`).
 
-use super::{Activity, Group, PartitionProgress, StepSink};
+use super::{Activity, Group, Liveness, PartitionProgress, StepSink};
 use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
 use crate::kafka::scenario::{AutoOffsetReset, OffsetTarget};
 use crate::kafka::topic::{PartitionLog, Topic};
+
+/// Why a partition's log start moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogStartCause {
+    /// `retention.ms` or `retention.bytes`, at a broker's retention check.
+    Retention,
+    /// An application's `Admin.deleteRecords()` call.
+    DeleteRecords,
+}
 
 /// A position below the log start cannot be fetched: `auto.offset.reset` decides where the
 /// consumer goes instead (or, with `none`, that it reads nothing more there).
@@ -75,43 +85,76 @@ impl Group {
         self.push_commit_event(m, offsets, now_ms, CommitCause::BeforeProcessing, sink);
     }
 
-    /// Retention moved partition `p`'s log start from `old_start` to `new_start`: the records
-    /// in between that the group had not got to are lost to it.
+    /// Retention, or a `deleteRecords` call, moved partition `p`'s log start from `old_start`
+    /// to `new_start`: the records in between that the group had not got to are lost to it.
     pub(crate) fn on_log_start_moved(
         &mut self,
         p: u32,
-        old_start: u64,
-        new_start: u64,
+        (old_start, new_start): (u64, u64),
+        cause: LogStartCause,
         now_ms: u64,
         sink: &mut StepSink,
     ) {
         let frontier = self.frontier(p as usize);
+        let in_flight_end = self.in_flight_end(p);
         let progress = &mut self.partitions[p as usize];
         if !progress.has_committed && !progress.started {
             // The group has not begun reading: it will start at or after the new log start.
             return;
         }
-        // Records a member already fetched are processed from its memory.
-        let read = frontier.max(progress.position);
+        // Records a member already fetched are processed from its memory, and so is the one
+        // a live member is working on, even after a reset moved the position back below it.
+        let read = frontier.max(progress.position).max(in_flight_end);
         let from = old_start.max(read).max(progress.first_offset);
         if new_start <= from {
             return;
         }
-        progress.lost_to_retention += new_start - from;
         progress.retention_floor = new_start;
+        let group_id = self.config.group_id.clone();
+        let kind = match cause {
+            LogStartCause::Retention => {
+                progress.lost_to_retention += new_start - from;
+                EventKind::LostToRetention {
+                    group_id,
+                    partition: p,
+                    from,
+                    to: new_start,
+                }
+            }
+            LogStartCause::DeleteRecords => {
+                progress.lost_to_deletion += new_start - from;
+                EventKind::LostToDeletion {
+                    group_id,
+                    partition: p,
+                    from,
+                    to: new_start,
+                }
+            }
+        };
         sink.events.push(Event {
             at_ms: now_ms,
-            kind: EventKind::LostToRetention {
-                group_id: self.config.group_id.clone(),
-                partition: p,
-                from,
-                to: new_start,
-            },
+            kind,
         });
     }
 
     /// Moves every partition's committed offset and position to `to`; members drop what they
     /// fetched and read again from there.
+    /// Just past the record of partition `p` a live member is processing right now (0 if
+    /// none): it will be written whatever happens to the log meanwhile.
+    fn in_flight_end(&self, p: u32) -> u64 {
+        self.members
+            .iter()
+            .filter(|m| matches!(m.liveness, Liveness::Running | Liveness::Paused { .. }))
+            .filter_map(|m| match m.activity {
+                Activity::Processing {
+                    partition, offset, ..
+                } if partition == p => Some(offset + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     pub(crate) fn reset_offsets(&mut self, to: OffsetTarget, topic: &Topic) {
         self.resets_total += 1;
         for (progress, log) in self.partitions.iter_mut().zip(&topic.partitions) {

@@ -150,10 +150,9 @@ impl Group {
         topic: &Topic,
         sink: &mut StepSink,
     ) -> bool {
-        let key = topic.partitions[partition as usize]
-            .get(offset)
-            .map(|r| r.key)
-            .filter(|&k| k != NULL_KEY);
+        let record = topic.partitions[partition as usize].get(offset);
+        let send_ms = record.map(|r| r.send_ms);
+        let key = record.map(|r| r.key).filter(|&k| k != NULL_KEY);
         let attempt = self.members[m].attempts + 1;
         let errors = &self.config.errors;
         let failed = errors.attempt_fails(self.seed, partition, offset, attempt);
@@ -175,6 +174,7 @@ impl Group {
         if !failed {
             member.processed_total += 1;
             self.processed_total += 1;
+            self.note_produced_order(send_ms);
             if self.sink.write(now_ms, partition, offset, key) > 0 {
                 self.duplicates_total += 1;
             }
@@ -198,6 +198,16 @@ impl Group {
             }
         }
         true
+    }
+
+    /// Counts a record processed after one the producer sent later (a record retention
+    /// deleted while it was in hand has no send time left to compare).
+    fn note_produced_order(&mut self, send_ms: Option<u64>) {
+        let Some(send_ms) = send_ms else { return };
+        if send_ms < self.newest_send_ms_processed {
+            self.out_of_produced_order += 1;
+        }
+        self.newest_send_ms_processed = self.newest_send_ms_processed.max(send_ms);
     }
 
     /// One `poll()`. Returns whether any record came back.

@@ -1,0 +1,179 @@
+//! The misconceptions learners bring to stream processing, each paired with a run that refutes
+//! it: the belief in a sentence, what is true instead, the preset (`misconception-N`, in the
+//! order the course lists them) and the one figure of that preset's run that proves the point.
+//!
+//! This table is the single source for the gallery's cards, the banner a lesson shows while
+//! such a run is on screen, and the test that runs every preset headless and checks its
+//! figure, so a card can never claim a number its run does not produce.
+
+use crate::family::Figures;
+
+/// What the proving figure must show for the belief to fall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refutation {
+    /// The figure is above zero: the thing the belief says cannot happen, happened.
+    AboveZero,
+}
+
+impl Refutation {
+    pub fn holds(self, value: f64) -> bool {
+        match self {
+            Refutation::AboveZero => value > 0.0,
+        }
+    }
+
+    /// How a card states the condition after the figure's name.
+    pub fn condition(self) -> &'static str {
+        match self {
+            Refutation::AboveZero => "> 0",
+        }
+    }
+}
+
+/// One belief and the run that refutes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Misconception {
+    /// Its place in the course's list (1 to 10).
+    pub number: u8,
+    pub belief: &'static str,
+    /// What holds instead, in a sentence or two.
+    pub truth: &'static str,
+    /// The preset whose run refutes it (`misconception-N`).
+    pub preset: &'static str,
+    /// The lesson that offers the preset.
+    pub lesson: &'static str,
+    /// The figure of the preset's run that proves the point, by the name the CLI prints.
+    pub figure: &'static str,
+    pub refuted_when: Refutation,
+}
+
+/// Every misconception with a run, in the course's order.
+pub const MISCONCEPTIONS: &[Misconception] = &[
+    Misconception {
+        number: 1,
+        belief: "Kafka delivers a topic's records in the order they were produced.",
+        truth: "Order holds inside a partition only. Partitions are read side by side, so \
+                records of different partitions are handled in any order; give records that \
+                must stay in order the same key.",
+        preset: "misconception-1",
+        lesson: "partitions",
+        figure: "out_of_produced_order",
+        refuted_when: Refutation::AboveZero,
+    },
+    Misconception {
+        number: 2,
+        belief: "Once the consumer acknowledges a record, it was processed exactly once.",
+        truth: "An ack (a commit) after processing gives at least once: a crash between the \
+                work and the ack repeats the work. Exactly once needs the output and the \
+                offset committed together, or an output that ignores a repeat.",
+        preset: "misconception-2",
+        lesson: "delivery",
+        figure: "duplicated",
+        refuted_when: Refutation::AboveZero,
+    },
+    Misconception {
+        number: 3,
+        belief: "Adding consumers always makes a group go faster.",
+        truth: "A partition is read by one member of a group at a time, so members beyond the \
+                partition count get nothing to do. Add partitions first.",
+        preset: "misconception-3",
+        lesson: "partitions",
+        figure: "idle_members",
+        refuted_when: Refutation::AboveZero,
+    },
+    Misconception {
+        number: 4,
+        belief: "Once a record is consumed you can delete it, as you would from a queue.",
+        truth: "Reading a log takes nothing from it, and other groups depend on what is still \
+                there. Deleting consumed records takes them from every reader that has not got \
+                to them yet; leave cleanup to retention or compaction.",
+        preset: "misconception-4",
+        lesson: "delivery",
+        figure: "lost_to_deletion",
+        refuted_when: Refutation::AboveZero,
+    },
+    Misconception {
+        number: 7,
+        belief: "Windows can be closed by the server's clock.",
+        truth: "Counting by arrival time is only right while nothing is delayed. After an \
+                outage the backlog lands in one window and the windows before it stay empty; \
+                window by event time and close windows by a watermark.",
+        preset: "misconception-7",
+        lesson: "which-clock",
+        figure: "max_processing_time_overcount",
+        refuted_when: Refutation::AboveZero,
+    },
+    Misconception {
+        number: 8,
+        belief: "Late records can always be ignored.",
+        truth: "Dropping stragglers is fine for a rate on a dashboard, but a count that is \
+                billed stays wrong for good. Choose the late policy on purpose: allowed \
+                lateness with corrections, or a side output, and watch how much is dropped.",
+        preset: "misconception-8",
+        lesson: "watermarks",
+        figure: "max_event_time_error",
+        refuted_when: Refutation::AboveZero,
+    },
+];
+
+/// The misconception whose preset is `slug`.
+pub fn by_preset(slug: &str) -> Option<&'static Misconception> {
+    MISCONCEPTIONS.iter().find(|m| m.preset == slug)
+}
+
+impl Misconception {
+    /// The proving figure as `figures` report it: where it appears more than once (once per
+    /// consumer group), the largest, since one reader hit is enough to refute the belief.
+    pub fn measure(&self, figures: &Figures) -> Option<f64> {
+        figures
+            .flattened()
+            .into_iter()
+            .filter(|(path, _)| path.rsplit('.').next() == Some(self.figure))
+            .map(|(_, value)| value)
+            .reduce(f64::max)
+    }
+
+    /// Whether `figures` refute the belief.
+    pub fn refuted_by(&self, figures: &Figures) -> bool {
+        self.measure(figures)
+            .is_some_and(|value| self.refuted_when.holds(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> &'static Misconception {
+        by_preset("misconception-4").unwrap()
+    }
+
+    #[test]
+    fn the_figure_is_found_in_any_group_and_the_largest_counts() {
+        let figures = Figures::new()
+            .count("produced", 10)
+            .group("billing", Figures::new().count("lost_to_deletion", 0))
+            .group("audit", Figures::new().count("lost_to_deletion", 7));
+        assert_eq!(sample().measure(&figures), Some(7.0));
+        assert!(sample().refuted_by(&figures));
+    }
+
+    #[test]
+    fn a_zero_or_a_missing_figure_refutes_nothing() {
+        let zero = Figures::new().group("audit", Figures::new().count("lost_to_deletion", 0));
+        assert!(!sample().refuted_by(&zero));
+        let other = Figures::new().count("not_lost_to_deletion", 5);
+        assert_eq!(sample().measure(&other), None);
+        assert!(!sample().refuted_by(&other));
+    }
+
+    #[test]
+    fn numbers_follow_the_course_and_presets_are_named_after_them() {
+        let mut previous = 0;
+        for m in MISCONCEPTIONS {
+            assert!(m.number > previous && m.number <= 10);
+            previous = m.number;
+            assert_eq!(m.preset, format!("misconception-{}", m.number));
+        }
+    }
+}
