@@ -4,15 +4,19 @@
 //! appears here with no other change.
 //! Each card says what the lesson's system promises, what a node can know and how it fails,
 //! in one sentence each (the first of the lesson's own paragraph), with a thumbnail drawn from
-//! the lesson's default scenario.
+//! the lesson's default scenario. Below the lessons, the misconceptions section shows one card
+//! per belief that a run refutes (`streamlab_sim::misconceptions`).
 
 pub mod gallery_card;
+pub mod misconception_card;
 
 use crate::gallery::gallery_card::GalleryCard;
+use crate::gallery::misconception_card::MisconceptionCard;
 use crate::registry;
 use crate::shell::components::site_header::SiteHeader;
 use crate::shell::family::Theme;
 use crate::widgets::lesson_thumbnail::Thumbnail;
+use streamlab_sim::misconceptions::MISCONCEPTIONS;
 use yew::prelude::*;
 
 /// What a card shows about one lesson.
@@ -98,8 +102,27 @@ pub fn gallery() -> Html {
                         </section>
                     }
                 }) }
+                { misconceptions_section() }
             </main>
         </div>
+    }
+}
+
+/// The beliefs learners bring, each with the run that refutes it.
+fn misconceptions_section() -> Html {
+    html! {
+        <section class="theme misconceptions" aria-labelledby="theme-misconceptions">
+            <h2 id="theme-misconceptions">{ "Misconceptions, refuted by runs" }</h2>
+            <p class="theme-blurb">
+                { "Beliefs that sound right until a run says otherwise. Open one, predict what \
+                    the run will show, then reveal it and watch the figure named on the card." }
+            </p>
+            <ul class="cards">
+                { for MISCONCEPTIONS.iter().map(|misconception| html! {
+                    <li><MisconceptionCard {misconception} /></li>
+                }) }
+            </ul>
+        </section>
     }
 }
 
@@ -114,6 +137,18 @@ mod tests {
         assert_eq!(slugs.len(), registry::LESSONS.len());
         for lesson in registry::LESSONS {
             assert!(slugs.contains(&lesson.words().slug));
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn every_misconception_opens_a_registered_lesson_that_offers_its_preset() {
+        // A card whose link named a missing lesson would fall back to the first lesson and
+        // run the wrong thing.
+        for m in MISCONCEPTIONS {
+            let lesson = registry::find(m.lesson).unwrap_or_else(|| panic!("{}", m.lesson));
+            assert_eq!(lesson.words().slug, m.lesson);
+            assert!(misconception_card::challenge_link(m)
+                .ends_with(&format!("preset={}&lock", m.preset)));
         }
     }
 

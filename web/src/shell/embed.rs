@@ -59,10 +59,12 @@ impl EmbedOptions {
         };
         let embedded = value("embed").is_some_and(|v| v != "0");
         let locked = value("lock").is_some_and(|v| v != "0") || flags("embed").contains(&"locked");
+        // A locked page asks for a prediction first, on the full site too (the gallery's
+        // misconception cards open their runs that way), so it never starts by itself.
         let autoplay = match value("autoplay") {
             Some("0") | Some("false") => false,
             Some(_) => !locked,
-            None => !embedded,
+            None => !embedded && !locked,
         };
         Self {
             embedded,
@@ -258,6 +260,8 @@ mod tests {
         let locked = EmbedOptions::from_query("embed&lock&autoplay");
         assert!(locked.locked && !locked.autoplay);
         assert!(EmbedOptions::from_query("embed=noknobs,locked").locked);
+        let full_site = EmbedOptions::from_query("preset=misconception-4&lock");
+        assert!(full_site.locked && !full_site.embedded && !full_site.autoplay);
     }
 
     #[wasm_bindgen_test]

@@ -19,6 +19,7 @@ use super::components::error_banner::ErrorBanner;
 use super::components::family_knobs::FamilyKnobs;
 use super::components::lesson_text::LessonText;
 use super::components::lesson_tools::LessonTools;
+use super::components::misconception_banner::MisconceptionBanner;
 use super::components::narration::{Narration, NarrationLine};
 use super::components::presets_bar::{PresetButton, PresetsBar};
 use super::components::share_bar::ShareBar;
@@ -36,6 +37,7 @@ use crate::platform::shared::Shared;
 use streamlab_sim::family::preset;
 use streamlab_sim::family::Headless;
 use streamlab_sim::family::Simulation;
+use streamlab_sim::misconceptions::{self, Misconception};
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -117,6 +119,8 @@ pub struct Playground<F: LessonFamily> {
     /// The runs were rebuilt and the slow parts still show the old ones: redraw them right
     /// after the new picture is on screen, so the picture answers a knob within the frame.
     charts_stale: bool,
+    /// The misconception whose refuting preset is on screen as built, if any.
+    misconception: Option<&'static Misconception>,
 }
 
 impl<F: LessonFamily> Component for Playground<F> {
@@ -165,7 +169,9 @@ impl<F: LessonFamily> Component for Playground<F> {
             frame_started_at: None,
             reduced_motion: prefers_reduced_motion(),
             charts_stale: false,
+            misconception: None,
         };
+        playground.misconception = misconception_of(lesson, &playground.scenario);
         playground.share_url = url_with(&playground.fragment()).into();
         playground.refresh_narration();
         playground.schedule_frame(ctx);
@@ -264,6 +270,7 @@ impl<F: LessonFamily> Component for Playground<F> {
                 }
                 <main class={classes!("lesson", F::Sim::FAMILY)}>
                     <h1 class="question">{ words.question }</h1>
+                    { self.view_misconception() }
                     <div class="workbench">
                         <div class="stage">
                             <EmbedChallenge playing={self.clock.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
@@ -378,6 +385,7 @@ impl<F: LessonFamily> Playground<F> {
             _ => match Run::new(self.lesson, &scenario, at_ms) {
                 Ok(run) => {
                     self.run = run;
+                    self.misconception = misconception_of(self.lesson, &scenario);
                     self.scenario = scenario;
                     if let Some(comparison) = &mut self.comparison {
                         comparison.follow(&self.run);
@@ -407,6 +415,7 @@ impl<F: LessonFamily> Playground<F> {
             _ => {
                 let forked = self.run.fork(&scenario);
                 if forked {
+                    self.misconception = misconception_of(self.lesson, &scenario);
                     self.scenario = scenario.clone();
                     if let Some(comparison) = &mut self.comparison {
                         comparison.follow(&self.run);
@@ -444,7 +453,7 @@ impl<F: LessonFamily> Playground<F> {
     }
 
     fn toggle_play(&mut self, ctx: &Context<Self>) {
-        if !self.clock.playing && F::STOPS_AT_END && self.at_end() {
+        if !self.clock.playing && self.stops_at_end() && self.at_end() {
             // Play at the end starts the run again rather than doing nothing.
             self.clock.view_ms = 0.0;
         }
@@ -465,18 +474,27 @@ impl<F: LessonFamily> Playground<F> {
         self.write_position();
     }
 
+    /// Whether the clock stops at the scenario's end: always for a family whose input ends,
+    /// and for a misconception's run, whose verdict is the figure at that end (where
+    /// `streamlab simulate` stops too), not whatever an open-ended run reaches later.
+    fn stops_at_end(&self) -> bool {
+        F::STOPS_AT_END || self.misconception.is_some()
+    }
+
     fn at_end(&self) -> bool {
         self.run.now_ms() >= self.run.world().end_ms()
     }
 
     fn on_frame(&mut self, ctx: &Context<Self>, timestamp: f64) -> bool {
-        let end_ms = F::STOPS_AT_END.then(|| self.run.world().end_ms() as f64);
+        let end_ms = self
+            .stops_at_end()
+            .then(|| self.run.world().end_ms() as f64);
         if !self.clock.on_frame(timestamp, end_ms) {
             return false;
         }
         self.frame_started_at = Some(now_ms());
         self.advance(false);
-        if F::STOPS_AT_END && self.at_end() {
+        if self.stops_at_end() && self.at_end() {
             // Nothing more happens after the input ends; stop the clock rather than spin.
             self.clock.playing = false;
             self.advance(true);
@@ -625,6 +643,19 @@ impl<F: LessonFamily> Playground<F> {
 
     /// What a course page reads: the lesson, the time, whether it plays, the link and the
     /// headline figures.
+    /// The banner of the misconception this run refutes, with its figure as of now.
+    fn view_misconception(&self) -> Html {
+        let Some(misconception) = self.misconception else {
+            return html! {};
+        };
+        let world = self.run.world();
+        html! {
+            <MisconceptionBanner {misconception}
+                value={misconception.measure(&world.figures())}
+                finished={world.now_ms() >= world.end_ms()} />
+        }
+    }
+
     fn state(&self) -> host_api::LessonState {
         host_api::LessonState {
             lesson: self.lesson.words.slug,
@@ -634,4 +665,17 @@ impl<F: LessonFamily> Playground<F> {
             figures: self.run.world().figures(),
         }
     }
+}
+
+/// The misconception `scenario` refutes: one of the lesson's `misconception-N` presets, exactly
+/// as built (a changed knob or an action makes it another run, which proves nothing).
+fn misconception_of<F: LessonFamily>(
+    lesson: &Lesson<F>,
+    scenario: &Scenario<F>,
+) -> Option<&'static Misconception> {
+    lesson
+        .presets()
+        .filter_map(|p| misconceptions::by_preset(p.slug).map(|m| (p, m)))
+        .find(|(p, _)| (p.build)() == *scenario)
+        .map(|(_, m)| m)
 }

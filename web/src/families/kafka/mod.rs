@@ -123,6 +123,9 @@ impl LessonFamily for KafkaFamily {
                 label: match a.action {
                     // A reset acts on the whole group; the member id it carries means nothing.
                     MemberAction::ResetOffsets { .. } => format!("{}: offsets reset", a.group_id),
+                    MemberAction::DeleteRecords => {
+                        format!("{}: records deleted up to its commits", a.group_id)
+                    }
                     action => format!("{} {}", a.member_id, action_name(action)),
                 },
             })
@@ -216,6 +219,7 @@ fn action_name(action: MemberAction) -> &'static str {
         MemberAction::Pause { .. } => "pauses",
         MemberAction::SlowDown { .. } => "slows down",
         MemberAction::ResetOffsets { .. } => "resets offsets",
+        MemberAction::DeleteRecords => "deletes records",
     }
 }
 

@@ -7,6 +7,7 @@ pub mod error_banner;
 pub mod family_knobs;
 pub mod lesson_text;
 pub mod lesson_tools;
+pub mod misconception_banner;
 pub mod narration;
 pub mod presets_bar;
 pub mod share_bar;

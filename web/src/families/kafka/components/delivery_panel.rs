@@ -76,6 +76,9 @@ fn group_block(index: usize, group: &GroupView, snapshot: &Snapshot) -> Html {
                 { counter(t.exactly_once, "records with exactly one effect", None) }
                 { counter(t.dead_lettered, "records dead-lettered", Some("warn")) }
                 { counter(group.lost_to_retention, "of the lost: deleted by retention unread", Some("alert")) }
+                if group.lost_to_deletion > 0 {
+                    { counter(group.lost_to_deletion, "deleted unread by another group's deleteRecords", Some("alert")) }
+                }
             </div>
             <div class="delivery-row-pair">
                 <div>
@@ -223,6 +226,10 @@ fn actions(
                     { format!("Reset offsets to {at_s} s") }
                 </button>
             </span>
+            <button type="button" class="danger" onclick={act(any_member, MemberAction::DeleteRecords)}
+                title="Admin.deleteRecords up to this group's committed offsets, as kafka-delete-records does: every group loses what it has not read below them">
+                { format!("Delete what {group_id} has consumed") }
+            </button>
             <button type="button" disabled={!can_add} onclick={add_group}>{ "Start a new group at earliest" }</button>
         </div>
     }
