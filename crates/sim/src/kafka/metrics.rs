@@ -8,7 +8,7 @@
 //! offset and position as their own markers, so all three stay visible.
 
 use crate::kafka::events::{Event, EventKind, MemberLoad};
-use crate::kafka::group::{Group, GroupState, MemberPhase};
+use crate::kafka::group::{ClientCounters, Group, GroupState, Liveness, MemberPhase};
 use crate::kafka::topic::Topic;
 use serde::Serialize;
 
@@ -49,6 +49,12 @@ pub struct GroupSample {
     pub members: Vec<MemberPhase>,
     /// Per partition: log end offset minus processed offset.
     pub lag: Vec<u64>,
+    /// The largest log end offset minus position of a partition some member owns: what the
+    /// consumers' `records-lag` metric measures (a partition nobody owns has no one to report).
+    pub fetch_lag_max: u64,
+    /// The longest any running member has gone without calling `poll()`.
+    pub since_poll_max_ms: u64,
+    pub client: ClientCounters,
 }
 
 /// The sampled series of a run.
@@ -92,6 +98,9 @@ impl Metrics {
                     .zip(&log_end_offsets)
                     .map(|(progress, end)| end - progress.processed)
                     .collect(),
+                fetch_lag_max: fetch_lag_max(g, &log_end_offsets),
+                since_poll_max_ms: since_poll_max_ms(g, now_ms),
+                client: g.client_counters,
             })
             .collect();
         self.samples.push(Sample {
@@ -103,6 +112,12 @@ impl Metrics {
         for (index, group) in groups.iter_mut().enumerate() {
             self.raise_lag_alerts(index, group, now_ms, events);
         }
+    }
+
+    /// The newest sample taken at or before `at_ms`.
+    pub fn sample_at(&self, at_ms: u64) -> Option<&Sample> {
+        let after = self.samples.partition_point(|s| s.at_ms <= at_ms);
+        self.samples.get(after.checked_sub(1)?)
     }
 
     fn raise_lag_alerts(
@@ -173,4 +188,25 @@ fn owner_load(group: &Group, partition: usize) -> Option<MemberLoad> {
         partitions: member.assigned.clone(),
         processing_time_ms: group.config.processing.time_ms,
     })
+}
+
+fn fetch_lag_max(group: &Group, log_end_offsets: &[u64]) -> u64 {
+    group
+        .partitions
+        .iter()
+        .zip(log_end_offsets)
+        .filter(|(progress, _)| progress.owner.is_some())
+        .map(|(progress, end)| end.saturating_sub(progress.position))
+        .max()
+        .unwrap_or(0)
+}
+
+fn since_poll_max_ms(group: &Group, now_ms: u64) -> u64 {
+    group
+        .members
+        .iter()
+        .filter(|m| matches!(m.liveness, Liveness::Running | Liveness::Paused { .. }))
+        .map(|m| now_ms.saturating_sub(m.last_poll_ms))
+        .max()
+        .unwrap_or(0)
 }

@@ -2,6 +2,7 @@
 //! the classic rebalance protocol, commits, retention, poison records and each group's output
 //! store. It runs the partitions, rebalances and delivery lessons.
 
+pub mod client_metrics;
 pub mod events;
 pub mod group;
 pub mod invariants;

@@ -2,6 +2,7 @@
 //! the browser's shell need from it, its headline figures by their stable names, and what a
 //! headless report adds for it (per-group totals and the sampled metrics).
 
+use super::client_metrics;
 use super::events::{narrate, Event};
 use super::group::MemberPhase;
 use super::invariants::check_invariants;
@@ -18,6 +19,7 @@ use crate::family::{Figures, Headless, ScenarioError, Simulation};
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::mem::{size_of, size_of_val};
 
 impl Simulation for World {
@@ -189,7 +191,9 @@ impl Headless for World {
         let groups: Vec<GroupReport> = snapshot
             .groups
             .iter()
-            .map(|g| GroupReport {
+            .enumerate()
+            .map(|(index, g)| GroupReport {
+                client_metrics: client_metrics_at_end(self, index),
                 group_id: g.group_id.clone(),
                 processed: g.processed_total,
                 throughput_per_s: g.processed_total as f64 * 1000.0 / duration_ms as f64,
@@ -222,6 +226,18 @@ struct GroupReport {
     /// Lost, duplicated and exactly-once records, from the group's output store.
     tallies: Tallies,
     lost_to_retention: u64,
+    /// The consumer metrics under Kafka's names at the run's end (null where Kafka would
+    /// report NaN: an average with nothing in its window).
+    client_metrics: BTreeMap<&'static str, Option<f64>>,
+}
+
+fn client_metrics_at_end(world: &World, group: usize) -> BTreeMap<&'static str, Option<f64>> {
+    let values = client_metrics::group_metrics(world.metrics(), group, world.now_ms());
+    let mut named = BTreeMap::new();
+    for (info, value) in client_metrics::METRICS.iter().zip(values) {
+        named.insert(info.name, value);
+    }
+    named
 }
 
 fn to_json(value: &impl Serialize) -> Value {

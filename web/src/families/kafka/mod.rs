@@ -19,6 +19,7 @@ use crate::shell::family::{
     Act, CompareChange, Edit, LessonFamily, Picture, RealConfig, StageContext,
 };
 use crate::widgets::lesson_thumbnail::Thumbnail;
+use components::client_metrics::ClientMetrics;
 use components::counters::Counters;
 use components::delivery_panel::DeliveryPanel;
 use components::diagram::Diagram;
@@ -100,6 +101,7 @@ impl LessonFamily for KafkaFamily {
                         on_act={act_in} on_edit={ctx.on_edit.clone()} />
                 }
                 <LagChart data={view.chart.clone()} />
+                <ClientMetrics groups={view.client_metrics.clone()} />
             </>
         }
     }

@@ -1,11 +1,12 @@
 //! What the consumer-group family keeps per run for drawing: the snapshot and counters (every
-//! frame), the charts and member timelines (a few times a second while playing, and at once
-//! when the picture is rebuilt or paused).
+//! frame), the charts, consumer metrics and member timelines (a few times a second while
+//! playing, and at once when the picture is rebuilt or paused).
 
+use super::components::client_metrics::GroupMetrics;
 use super::components::counters::GroupCounters;
 use super::components::lag_chart::ChartData;
 use super::components::timelines::TimelineData;
-use super::view_model::{chart_data, group_counters, timeline_data};
+use super::view_model::{chart_data, client_metric_rows, group_counters, timeline_data};
 use crate::platform::shared::Shared;
 use crate::shell::test_hooks::now_ms;
 use streamlab_sim::kafka::snapshot::{Snapshot, DRAWN_CELLS};
@@ -19,6 +20,8 @@ pub struct KafkaView {
     pub counters: Vec<GroupCounters>,
     pub chart: Shared<ChartData>,
     pub timelines: Shared<TimelineData>,
+    /// The consumer metrics, refreshed with the charts (they are windowed over samples).
+    pub client_metrics: Vec<GroupMetrics>,
     pub now_ms: u64,
     chart_samples: usize,
     chart_drawn_at: f64,
@@ -33,6 +36,7 @@ impl KafkaView {
             snapshot,
             chart: Shared::new(ChartData::default()),
             timelines: Shared::new(TimelineData::default()),
+            client_metrics: Vec::new(),
             now_ms: world.now_ms(),
             chart_samples: usize::MAX,
             chart_drawn_at: f64::NEG_INFINITY,
@@ -50,6 +54,7 @@ impl KafkaView {
             samples != self.chart_samples && wall - self.chart_drawn_at >= CHART_REDRAW_WALL_MS;
         if force || due {
             self.chart = Shared::new(chart_data(world));
+            self.client_metrics = client_metric_rows(world, &self.snapshot);
             if timelines {
                 self.timelines = Shared::new(timeline_data(world));
             }

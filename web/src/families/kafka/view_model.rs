@@ -3,10 +3,12 @@
 //! Pure functions from the core's plain data to the components' plain data, so the playground
 //! only decides when to call them (every frame for counters, a few times a second for charts).
 
+use crate::families::kafka::components::client_metrics::{GroupMetrics, MOMENT_AGO_MS};
 use crate::families::kafka::components::counters::GroupCounters;
 use crate::families::kafka::components::lag_chart::ChartData;
 use crate::families::kafka::components::timelines::TimelineData;
 use crate::shell::components::narration::NarrationLine;
+use streamlab_sim::kafka::client_metrics::group_metrics;
 use streamlab_sim::kafka::events::{narrate, Event};
 use streamlab_sim::kafka::group::{GroupState, MemberPhase};
 use streamlab_sim::kafka::metrics::{Sample, SAMPLE_INTERVAL_MS};
@@ -51,6 +53,22 @@ pub fn group_counters(world: &World, snapshot: &Snapshot) -> Vec<GroupCounters> 
                 stalled_member_s: stalled_member_ms(samples, g) / 1000,
                 stopped_s: stopped_ms(samples, g) / 1000,
             }
+        })
+        .collect()
+}
+
+/// Every group's consumer metrics now and a moment ago.
+pub fn client_metric_rows(world: &World, snapshot: &Snapshot) -> Vec<GroupMetrics> {
+    let now_ms = world.now_ms();
+    let metrics = world.metrics();
+    snapshot
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(g, group)| GroupMetrics {
+            group_id: group.group_id.clone(),
+            earlier: group_metrics(metrics, g, now_ms.saturating_sub(MOMENT_AGO_MS)),
+            now: group_metrics(metrics, g, now_ms),
         })
         .collect()
 }

@@ -132,6 +132,9 @@ impl Group {
         reason: RemovalReason,
         sink: &mut StepSink,
     ) {
+        if reason != RemovalReason::LeftGroup {
+            self.client_counters.failed_rebalances_total += 1;
+        }
         let member = &mut self.members[m];
         member.in_group = false;
         member.joined = false;
@@ -297,6 +300,8 @@ impl Group {
         self.state = GroupState::CompletingRebalance;
         let (assignment, revocations) = self.compute_assignment(topic);
         self.generation += 1;
+        self.client_counters.rebalances_completed_total += 1;
+        self.client_counters.rebalance_latency_ms_total += now_ms - rebalance.started_ms;
         self.rebalance = None;
         self.apply_assignment(&assignment, &revocations, now_ms, sink);
         // The rebalance is over for everyone: a rejoin a heartbeat announced is no longer due.

@@ -174,6 +174,8 @@ pub struct Group {
     pub rebalances_total: u64,
     /// Lag-alert level reached per partition (0 = quiet, 1 = past the first threshold, ...).
     pub lag_levels: Vec<u8>,
+    /// What the consumers' own metrics count, summed over members (see `client_metrics`).
+    pub client_counters: ClientCounters,
     pub(crate) rebalance: Option<Rebalance>,
     /// No coordinator timer fires before this time (a lower bound; 0 = check now).
     pub(crate) membership_due_ms: u64,
@@ -182,6 +184,27 @@ pub struct Group {
     /// The run's seed, for per-record decisions that must not consume a stream.
     pub(crate) seed: u64,
     pub(crate) rng: SimRng,
+}
+
+/// Running totals behind the consumer metrics Kafka's clients report (`poll()` calls and the
+/// time between them, commit requests, failed and completed rebalances and their latency),
+/// summed over the group's members. Sampled with the metrics, so a metric over a window is a
+/// difference of two samples.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ClientCounters {
+    pub polls_total: u64,
+    /// Records returned by `poll()`.
+    pub records_consumed_total: u64,
+    /// Time between each `poll()` and the same member's previous one, summed.
+    pub poll_gaps_ms_total: u64,
+    /// Offset commit requests (one per `commitSync`, auto-commit or listener commit).
+    pub commits_total: u64,
+    /// Members thrown out by a timeout: the client's next JoinGroup or commit is refused, which
+    /// its coordinator metrics count as a failed rebalance.
+    pub failed_rebalances_total: u64,
+    pub rebalances_completed_total: u64,
+    /// From the start of each completed rebalance to its assignment, summed.
+    pub rebalance_latency_ms_total: u64,
 }
 
 /// Where a group's step writes what it did.
@@ -229,6 +252,7 @@ impl Group {
             failed_attempts_total: 0,
             sink: Sink::new(config.sink, partition_count),
             rebalances_total: 0,
+            client_counters: ClientCounters::default(),
             lag_levels: vec![0; partition_count as usize],
             rebalance: None,
             membership_due_ms: 0,

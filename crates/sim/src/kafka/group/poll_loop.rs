@@ -217,6 +217,9 @@ impl Group {
             let partitions: Vec<u32> = self.members[m].batch.iter().map(|r| r.partition).collect();
             self.commit_positions(m, &partitions, now_ms, CommitCause::AfterBatch, sink);
         }
+        let counters = &mut self.client_counters;
+        counters.polls_total += 1;
+        counters.poll_gaps_ms_total += now_ms.saturating_sub(self.members[m].last_poll_ms);
         self.members[m].last_poll_ms = now_ms;
         // A batch fetched now must end before this deadline.
         let deadline_ms = now_ms + u64::from(self.config.max_poll_interval_ms) + 1;
@@ -301,6 +304,7 @@ impl Group {
         if offsets.is_empty() {
             return;
         }
+        self.client_counters.commits_total += 1;
         let event = Event {
             at_ms: now_ms,
             kind: EventKind::OffsetsCommitted {
@@ -375,6 +379,7 @@ impl Group {
                 sink.trace.write_u64(value);
             }
             room -= take;
+            self.client_counters.records_consumed_total += take;
             if room == 0 {
                 break;
             }

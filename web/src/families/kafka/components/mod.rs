@@ -1,5 +1,6 @@
 //! The consumer-group family's components, one per file.
 
+pub mod client_metrics;
 pub mod counters;
 pub mod delivery_log;
 pub mod delivery_panel;
