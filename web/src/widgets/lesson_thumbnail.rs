@@ -29,7 +29,7 @@ pub enum Thumbnail {
     /// producer, and a log.
     Backpressure,
     /// Three replicas of one log: a crashed leader's tail past the high watermark crossed
-    /// out, two followers that stop at the high watermark.
+    /// out, the new leader and a follower that stop at the high watermark.
     Replication,
 }
 
@@ -345,17 +345,18 @@ fn delivery() -> Html {
 }
 
 fn replication() -> Html {
-    // (cells held, whether the replica is the crashed old leader); the high watermark is 11.
-    let rows: [(u32, bool); 3] = [(14, true), (11, false), (11, false)];
+    // (label, cells held): the crashed old leader, the new leader, a follower; the high
+    // watermark is at 11.
+    let rows: [(&str, u32); 3] = [("✕", 14), ("L", 11), ("F", 11)];
     let high_watermark = 11.0;
     let cell_x = |c: f64| 26.0 + c * 12.0;
     html! {
         <>
-            { for rows.iter().enumerate().map(|(r, &(cells, crashed))| {
+            { for rows.iter().enumerate().map(|(r, &(label, cells))| {
                 let y = 10.0 + r as f64 * 28.0;
                 html! {
                     <g>
-                        <text class="thumb-label" x="8" y={(y + 14.0).to_string()}>{ if crashed { "✕" } else { "F" } }</text>
+                        <text class="thumb-label" x="8" y={(y + 14.0).to_string()}>{ label }</text>
                         { for (0..cells).map(|c| {
                             let x = cell_x(f64::from(c));
                             let lost = f64::from(c) >= high_watermark;

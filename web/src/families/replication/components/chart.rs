@@ -1,6 +1,7 @@
 //! The replication family's chart: the 99th-percentile produce latency, second by second, of
 //! each `acks` setting on the same faults (what each choice costs), with the spans when a
-//! partition had no leader shaded. Drawn by the shared time chart.
+//! partition had no leader shaded; a second in which a setting had nothing acknowledged is a
+//! gap in its line. Drawn by the shared time chart.
 
 use crate::widgets::time_chart::ChartData;
 use streamlab_sim::replication::ReplicationSnapshot;
@@ -17,10 +18,16 @@ pub fn latency(snapshot: &ReplicationSnapshot) -> ChartData {
             .lanes
             .iter()
             .map(|lane| {
+                // A second with nothing acknowledged has no latency: a gap, not a zero.
                 let points = lane
                     .samples
                     .iter()
-                    .filter_map(|p| p.latency_p99_ms.map(|ms| (s(p.at_ms), ms as f64)))
+                    .map(|p| {
+                        (
+                            s(p.at_ms),
+                            p.latency_p99_ms.map_or(f64::NAN, |ms| ms as f64),
+                        )
+                    })
                     .collect();
                 (
                     format!("acks={}", super::acks_table::acks_name(lane.acks)),

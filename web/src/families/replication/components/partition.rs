@@ -5,10 +5,17 @@
 //! glyph as well as a colour: committed, not yet committed, divergent (it will be cut),
 //! acknowledged and lost, or a duplicate a retry wrote.
 
+use streamlab_sim::replication::WINDOW_CELLS;
 use streamlab_sim::replication::{
     CellPicture, CellState, PartitionPicture, ReplicaPicture, ReplicaRole,
 };
 use yew::prelude::*;
+
+/// One grid column per offset a snapshot draws: narrower when the box is, never wider than a
+/// readable cell.
+fn columns() -> String {
+    format!("grid-template-columns: repeat({WINDOW_CELLS}, minmax(6px, 13px))")
+}
 
 #[derive(Properties, PartialEq)]
 pub struct PartitionProps {
@@ -60,10 +67,15 @@ fn replica(r: &ReplicaPicture, p: &PartitionPicture) -> Html {
                 <span class={classes!("rp-isr", (!r.in_isr).then_some("out"))}>{ if r.in_isr { "in ISR" } else { "out of ISR" } }</span>
             </th>
             <td class="rp-leo">{ format!("log end {}", r.log_end) }</td>
-            <td>
-                <ol class="rp-cells" aria-label={format!("broker {}'s log from offset {}", r.broker, p.window_from)}>
-                    { for r.cells.iter().map(|c| cell(c, p.high_watermark)) }
-                </ol>
+            <td class="rp-log">
+                if r.cells.is_empty() && r.log_end <= p.window_from {
+                    <span class="rp-behind">{ format!("its log ends before offset {}", p.window_from) }</span>
+                } else {
+                    <ol class="rp-cells" style={columns()}
+                        aria-label={format!("broker {}'s log from offset {}", r.broker, p.window_from)}>
+                        { for r.cells.iter().map(|c| cell(c, p.high_watermark)) }
+                    </ol>
+                }
             </td>
         </tr>
     }
