@@ -52,8 +52,8 @@ pub static LESSON: Lesson<ReplicationFamily> = Lesson {
                      own log. Only the controller decides who leads, and a broker cut off from \
                      it may go on believing it still does.",
         failure: "A crashed leader takes the records only it had (acks=1); a shrunken ISR \
-                  refuses writes (acks=all) or, below min.insync.replicas=1, accepts them on \
-                  one copy; an unclean election discards acknowledged records; a retry without \
+                  refuses acks=all writes, or, with min.insync.replicas=1, accepts them on a \
+                  single copy; an unclean election discards acknowledged records; a retry without \
                   idempotence writes a duplicate; a partition without a leader stops taking \
                   writes until one is elected.",
         simplifications: SIMPLIFICATIONS,
@@ -82,7 +82,8 @@ pub static LESSON: Lesson<ReplicationFamily> = Lesson {
             },
         },
         TryThis {
-            prompt: "Slow both followers down at 2 s and allow unclean leader election.",
+            prompt: "Slow both followers down at 2 s, shorten replica.lag.time.max.ms to 10 s \
+                     and allow unclean leader election.",
             expect: "The followers drop out of the ISR and the leader acknowledges on its own; \
                      when it crashes, a follower that missed those records is elected and \
                      acks=all loses acknowledged writes.",
