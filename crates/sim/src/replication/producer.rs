@@ -158,14 +158,7 @@ impl Lane {
             // No live leader known: the batch waits in the accumulator (nothing was sent, so
             // it is no retry), and the producer asks again after a back-off.
             let at = self.now_ms + self.scenario.producer.retry_backoff_ms.max(1);
-            batch.retry_at = Some(at);
-            self.producer.in_flight[p] = Some(batch);
-            self.schedule(
-                at,
-                Item::ProducerWake {
-                    partition: p as u32,
-                },
-            );
+            self.hold_until(p, batch, at);
             return;
         };
         if batch.attempts > 0 {
@@ -272,7 +265,7 @@ impl Lane {
     }
 
     /// After a failed attempt: back off and send again, or give the batch up.
-    fn retry_or_fail(&mut self, p: usize, mut batch: Batch) {
+    fn retry_or_fail(&mut self, p: usize, batch: Batch) {
         if self.expired(p, batch.from) {
             self.give_up(p, batch, FailCause::DeliveryTimeout);
             self.pump(p);
@@ -286,6 +279,11 @@ impl Lane {
         // A failed request makes the producer refresh its metadata.
         self.producer.leader_view[p] = self.partitions[p].leader;
         let at = self.now_ms + self.backoff_ms(batch.attempts);
+        self.hold_until(p, batch, at);
+    }
+
+    /// Keeps `batch` in partition `p`'s slot, unsent, and wakes the producer for it at `at`.
+    fn hold_until(&mut self, p: usize, mut batch: Batch, at: u64) {
         batch.retry_at = Some(at);
         self.producer.in_flight[p] = Some(batch);
         self.schedule(
