@@ -4,7 +4,7 @@
 
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist } from './harness.mjs';
+import { launchBrowser, serveDist, waitForApp } from './harness.mjs';
 
 /**
  * Serves dist/ (or STREAMLAB_DIST, for a quick development build) under /streamlab/ and starts
@@ -23,6 +23,25 @@ export function useSiteAndBrowser() {
     await shared.site?.close();
   });
   return shared;
+}
+
+/**
+ * Opens `lesson` at `preset` on the site `env` serves, plays it to its end at top speed (for a
+ * family whose producer stops at the run's end, and the clock with it) and returns the figures
+ * the lesson reports, under the names `streamlab simulate` prints.
+ */
+export async function presetFiguresAtEnd(env, page, lesson, preset, { timeout = 90_000 } = {}) {
+  await page.goto(`${env.site.url}#/${lesson}?preset=${preset}`);
+  await waitForApp(page);
+  await page.waitForFunction(() => window.streamlab?.get()?.lesson !== undefined);
+  // Shortcuts stay out of text boxes, so move the focus off any knob first.
+  await page.locator('.question').click();
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
+  if ((await page.locator('.transport button.primary').innerText()).includes('Play')) {
+    await page.keyboard.press('Space');
+  }
+  await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor({ timeout });
+  return (await page.evaluate(() => window.streamlab.get())).figures;
 }
 
 /** The page made no request outside the site, threw nothing and logged no error. */

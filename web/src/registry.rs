@@ -2,7 +2,7 @@
 //! lesson is added. The gallery, the header and the router read it; each entry knows its
 //! family, so the router mounts the family's playground without naming any family.
 
-use crate::families::{eventtime, kafka, queues};
+use crate::families::{eventtime, kafka, queues, replication};
 use crate::shell::family::LessonFamily;
 use crate::shell::family::{Lesson, LessonWords};
 use crate::shell::link::parse_query;
@@ -46,6 +46,7 @@ pub static LESSONS: &[&dyn AnyLesson] = &[
     &kafka::lessons::delivery::LESSON,
     &queues::lessons::queues::LESSON,
     &queues::lessons::backpressure::LESSON,
+    &replication::lessons::replication::LESSON,
     &eventtime::lessons::which_clock::LESSON,
     &eventtime::lessons::watermarks::LESSON,
     &eventtime::lessons::windows::LESSON,

@@ -173,6 +173,7 @@ fn every_listed_preset_runs_headless_with_its_figures() {
         "windows",
         "queues",
         "backpressure",
+        "replication",
     ] {
         assert!(lessons.contains(&lesson), "{lesson} in {listed}");
     }
@@ -218,6 +219,46 @@ fn the_queues_presets_print_each_readers_figures_by_name() {
     assert!(lanes["buffer"]["lost_on_crash"].as_u64().unwrap() > 0);
     assert!(lanes["block"]["producer_blocked_ms"].as_u64().unwrap() > 0);
     assert_eq!(lanes["log"]["lost"], 0);
+}
+
+#[test]
+fn the_replication_presets_print_the_issues_figures_by_name() {
+    let figures = |preset: &str| {
+        let output = streamlab(&["simulate", "--preset", preset]);
+        assert!(output.status.success(), "{preset}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["family"], "replication");
+        report["figures"].clone()
+    };
+    let count = |f: &serde_json::Value, path: &str| {
+        path.split('.')
+            .fold(f, |v, name| &v[name])
+            .as_u64()
+            .unwrap_or_else(|| panic!("no {path} in {f}"))
+    };
+    assert!(count(&figures("acks-1-leader-crash"), "acknowledged_then_lost") > 0);
+    let durable = figures("acks-all-min-isr-2");
+    assert_eq!(count(&durable, "acknowledged_then_lost"), 0);
+    assert!(
+        count(&durable, "produce_latency_p99_ms")
+            > count(&durable, "by_acks.acks_1.produce_latency_p99_ms")
+    );
+    assert!(
+        count(
+            &figures("unclean-election-loses-writes"),
+            "acknowledged_then_lost"
+        ) > 0
+    );
+    let refused = figures("isr-shrinks-not-enough-replicas");
+    assert!(count(&refused, "rejected_writes") > 0);
+    assert_eq!(count(&refused, "acknowledged_then_lost"), 0);
+    assert!(
+        count(
+            &figures("retries-without-idempotence-duplicate"),
+            "duplicates"
+        ) > 0
+    );
+    assert_eq!(count(&figures("idempotent-producer"), "duplicates"), 0);
 }
 
 #[test]

@@ -13,6 +13,7 @@ use crate::family::{Headless, ScenarioError};
 use crate::kafka::World;
 use crate::queues::QueuesWorld;
 use crate::replay::share::query::{open, LinkRules};
+use crate::replication::ReplicationWorld;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -96,6 +97,7 @@ pub static FAMILIES: &[&dyn AnyFamily] = &[
     &Family::<World>::NEW,
     &Family::<EventTimeWorld>::NEW,
     &Family::<QueuesWorld>::NEW,
+    &Family::<ReplicationWorld>::NEW,
 ];
 
 /// Every preset of every family.
@@ -359,6 +361,10 @@ mod tests {
         let queues = serde_json::to_string(&crate::queues::QueuesScenario::default()).unwrap();
         let report = run_json(&queues, one_second).unwrap();
         assert_eq!(report["family"], "queues");
+        let replication =
+            serde_json::to_string(&crate::replication::ReplicationScenario::default()).unwrap();
+        let report = run_json(&replication, one_second).unwrap();
+        assert_eq!(report["family"], "replication");
     }
 
     #[test]
@@ -372,7 +378,8 @@ mod tests {
         assert!(
             message.contains("kafka:")
                 && message.contains("eventtime:")
-                && message.contains("queues:"),
+                && message.contains("queues:")
+                && message.contains("replication:"),
             "{message}"
         );
         let zero = RunOptions {

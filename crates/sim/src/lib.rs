@@ -3,7 +3,9 @@
 //! Each lesson family has a world of its own: [`kafka`] (a topic, a producer and consumer
 //! groups: the partitions, rebalances and delivery lessons), [`eventtime`] (devices, delays,
 //! watermarks and windows) and [`queues`] (a log read as a consumer group, a share group and a
-//! queue; backpressure, direct delivery, added partitions and Kinesis shard limits).
+//! queue; backpressure, direct delivery, added partitions and Kinesis shard limits) and
+//! [`replication`] (brokers, leaders and followers, the ISR and the high watermark, acks,
+//! failover clean and unclean, and what each loses).
 //! [`window`] is the event-time window operator of the `window` CLI contract and [`assignor`]
 //! Kafka's partition assignors; both are shared operators. [`replay`]
 //! is the machinery every family shares: seeded random streams, portable sorts, the trace hash,
@@ -24,4 +26,5 @@ pub mod misconceptions;
 pub mod queues;
 pub mod quote;
 pub mod replay;
+pub mod replication;
 pub mod window;

@@ -8,6 +8,7 @@ use streamlab_sim::family::knob::markdown_table;
 use streamlab_sim::kafka::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
 use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
 use streamlab_sim::queues::{knobs::KNOBS as QUEUES_KNOBS, QueuesScenario};
+use streamlab_sim::replication::{knobs::KNOBS as REPLICATION_KNOBS, ReplicationScenario};
 
 fn reference() -> String {
     let mut out = String::from(
@@ -28,6 +29,11 @@ fn reference() -> String {
     ));
     out.push_str("\n## Queues and logs\n\n");
     out.push_str(&markdown_table(QUEUES_KNOBS, &QueuesScenario::default()));
+    out.push_str("\n## Replication\n\n");
+    out.push_str(&markdown_table(
+        REPLICATION_KNOBS,
+        &ReplicationScenario::default(),
+    ));
     out
 }
 
@@ -48,6 +54,7 @@ fn the_knob_reference_is_generated_from_the_tables() {
         .map(|k| k.field)
         .chain(GROUP_KNOBS.iter().map(|k| k.field))
         .chain(QUEUES_KNOBS.iter().map(|k| k.field))
+        .chain(REPLICATION_KNOBS.iter().map(|k| k.field))
     {
         assert!(actual.contains(&format!("(`{knob}`)")), "{knob}");
     }

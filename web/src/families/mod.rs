@@ -4,3 +4,4 @@
 pub mod eventtime;
 pub mod kafka;
 pub mod queues;
+pub mod replication;

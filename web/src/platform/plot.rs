@@ -336,7 +336,7 @@ fn tick_label(value: f64, step: f64) -> String {
 pub struct Series {
     pub label: String,
     pub colour: Rgb,
-    /// (x, y) points.
+    /// (x, y) points; a NaN y leaves a gap in the line.
     pub points: Vec<(f64, f64)>,
 }
 
@@ -400,11 +400,20 @@ pub fn line_chart(canvas: &HtmlCanvasElement, chart: &LineChart<'_>) {
             marker,
             marker_size,
         };
-        plot.line(&line.points, &look);
+        // A NaN value is a time with nothing to plot: the line stops there and starts again,
+        // rather than drawing a slope through the gap that no data supports.
+        for segment in line.points.split(|(_, y)| y.is_nan()) {
+            plot.line(segment, &look);
+        }
         // Markers start at a different point on each line so coinciding lines stay visible.
         let every = (line.points.len() / MARKERS_PER_LINE).max(1);
         plot.markers(
-            line.points.iter().skip(i % every).step_by(every).copied(),
+            line.points
+                .iter()
+                .skip(i % every)
+                .step_by(every)
+                .filter(|(_, y)| !y.is_nan())
+                .copied(),
             &look,
         );
         legend.push((line.label.as_str(), look));

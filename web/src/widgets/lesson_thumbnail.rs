@@ -28,6 +28,9 @@ pub enum Thumbnail {
     /// Four lanes from one producer: a short buffer spilling crosses, a long one, a stopped
     /// producer, and a log.
     Backpressure,
+    /// Three replicas of one log: a crashed leader's tail past the high watermark crossed
+    /// out, the new leader and a follower that stop at the high watermark.
+    Replication,
 }
 
 const WIDTH: f64 = 240.0;
@@ -54,6 +57,7 @@ pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
         Thumbnail::Delivery => delivery(),
         Thumbnail::Queues => queues(),
         Thumbnail::Backpressure => backpressure(),
+        Thumbnail::Replication => replication(),
     };
     html! {
         <svg class="thumbnail" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} aria-hidden="true" focusable="false">
@@ -336,6 +340,40 @@ fn delivery() -> Html {
             <g class="cell cell-dead">
                 <rect x="186" y="64" width="10" height="16" rx="1.5" />
             </g>
+        </>
+    }
+}
+
+fn replication() -> Html {
+    // (label, cells held): the crashed old leader, the new leader, a follower; the high
+    // watermark is at 11.
+    let rows: [(&str, u32); 3] = [("✕", 14), ("L", 11), ("F", 11)];
+    let high_watermark = 11.0;
+    let cell_x = |c: f64| 26.0 + c * 12.0;
+    html! {
+        <>
+            { for rows.iter().enumerate().map(|(r, &(label, cells))| {
+                let y = 10.0 + r as f64 * 28.0;
+                html! {
+                    <g>
+                        <text class="thumb-label" x="8" y={(y + 14.0).to_string()}>{ label }</text>
+                        { for (0..cells).map(|c| {
+                            let x = cell_x(f64::from(c));
+                            let lost = f64::from(c) >= high_watermark;
+                            html! {
+                                <g>
+                                    <rect x={x.to_string()} y={y.to_string()} width="10" height="20"
+                                        fill={key_colour(Some(c % 5))} opacity={if lost { "0.45" } else { "1" }} />
+                                    if lost {
+                                        <path class="thumb-cross" d={format!("M {} {} l 6 6 m 0 -6 l -6 6", x + 2.0, y + 7.0)} />
+                                    }
+                                </g>
+                            }
+                        }) }
+                    </g>
+                }
+            }) }
+            <line class="thumb-watermark" x1={(cell_x(high_watermark) - 1.0).to_string()} x2={(cell_x(high_watermark) - 1.0).to_string()} y1="4" y2="92" />
         </>
     }
 }

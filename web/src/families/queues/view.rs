@@ -2,9 +2,10 @@
 //! consumers and what they hold, the share-partitions' windows, the queue, the lanes), and the
 //! time chart's series a few times a second while playing (at once when rebuilt or paused).
 
-use super::components::chart::ChartData;
+use super::components::chart;
 use crate::platform::shared::Shared;
 use crate::shell::test_hooks::now_ms;
+use crate::widgets::time_chart::ChartData;
 use streamlab_sim::family::{Figures, Simulation};
 use streamlab_sim::queues::{QueuesSnapshot, QueuesWorld};
 
@@ -37,8 +38,8 @@ impl QueuesView {
         self.figures = Shared::new(world.figures());
         let wall = now_ms();
         if force || wall - self.chart_drawn_at >= CHART_REDRAW_WALL_MS {
-            self.chart = Shared::new(ChartData::from_snapshot(&self.snapshot));
-            self.rates = ChartData::rates(&self.snapshot).map(Shared::new);
+            self.chart = Shared::new(chart::from_snapshot(&self.snapshot));
+            self.rates = chart::rates(&self.snapshot).map(Shared::new);
             self.chart_drawn_at = wall;
         }
     }

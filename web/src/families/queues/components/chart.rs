@@ -1,179 +1,122 @@
 //! The queues family's time chart: each reader's records completed per second (the readers
 //! and partitions modes), each lane's waiting records and losses (backpressure and direct), or
 //! the Kinesis stream's accepted and throttled writes per second. One line chart through the
-//! platform's `line_chart`, so lines differ by dash and marker as well as colour.
+//! shared time chart, so lines differ by dash and marker as well as colour.
 
-use crate::platform::palette::series_colour;
-use crate::platform::plot::{hex_colour, line_chart, LineChart, Series};
-use crate::platform::shared::Shared;
-use crate::shell::canvas::use_canvas_drawing;
+use crate::widgets::time_chart::ChartData;
 use streamlab_sim::queues::{Mode, QueuesSnapshot};
-use web_sys::HtmlCanvasElement;
-use yew::prelude::*;
 
-/// What the chart plots: named series of (seconds, value) points.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ChartData {
-    pub title: String,
-    pub y_title: &'static str,
-    pub series: Vec<(String, Vec<(f64, f64)>)>,
-}
-
-impl ChartData {
-    pub fn from_snapshot(snapshot: &QueuesSnapshot) -> Self {
-        let s = |at_ms: u64| at_ms as f64 / 1000.0;
-        match snapshot.mode {
-            Mode::Backpressure | Mode::Direct => {
-                let mut series = Vec::new();
-                for pipe in &snapshot.pipes {
-                    let name = super::lanes::lane_name(pipe.lane);
-                    series.push((
-                        format!("{name}: waiting"),
-                        pipe.samples
-                            .iter()
-                            .map(|p| (s(p.at_ms), p.depth as f64))
-                            .collect(),
-                    ));
-                    series.push((
-                        format!("{name}: lost"),
-                        pipe.samples
-                            .iter()
-                            .map(|p| (s(p.at_ms), p.lost as f64))
-                            .collect(),
-                    ));
-                }
-                Self {
-                    title: "Records waiting and records lost, per lane".into(),
-                    y_title: "records",
-                    series,
-                }
+/// The chart of the run's mode.
+pub fn from_snapshot(snapshot: &QueuesSnapshot) -> ChartData {
+    let s = |at_ms: u64| at_ms as f64 / 1000.0;
+    match snapshot.mode {
+        Mode::Backpressure | Mode::Direct => {
+            let mut series = Vec::new();
+            for pipe in &snapshot.pipes {
+                let name = super::lanes::lane_name(pipe.lane);
+                series.push((
+                    format!("{name}: waiting"),
+                    pipe.samples
+                        .iter()
+                        .map(|p| (s(p.at_ms), p.depth as f64))
+                        .collect(),
+                ));
+                series.push((
+                    format!("{name}: lost"),
+                    pipe.samples
+                        .iter()
+                        .map(|p| (s(p.at_ms), p.lost as f64))
+                        .collect(),
+                ));
             }
-            Mode::Kinesis => {
-                let samples = snapshot
-                    .kinesis
-                    .as_ref()
-                    .map(|k| k.samples.as_slice())
-                    .unwrap_or(&[]);
-                Self {
-                    title: "Writes per second the stream accepted and throttled".into(),
-                    y_title: "records/s",
-                    series: vec![
-                        (
-                            "accepted".into(),
-                            samples
-                                .iter()
-                                .map(|k| (s(k.at_ms), k.accepted_per_s as f64))
-                                .collect(),
-                        ),
-                        (
-                            "throttled".into(),
-                            samples
-                                .iter()
-                                .map(|k| (s(k.at_ms), k.throttled_per_s as f64))
-                                .collect(),
-                        ),
-                    ],
-                }
+            ChartData {
+                title: "Records waiting and records lost, per lane".into(),
+                y_title: "records",
+                series,
+                bands: Vec::new(),
             }
-            Mode::Readers | Mode::Repartition => Self {
-                title: "Records each reader completed per second".into(),
+        }
+        Mode::Kinesis => {
+            let samples = snapshot
+                .kinesis
+                .as_ref()
+                .map(|k| k.samples.as_slice())
+                .unwrap_or(&[]);
+            ChartData {
+                title: "Writes per second the stream accepted and throttled".into(),
                 y_title: "records/s",
-                series: snapshot
-                    .readers
-                    .iter()
-                    .map(|reader| {
-                        let points = snapshot
-                            .reader_samples
+                series: vec![
+                    (
+                        "accepted".into(),
+                        samples
                             .iter()
-                            .filter(|sample| sample.reader == reader.reader)
-                            .map(|sample| (s(sample.at_ms), sample.completed_per_s as f64))
-                            .collect();
-                        (
-                            super::readers::reader_name(reader.reader).to_string(),
-                            points,
-                        )
-                    })
-                    .collect(),
-            },
+                            .map(|k| (s(k.at_ms), k.accepted_per_s as f64))
+                            .collect(),
+                    ),
+                    (
+                        "throttled".into(),
+                        samples
+                            .iter()
+                            .map(|k| (s(k.at_ms), k.throttled_per_s as f64))
+                            .collect(),
+                    ),
+                ],
+                bands: Vec::new(),
+            }
         }
-    }
-}
-
-impl ChartData {
-    /// The backpressure lanes' rates: what each lane's producer managed to send, and what its
-    /// consumer processed, per second (a blocked producer's rate falls to its consumer's).
-    pub fn rates(snapshot: &QueuesSnapshot) -> Option<Self> {
-        if !matches!(snapshot.mode, Mode::Backpressure | Mode::Direct) {
-            return None;
-        }
-        let s = |at_ms: u64| at_ms as f64 / 1000.0;
-        let mut series = Vec::new();
-        for pipe in &snapshot.pipes {
-            let name = super::lanes::lane_name(pipe.lane);
-            series.push((
-                format!("{name}: producer"),
-                pipe.samples
-                    .iter()
-                    .map(|p| (s(p.at_ms), p.producer_per_s as f64))
-                    .collect(),
-            ));
-            series.push((
-                format!("{name}: consumer"),
-                pipe.samples
-                    .iter()
-                    .map(|p| (s(p.at_ms), p.consumer_per_s as f64))
-                    .collect(),
-            ));
-        }
-        Some(Self {
-            title: "Producer and consumer rates, per lane".into(),
+        Mode::Readers | Mode::Repartition => ChartData {
+            title: "Records each reader completed per second".into(),
             y_title: "records/s",
-            series,
-        })
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct QueuesChartProps {
-    pub data: Shared<ChartData>,
-}
-
-#[function_component(QueuesChart)]
-pub fn queues_chart(props: &QueuesChartProps) -> Html {
-    let canvas = use_canvas_drawing(props.data.clone(), draw);
-    html! {
-        <section class="charts q-chart" aria-label="Chart">
-            <figure>
-                <canvas ref={canvas} width="640" height="260" role="img" aria-label={props.data.title.clone()} />
-                <figcaption>{ &props.data.title }</figcaption>
-            </figure>
-        </section>
-    }
-}
-
-fn draw(canvas: HtmlCanvasElement, data: &ChartData) {
-    let to = data
-        .series
-        .iter()
-        .flat_map(|(_, points)| points.iter().map(|(t, _)| *t))
-        .fold(1.0, f64::max);
-    line_chart(
-        &canvas,
-        &LineChart {
-            x: (0.0, to),
-            x_title: "simulated time (s)",
-            y_title: data.y_title,
-            series: data
-                .series
+            series: snapshot
+                .readers
                 .iter()
-                .enumerate()
-                .map(|(i, (label, points))| Series {
-                    label: label.clone(),
-                    colour: hex_colour(series_colour(i)),
-                    points: points.clone(),
+                .map(|reader| {
+                    let points = snapshot
+                        .reader_samples
+                        .iter()
+                        .filter(|sample| sample.reader == reader.reader)
+                        .map(|sample| (s(sample.at_ms), sample.completed_per_s as f64))
+                        .collect();
+                    (
+                        super::readers::reader_name(reader.reader).to_string(),
+                        points,
+                    )
                 })
                 .collect(),
             bands: Vec::new(),
         },
-    );
+    }
+}
+
+/// The backpressure lanes' rates: what each lane's producer managed to send, and what its
+/// consumer processed, per second (a blocked producer's rate falls to its consumer's).
+pub fn rates(snapshot: &QueuesSnapshot) -> Option<ChartData> {
+    if !matches!(snapshot.mode, Mode::Backpressure | Mode::Direct) {
+        return None;
+    }
+    let s = |at_ms: u64| at_ms as f64 / 1000.0;
+    let mut series = Vec::new();
+    for pipe in &snapshot.pipes {
+        let name = super::lanes::lane_name(pipe.lane);
+        series.push((
+            format!("{name}: producer"),
+            pipe.samples
+                .iter()
+                .map(|p| (s(p.at_ms), p.producer_per_s as f64))
+                .collect(),
+        ));
+        series.push((
+            format!("{name}: consumer"),
+            pipe.samples
+                .iter()
+                .map(|p| (s(p.at_ms), p.consumer_per_s as f64))
+                .collect(),
+        ));
+    }
+    Some(ChartData {
+        title: "Producer and consumer rates, per lane".into(),
+        y_title: "records/s",
+        series,
+        bands: Vec::new(),
+    })
 }

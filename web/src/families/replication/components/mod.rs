@@ -1,0 +1,6 @@
+//! The replication family's components, one per file.
+
+pub mod acks_table;
+pub mod brokers;
+pub mod chart;
+pub mod partition;
