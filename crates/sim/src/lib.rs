@@ -20,6 +20,7 @@ pub mod eventtime;
 pub mod family;
 pub mod headless;
 pub mod kafka;
+pub mod practice;
 pub mod queues;
 pub mod quote;
 pub mod replay;
