@@ -38,7 +38,31 @@ const fn number(
     })
 }
 
-const CONSUMERS: Bounds = Bounds::new(0.0, 32.0, "consumers");
+/// One service's consumer count: a group's member count, with no real setting behind it
+/// (a team runs that many processes with the same `group.id`).
+const fn consumers(
+    field: &'static str,
+    label: &'static str,
+    hint: &'static str,
+    get: fn(&InkwellScenario) -> f64,
+    set: fn(&mut InkwellScenario, f64),
+) -> Knob<InkwellScenario> {
+    Knob {
+        field,
+        label,
+        config_name: None,
+        hint,
+        section: section::CONSUMERS,
+        control: number(
+            Bounds::new(0.0, 32.0, "consumers"),
+            1.0,
+            12.0,
+            None,
+            get,
+            set,
+        ),
+    }
+}
 
 /// Every knob of the challenge.
 pub const KNOBS: &[Knob<InkwellScenario>] = &[
@@ -88,52 +112,28 @@ pub const KNOBS: &[Knob<InkwellScenario>] = &[
             |s, v| s.retention_bytes = v as i64,
         ),
     },
-    Knob {
-        field: "consumers.search",
-        label: "search",
-        config_name: None,
-        hint: "Consumers in the search group; each handles a record in 5 ms.",
-        section: section::CONSUMERS,
-        control: number(
-            CONSUMERS,
-            1.0,
-            12.0,
-            None,
-            |s| f64::from(s.consumers.search),
-            |s, v| s.consumers.search = v as u32,
-        ),
-    },
-    Knob {
-        field: "consumers.analytics",
-        label: "analytics",
-        config_name: None,
-        hint: "Consumers in the analytics group; each handles a record in 4 ms, five times \
-               slower while the warehouse is slow.",
-        section: section::CONSUMERS,
-        control: number(
-            CONSUMERS,
-            1.0,
-            12.0,
-            None,
-            |s| f64::from(s.consumers.analytics),
-            |s, v| s.consumers.analytics = v as u32,
-        ),
-    },
-    Knob {
-        field: "consumers.recommender",
-        label: "recommender",
-        config_name: None,
-        hint: "Consumers in the recommender group; each handles a record in 12 ms.",
-        section: section::CONSUMERS,
-        control: number(
-            CONSUMERS,
-            1.0,
-            12.0,
-            None,
-            |s| f64::from(s.consumers.recommender),
-            |s, v| s.consumers.recommender = v as u32,
-        ),
-    },
+    consumers(
+        "consumers.search",
+        "search",
+        "Consumers in the search group; each handles a record in 5 ms.",
+        |s| f64::from(s.consumers.search),
+        |s, v| s.consumers.search = v as u32,
+    ),
+    consumers(
+        "consumers.analytics",
+        "analytics",
+        "Consumers in the analytics group; each handles a record in 4 ms, five times \
+         slower while the warehouse is slow.",
+        |s| f64::from(s.consumers.analytics),
+        |s, v| s.consumers.analytics = v as u32,
+    ),
+    consumers(
+        "consumers.recommender",
+        "recommender",
+        "Consumers in the recommender group; each handles a record in 12 ms.",
+        |s| f64::from(s.consumers.recommender),
+        |s, v| s.consumers.recommender = v as u32,
+    ),
 ];
 
 #[cfg(test)]
