@@ -3,4 +3,5 @@
 
 pub mod eventtime;
 pub mod kafka;
+pub mod practice;
 pub mod queues;
