@@ -57,8 +57,8 @@ pub const LESSONS: &[LessonDefault<InkwellScenario>] = &[LessonDefault {
     default: InkwellScenario::default,
 }];
 
-/// Where the challenge is simpler than running Inkwell on Kafka; the page lists them beside
-/// the consumer-group lessons' own.
+/// Where the challenge is simpler than running Inkwell on Kafka; the practice page lists
+/// them (the consumer-group lessons list the world's own).
 pub const SIMPLIFICATIONS: &[&str] = &[
     "Lag is measured in time: how long the oldest event a service has not processed has been \
      in the topic. Kafka reports lag in records; monitoring tools estimate the time from the \
@@ -71,4 +71,6 @@ pub const SIMPLIFICATIONS: &[&str] = &[
      to 5 minutes) and deletes record by record, not whole segments.",
     "Each consumer handles its records one at a time at a fixed cost per record; the only \
      slowdown is the warehouse's, and the only restart the recommender's deploy.",
+    "Every service keeps Kafka's default auto.offset.reset=latest: a group whose position \
+     retention deleted jumps to the end of the log, and everything it skips counts as lost.",
 ];

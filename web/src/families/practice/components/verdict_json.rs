@@ -21,7 +21,7 @@ pub fn verdict_json(props: &VerdictJsonProps) -> Html {
                 <a class="p-link" href={verdict.link.clone()}>{ &verdict.link }</a>
             </p>
             <details>
-                <summary>{ "The verdict as JSON (what `streamlab grade` prints)" }</summary>
+                <summary>{ "The verdict as JSON (what streamlab grade prints)" }</summary>
                 <pre class="p-verdict-json">{ json }</pre>
             </details>
         </section>

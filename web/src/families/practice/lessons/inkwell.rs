@@ -30,7 +30,7 @@ pub static LESSON: Lesson<PracticeFamily> = Lesson {
              credits fails, so the answer is not to add everything: give each service what \
              its own deadline needs.",
             "When every goal passes, the address bar (and the link under the chart) is your \
-             solution: send it, and `streamlab grade` gives the same verdict from the \
+             solution: send it, and streamlab grade gives the same verdict from the \
              scenario you export.",
         ],
         guarantee: "Each group reads every retained event of every partition in order, at \
@@ -40,10 +40,11 @@ pub static LESSON: Lesson<PracticeFamily> = Lesson {
                      broker knows every group's committed offsets but deletes by age or size \
                      without asking any group. Only a lag metric tells a team how far behind \
                      it is.",
-        failure: "A group slower than the producer falls further behind every second. A \
-                  group behind by more than the retention loses the oldest events it had not \
-                  read, and skips to the log's start. Consumers beyond the partition count \
-                  sit idle however many you add.",
+        failure: "A group slower than the producer falls further behind every second. When \
+                  retention deletes events a group has not read yet, its position is out of \
+                  range and auto.offset.reset decides where it goes: with Kafka's default, \
+                  latest, it jumps to the end of the log and skips everything in between. \
+                  Consumers beyond the partition count sit idle however many you add.",
         simplifications: SIMPLIFICATIONS,
         simpler_than: "Kafka",
     },
