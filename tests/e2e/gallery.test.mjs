@@ -28,7 +28,7 @@ test('the bare address and #/ show a card for every lesson, grouped by theme', {
     const cards = await page.$$eval('article.card[data-slug]', (all) => all.map((c) => c.dataset.slug));
     assert.deepEqual([...cards].sort(), [...slugs].sort(), 'one card per lesson, no more');
     const themes = await page.$$eval('section.theme:not(.misconceptions) h2', (hs) => hs.map((h) => h.textContent));
-    assert.deepEqual(themes, ['The log', 'Failure', 'Time']);
+    assert.deepEqual(themes, ['The log', 'Failure', 'Time', 'Practice']);
     for (const card of await page.locator('article.card[data-slug]').all()) {
       assert.equal(await card.locator('svg.thumbnail').count(), 1, 'a thumbnail');
       assert.notEqual((await card.locator('.card-question').innerText()).trim(), '', 'a question');

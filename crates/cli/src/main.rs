@@ -6,6 +6,7 @@
 
 mod args;
 mod assign;
+mod grade;
 mod partition;
 mod simulate;
 mod window;
@@ -39,7 +40,7 @@ pub fn print_line(text: &str) -> Result<(), CliError> {
     }
 }
 
-const USAGE: &str = "usage: streamlab <partition|assign|window|simulate> [flags]";
+const USAGE: &str = "usage: streamlab <partition|assign|window|simulate|grade> [flags]";
 
 const HELP: &str = "\
 usage: streamlab <subcommand> [flags]
@@ -51,6 +52,7 @@ subcommands:
   assign      a Kafka assignor's assignment of the group on stdin
   window      an event-time window operator over JSON Lines events on stdin
   simulate    a lesson's preset or scenario, run headless, as JSON
+  grade       a practice challenge's verdict on an attempt, as JSON
 
 `streamlab <subcommand> --help` says more about each.";
 
@@ -82,6 +84,7 @@ fn try_main() -> Result<(), CliError> {
         Some("assign") => assign::run(&rest),
         Some("window") => window::run(&rest),
         Some("simulate") => simulate::run(&rest),
+        Some("grade") => grade::run(&rest),
         Some("--help") | Some("-h") | Some("help") => print_line(HELP),
         _ => Err(CliError::new(format!(
             "unknown subcommand {:?}; {USAGE}",
@@ -97,6 +100,7 @@ fn help_of(subcommand: &str) -> Option<&'static str> {
         "assign" => Some(assign::HELP),
         "window" => Some(window::HELP),
         "simulate" => Some(simulate::HELP),
+        "grade" => Some(grade::HELP),
         _ => None,
     }
 }

@@ -11,6 +11,7 @@
 use crate::eventtime::EventTimeWorld;
 use crate::family::{Headless, ScenarioError};
 use crate::kafka::World;
+use crate::practice::InkwellWorld;
 use crate::queues::QueuesWorld;
 use crate::replay::share::query::{open, LinkRules};
 use crate::replication::ReplicationWorld;
@@ -98,6 +99,7 @@ pub static FAMILIES: &[&dyn AnyFamily] = &[
     &Family::<EventTimeWorld>::NEW,
     &Family::<QueuesWorld>::NEW,
     &Family::<ReplicationWorld>::NEW,
+    &Family::<InkwellWorld>::NEW,
 ];
 
 /// Every preset of every family.

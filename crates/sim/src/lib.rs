@@ -23,6 +23,7 @@ pub mod family;
 pub mod headless;
 pub mod kafka;
 pub mod misconceptions;
+pub mod practice;
 pub mod queues;
 pub mod quote;
 pub mod replay;

@@ -7,6 +7,7 @@ use streamlab_sim::eventtime::{knobs::KNOBS as EVENT_TIME_KNOBS, EventTimeScenar
 use streamlab_sim::family::knob::markdown_table;
 use streamlab_sim::kafka::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
 use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
+use streamlab_sim::practice::{knobs::KNOBS as INKWELL_KNOBS, InkwellScenario};
 use streamlab_sim::queues::{knobs::KNOBS as QUEUES_KNOBS, QueuesScenario};
 use streamlab_sim::replication::{knobs::KNOBS as REPLICATION_KNOBS, ReplicationScenario};
 
@@ -34,6 +35,8 @@ fn reference() -> String {
         REPLICATION_KNOBS,
         &ReplicationScenario::default(),
     ));
+    out.push_str("\n## Practice: the Inkwell challenge (defaults are its broken start)\n\n");
+    out.push_str(&markdown_table(INKWELL_KNOBS, &InkwellScenario::default()));
     out
 }
 
@@ -55,6 +58,7 @@ fn the_knob_reference_is_generated_from_the_tables() {
         .chain(GROUP_KNOBS.iter().map(|k| k.field))
         .chain(QUEUES_KNOBS.iter().map(|k| k.field))
         .chain(REPLICATION_KNOBS.iter().map(|k| k.field))
+        .chain(INKWELL_KNOBS.iter().map(|k| k.field))
     {
         assert!(actual.contains(&format!("(`{knob}`)")), "{knob}");
     }

@@ -3,5 +3,6 @@
 
 pub mod eventtime;
 pub mod kafka;
+pub mod practice;
 pub mod queues;
 pub mod replication;

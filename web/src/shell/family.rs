@@ -152,11 +152,13 @@ pub enum Theme {
     Failure,
     /// Event time, processing time, windows and watermarks.
     Time,
+    /// Challenges to solve with what the lessons taught, graded on the run.
+    Practice,
 }
 
 impl Theme {
     /// Every theme, in the order the gallery shows them.
-    pub const ALL: [Theme; 3] = [Theme::Log, Theme::Failure, Theme::Time];
+    pub const ALL: [Theme; 4] = [Theme::Log, Theme::Failure, Theme::Time, Theme::Practice];
 
     /// The gallery's heading for the theme.
     pub fn title(self) -> &'static str {
@@ -164,6 +166,7 @@ impl Theme {
             Theme::Log => "The log",
             Theme::Failure => "Failure",
             Theme::Time => "Time",
+            Theme::Practice => "Practice",
         }
     }
 
@@ -175,6 +178,7 @@ impl Theme {
                 "What happens when a member is slow, leaves or dies, and who notices."
             }
             Theme::Time => "Which clock a result is counted by, and when a window may close.",
+            Theme::Practice => "Broken systems to fix with settings alone, graded on the run.",
         }
     }
 }

@@ -31,6 +31,9 @@ pub enum Thumbnail {
     /// Three replicas of one log: a crashed leader's tail past the high watermark crossed
     /// out, the new leader and a follower that stop at the high watermark.
     Replication,
+    /// One log read by three services, each with a goal box beside it: two crossed, one
+    /// ticked.
+    Practice,
 }
 
 const WIDTH: f64 = 240.0;
@@ -58,6 +61,7 @@ pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
         Thumbnail::Queues => queues(),
         Thumbnail::Backpressure => backpressure(),
         Thumbnail::Replication => replication(),
+        Thumbnail::Practice => practice(),
     };
     html! {
         <svg class="thumbnail" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} aria-hidden="true" focusable="false">
@@ -143,6 +147,34 @@ fn queues() -> Html {
                             <rect class="thumb-member" x={(176.0 + f64::from(m) * 18.0).to_string()}
                                 y={(y + 2.0).to_string()} width="14" height="16" rx="3" />
                         }) }
+                    </g>
+                }
+            }) }
+        </>
+    }
+}
+
+fn practice() -> Html {
+    html! {
+        <>
+            { for (0..12u32).map(|c| html! {
+                <rect x={(8.0 + f64::from(c) * 8.0).to_string()} y="38" width="7" height="20"
+                    fill={key_colour(Some(c % 5))} />
+            }) }
+            { for (0..3u32).map(|s| {
+                let y = 8.0 + f64::from(s) * 30.0;
+                // The first two services fail their goals, the third passes.
+                let mark = if s < 2 {
+                    html! { <path class="thumb-cross" d={format!("M 206 {} l 12 12 m 0 -12 l -12 12", y + 4.0)} /> }
+                } else {
+                    html! { <path class="thumb-link" d={format!("M 205 {} l 5 6 l 10 -12", y + 12.0)} /> }
+                };
+                html! {
+                    <g>
+                        <line class="thumb-link" x1="106" x2="140" y1="48" y2={(y + 10.0).to_string()} />
+                        <rect class="thumb-member" x="142" y={y.to_string()} width="50" height="20" rx="3" />
+                        <rect class="thumb-member" x="200" y={y.to_string()} width="24" height="20" rx="3" />
+                        { mark }
                     </g>
                 }
             }) }

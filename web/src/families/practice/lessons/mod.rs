@@ -1,0 +1,3 @@
+//! The practice family's pages: their words, hints and options.
+
+pub mod inkwell;
