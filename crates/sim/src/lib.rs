@@ -19,6 +19,7 @@ pub mod assignor;
 pub mod eventtime;
 pub mod family;
 pub mod headless;
+pub mod joins;
 pub mod kafka;
 pub mod queues;
 pub mod quote;
