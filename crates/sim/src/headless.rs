@@ -10,6 +10,7 @@
 
 use crate::eventtime::EventTimeWorld;
 use crate::family::{Headless, ScenarioError};
+use crate::joins::JoinsWorld;
 use crate::kafka::World;
 use crate::queues::QueuesWorld;
 use crate::replay::share::query::{open, LinkRules};
@@ -96,6 +97,7 @@ pub static FAMILIES: &[&dyn AnyFamily] = &[
     &Family::<World>::NEW,
     &Family::<EventTimeWorld>::NEW,
     &Family::<QueuesWorld>::NEW,
+    &Family::<JoinsWorld>::NEW,
 ];
 
 /// Every preset of every family.

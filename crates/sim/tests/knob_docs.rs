@@ -5,6 +5,7 @@
 
 use streamlab_sim::eventtime::{knobs::KNOBS as EVENT_TIME_KNOBS, EventTimeScenario};
 use streamlab_sim::family::knob::markdown_table;
+use streamlab_sim::joins::{knobs::KNOBS as JOINS_KNOBS, JoinsScenario};
 use streamlab_sim::kafka::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
 use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
 use streamlab_sim::queues::{knobs::KNOBS as QUEUES_KNOBS, QueuesScenario};
@@ -28,6 +29,8 @@ fn reference() -> String {
     ));
     out.push_str("\n## Queues and logs\n\n");
     out.push_str(&markdown_table(QUEUES_KNOBS, &QueuesScenario::default()));
+    out.push_str("\n## Joins and top-K\n\n");
+    out.push_str(&markdown_table(JOINS_KNOBS, &JoinsScenario::default()));
     out
 }
 
@@ -48,6 +51,7 @@ fn the_knob_reference_is_generated_from_the_tables() {
         .map(|k| k.field)
         .chain(GROUP_KNOBS.iter().map(|k| k.field))
         .chain(QUEUES_KNOBS.iter().map(|k| k.field))
+        .chain(JOINS_KNOBS.iter().map(|k| k.field))
     {
         assert!(actual.contains(&format!("(`{knob}`)")), "{knob}");
     }

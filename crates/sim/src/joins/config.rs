@@ -32,7 +32,7 @@ pub struct IntervalConfig {
 }
 
 /// Which events that expire without a match are reported.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outer {
     /// None: only matches.
