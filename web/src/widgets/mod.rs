@@ -1,10 +1,12 @@
 //! Controls shared by every family's knob panel (number, toggle, choice, whole number, the
-//! label with the real config name, the rows of a knob table) and the gallery's thumbnails.
+//! label with the real config name, the rows of a knob table), the gallery's thumbnails and
+//! a time chart of named series.
 
 pub mod knob_label;
 pub mod knob_rows;
 pub mod lesson_thumbnail;
 pub mod number_knob;
 pub mod select_knob;
+pub mod time_chart;
 pub mod toggle_knob;
 pub mod whole_knob;

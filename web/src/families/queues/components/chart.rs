@@ -1,23 +1,10 @@
-//! The queues family's time chart: each reader's records completed per second (the readers
-//! and partitions modes), each lane's waiting records and losses (backpressure and direct), or
-//! the Kinesis stream's accepted and throttled writes per second. One line chart through the
-//! platform's `line_chart`, so lines differ by dash and marker as well as colour.
+//! What the queues family's time charts plot: each reader's records completed per second (the
+//! readers and partitions modes), each lane's waiting records and losses (backpressure and
+//! direct), or the Kinesis stream's accepted and throttled writes per second. The shared
+//! `widgets::time_chart` draws them.
 
-use crate::platform::palette::series_colour;
-use crate::platform::plot::{hex_colour, line_chart, LineChart, Series};
-use crate::platform::shared::Shared;
-use crate::shell::canvas::use_canvas_drawing;
+pub use crate::widgets::time_chart::ChartData;
 use streamlab_sim::queues::{Mode, QueuesSnapshot};
-use web_sys::HtmlCanvasElement;
-use yew::prelude::*;
-
-/// What the chart plots: named series of (seconds, value) points.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ChartData {
-    pub title: String,
-    pub y_title: &'static str,
-    pub series: Vec<(String, Vec<(f64, f64)>)>,
-}
 
 impl ChartData {
     pub fn from_snapshot(snapshot: &QueuesSnapshot) -> Self {
@@ -45,6 +32,7 @@ impl ChartData {
                 Self {
                     title: "Records waiting and records lost, per lane".into(),
                     y_title: "records",
+                    x_title: "",
                     series,
                 }
             }
@@ -57,6 +45,7 @@ impl ChartData {
                 Self {
                     title: "Writes per second the stream accepted and throttled".into(),
                     y_title: "records/s",
+                    x_title: "",
                     series: vec![
                         (
                             "accepted".into(),
@@ -78,6 +67,7 @@ impl ChartData {
             Mode::Readers | Mode::Repartition => Self {
                 title: "Records each reader completed per second".into(),
                 y_title: "records/s",
+                x_title: "",
                 series: snapshot
                     .readers
                     .iter()
@@ -128,52 +118,8 @@ impl ChartData {
         Some(Self {
             title: "Producer and consumer rates, per lane".into(),
             y_title: "records/s",
+            x_title: "",
             series,
         })
     }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct QueuesChartProps {
-    pub data: Shared<ChartData>,
-}
-
-#[function_component(QueuesChart)]
-pub fn queues_chart(props: &QueuesChartProps) -> Html {
-    let canvas = use_canvas_drawing(props.data.clone(), draw);
-    html! {
-        <section class="charts q-chart" aria-label="Chart">
-            <figure>
-                <canvas ref={canvas} width="640" height="260" role="img" aria-label={props.data.title.clone()} />
-                <figcaption>{ &props.data.title }</figcaption>
-            </figure>
-        </section>
-    }
-}
-
-fn draw(canvas: HtmlCanvasElement, data: &ChartData) {
-    let to = data
-        .series
-        .iter()
-        .flat_map(|(_, points)| points.iter().map(|(t, _)| *t))
-        .fold(1.0, f64::max);
-    line_chart(
-        &canvas,
-        &LineChart {
-            x: (0.0, to),
-            x_title: "simulated time (s)",
-            y_title: data.y_title,
-            series: data
-                .series
-                .iter()
-                .enumerate()
-                .map(|(i, (label, points))| Series {
-                    label: label.clone(),
-                    colour: hex_colour(series_colour(i)),
-                    points: points.clone(),
-                })
-                .collect(),
-            bands: Vec::new(),
-        },
-    );
 }
