@@ -22,7 +22,7 @@ use serde::Serialize;
 pub const CLICK_SPAN_MS: u64 = 40_000;
 
 /// How many of the latest orders the stream–table picture lists.
-pub const ORDER_ROWS: usize = 12;
+pub const ORDER_ROWS: usize = 20;
 
 /// One moment of the run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
