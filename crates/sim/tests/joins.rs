@@ -3,6 +3,9 @@
 //! the lessons run (not only for the bare operators); and runs are the same however they are
 //! stepped, sought or linked.
 
+#[path = "support/family_checks.rs"]
+mod family_checks;
+
 use serde_json::Value;
 use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::Simulation;
@@ -222,24 +225,12 @@ fn another_seed_is_another_run() {
 
 #[test]
 fn scenarios_round_trip_through_json_and_refuse_unknown_fields() {
-    for preset in joins::PRESETS {
-        let scenario = (preset.build)();
-        let json = serde_json::to_string(&scenario).unwrap();
-        assert_eq!(
-            serde_json::from_str::<JoinsScenario>(&json).unwrap(),
-            scenario
-        );
-        let report = headless::run_json(
-            &json,
-            RunOptions {
-                duration_ms: Some(5_000),
-                at_ms: None,
-            },
-        )
-        .unwrap();
-        assert_eq!(report["family"], "joins", "{}", preset.slug);
-    }
-    assert!(serde_json::from_str::<JoinsScenario>(r#"{"mode": "top_k", "nope": 1}"#).is_err());
+    family_checks::presets_round_trip(
+        joins::PRESETS,
+        "joins",
+        5000,
+        r#"{"mode": "top_k", "nope": 1}"#,
+    );
 }
 
 #[test]
@@ -256,30 +247,19 @@ fn a_lesson_link_runs_its_scenario() {
     assert_eq!(report["trace_hash"], world.trace_hash().hex());
 }
 
-/// Every sentence a preset's run tells, in order.
-fn told(preset: &str) -> Vec<String> {
-    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
-    report["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["text"].as_str().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn each_preset_tells_what_it_is_about() {
-    let late = told("late-click-lost");
+    let late = family_checks::told("late-click-lost");
     assert!(
         late.iter().any(|t| t.contains("behind the watermark")),
         "{late:?}"
     );
-    let enrich = told("enrichment-processing-vs-event-time");
+    let enrich = family_checks::told("enrichment-processing-vs-event-time");
     assert!(
         enrich.iter().any(|t| t.contains("in the first run and")),
         "{enrich:?}"
     );
-    let topk = told("topk-wrong-merge");
+    let topk = family_checks::told("topk-wrong-merge");
     assert!(
         topk.iter()
             .any(|t| t.contains("the merge keyed by user misses")),
