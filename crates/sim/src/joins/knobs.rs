@@ -71,7 +71,7 @@ pub const KNOBS: &[Knob<S>] = &[
         "Join",
         None,
         "Which join runs: searches with their clicks, orders with a customer table, or two \
-         tables into a view.",
+         tables into a view; or, as the top-K lesson does, views of posts ranked per window.",
         section::JOIN,
         Control::Choice {
             options: options::<Mode>,

@@ -62,9 +62,9 @@ pub const PRESETS: &[Preset] = &[
         slug: "count-min-sketch",
         lesson: "top-k",
         title: "A count-min sketch when the counts do not fit",
-        description: "5,000 posts: exact counts take tens of kilobytes per window; a 128 × 4 \
-                      sketch with a heap takes 4 KiB, never underestimates, and stays within \
-                      its bound e/width × N.",
+        description: "5,000 posts: the exact counts of the open windows take about twice the \
+                      bytes of their 128 × 4 sketches and heaps; a sketch never underestimates \
+                      and stays within its bound e/width × N.",
         build: count_min_sketch,
     },
 ];
