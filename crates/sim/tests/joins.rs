@@ -6,6 +6,7 @@
 #[path = "support/family_checks.rs"]
 mod family_checks;
 
+use family_checks::number;
 use serde_json::Value;
 use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::Simulation;
@@ -14,16 +15,7 @@ use streamlab_sim::joins::{self, JoinsScenario, JoinsWorld, Mode, SIMPLIFICATION
 use streamlab_sim::replay::share::query::query_for;
 
 fn figures(preset: &str) -> Value {
-    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
-    assert_eq!(report["family"], "joins");
-    report["figures"].clone()
-}
-
-fn number(figures: &Value, path: &str) -> f64 {
-    path.split('.')
-        .fold(figures, |value, name| &value[name])
-        .as_f64()
-        .unwrap_or_else(|| panic!("no figure {path} in {figures}"))
+    family_checks::preset_figures(preset, "joins")
 }
 
 #[test]

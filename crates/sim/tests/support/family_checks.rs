@@ -1,12 +1,28 @@
-//! Checks every lesson family's tests make the same way, written once: a preset's narration as
-//! the headless runner prints it, and each preset's scenario surviving JSON and running headless
-//! in its own family.
+//! Checks every lesson family's tests make the same way, written once: a preset's figures and
+//! narration as the headless runner prints them, and each preset's scenario surviving JSON and
+//! running headless in its own family.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::Value;
 use std::fmt::Debug;
 use streamlab_sim::family::preset::Preset;
 use streamlab_sim::headless::{self, RunOptions};
+
+/// A preset's figures as `streamlab simulate --preset` prints them, from a run in `family`.
+pub fn preset_figures(preset: &str, family: &str) -> Value {
+    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
+    assert_eq!(report["family"], family);
+    report["figures"].clone()
+}
+
+/// The figure at a dotted path (`share_group.redelivered`), which must exist.
+pub fn number(figures: &Value, path: &str) -> f64 {
+    path.split('.')
+        .fold(figures, |value, name| &value[name])
+        .as_f64()
+        .unwrap_or_else(|| panic!("no figure {path} in {figures}"))
+}
 
 /// Every sentence a preset's run tells, in order.
 pub fn told(preset: &str) -> Vec<String> {
