@@ -1,6 +1,6 @@
 // Helpers the lesson tests share on top of harness.mjs: the site and browser every test file
-// sets up, the quiet-page assertion, reading a canvas, and playing an event-time lesson to its
-// end.
+// sets up, the quiet-page assertion, reading a canvas, and playing an event-time lesson (or any
+// lesson whose clock stops when its input ends) to its end.
 
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';

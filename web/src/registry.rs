@@ -2,7 +2,7 @@
 //! lesson is added. The gallery, the header and the router read it; each entry knows its
 //! family, so the router mounts the family's playground without naming any family.
 
-use crate::families::{eventtime, kafka, practice, queues, replication};
+use crate::families::{eventtime, joins, kafka, practice, queues, replication};
 use crate::shell::family::LessonFamily;
 use crate::shell::family::{Lesson, LessonWords};
 use crate::shell::link::parse_query;
@@ -50,6 +50,8 @@ pub static LESSONS: &[&dyn AnyLesson] = &[
     &eventtime::lessons::which_clock::LESSON,
     &eventtime::lessons::watermarks::LESSON,
     &eventtime::lessons::windows::LESSON,
+    &joins::lessons::stream_joins::LESSON,
+    &joins::lessons::top_k::LESSON,
     &practice::lessons::inkwell::LESSON,
 ];
 

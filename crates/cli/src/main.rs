@@ -7,8 +7,11 @@
 mod args;
 mod assign;
 mod grade;
+mod join;
+mod lines;
 mod partition;
 mod simulate;
+mod topk;
 mod window;
 
 use std::process::ExitCode;
@@ -40,7 +43,7 @@ pub fn print_line(text: &str) -> Result<(), CliError> {
     }
 }
 
-const USAGE: &str = "usage: streamlab <partition|assign|window|simulate|grade> [flags]";
+const USAGE: &str = "usage: streamlab <partition|assign|window|join|topk|simulate|grade> [flags]";
 
 const HELP: &str = "\
 usage: streamlab <subcommand> [flags]
@@ -51,6 +54,8 @@ subcommands:
   partition   the partition Kafka's default partitioner picks for each key on stdin
   assign      a Kafka assignor's assignment of the group on stdin
   window      an event-time window operator over JSON Lines events on stdin
+  join        an interval or temporal join of two streams given as JSON Lines on stdin
+  topk        the top K keys of each event-time window over JSON Lines events on stdin
   simulate    a lesson's preset or scenario, run headless, as JSON
   grade       a practice challenge's verdict on an attempt, as JSON
 
@@ -83,6 +88,8 @@ fn try_main() -> Result<(), CliError> {
         Some("partition") => partition::run(&rest),
         Some("assign") => assign::run(&rest),
         Some("window") => window::run(&rest),
+        Some("join") => join::run(&rest),
+        Some("topk") => topk::run(&rest),
         Some("simulate") => simulate::run(&rest),
         Some("grade") => grade::run(&rest),
         Some("--help") | Some("-h") | Some("help") => print_line(HELP),
@@ -99,6 +106,8 @@ fn help_of(subcommand: &str) -> Option<&'static str> {
         "partition" => Some(partition::HELP),
         "assign" => Some(assign::HELP),
         "window" => Some(window::HELP),
+        "join" => Some(join::HELP),
+        "topk" => Some(topk::HELP),
         "simulate" => Some(simulate::HELP),
         "grade" => Some(grade::HELP),
         _ => None,

@@ -9,9 +9,8 @@
 //! can tell a complete run by it. Output written before a bad line is left as it is.
 
 use crate::args::Flags;
+use crate::lines::{for_each_line, parse_object, read_config, write_json_string, EventLine};
 use crate::CliError;
-use serde::Deserialize;
-use std::borrow::Cow;
 use std::ffi::OsString;
 use std::io::{BufRead, BufWriter, Write};
 use streamlab_sim::window::{Output, Summary, Timing, WindowConfig, WindowOperator};
@@ -34,79 +33,30 @@ pub fn run(args: &[OsString]) -> Result<(), CliError> {
     process(operator, stdin, stdout)
 }
 
-/// One input line: `{"key": "a", "time": 123456}`. The key borrows from the line unless it
-/// contains escapes, so most lines allocate nothing.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EventLine<'a> {
-    #[serde(borrow)]
-    key: Cow<'a, str>,
-    time: i64,
-}
-
 fn load_operator(config_path: &str) -> Result<WindowOperator<String>, CliError> {
-    let text = std::fs::read_to_string(config_path)
-        .map_err(|error| CliError::new(format!("cannot read config {config_path}: {error}")))?;
-    let config: WindowConfig = serde_json::from_str(&text)
-        .map_err(|error| CliError::new(format!("config {config_path}: {error}")))?;
+    let config: WindowConfig = read_config(config_path)?;
     WindowOperator::new(config)
         .map_err(|error| CliError::new(format!("config {config_path}: {error}")))
 }
 
 fn process(
     mut operator: WindowOperator<String>,
-    mut input: impl BufRead,
+    input: impl BufRead,
     mut output: impl Write,
 ) -> Result<(), CliError> {
-    let mut line = Vec::new();
     let mut produced = Vec::new();
-    let mut line_number: u64 = 0;
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        line_number += 1;
-        let event = parse_event(trim_line_end(&line))
-            .map_err(|message| CliError::new(format!("stdin line {line_number}: {message}")))?;
+    for_each_line(input, |line, _| {
+        let event: EventLine = parse_object(line, "{\"key\": \"a\", \"time\": 0}")?;
         operator
             .push(&*event.key, event.time, &mut produced)
-            .map_err(|error| CliError::new(format!("stdin line {line_number}: {error}")))?;
-        write_outputs(&mut output, &mut produced)?;
-    }
+            .map_err(|error| error.to_string())?;
+        write_outputs(&mut output, &mut produced).map_err(|error| format!("i/o error: {error}"))
+    })?;
     operator.finish(&mut produced);
     write_outputs(&mut output, &mut produced)?;
     write_summary(&mut output, operator.summary())?;
     output.flush()?;
     Ok(())
-}
-
-/// Strips the line terminator, `\n` or `\r\n`.
-fn trim_line_end(line: &[u8]) -> &[u8] {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    line.strip_suffix(b"\r").unwrap_or(line)
-}
-
-fn parse_event(line: &[u8]) -> Result<EventLine<'_>, String> {
-    const EXAMPLE: &str = "{\"key\": \"a\", \"time\": 0}";
-    match line.iter().find(|byte| !byte.is_ascii_whitespace()) {
-        None => return Err(format!("empty line; expected an event like {EXAMPLE}")),
-        // serde's derive would also accept the field values as an array, ["a", 0].
-        Some(b'{') => {}
-        Some(_) => return Err(format!("expected a JSON object like {EXAMPLE}")),
-    }
-    serde_json::from_slice(line).map_err(|error| describe_json_error(&error))
-}
-
-/// serde_json ends its messages with "at line 1 column N", which would be confusing next to
-/// the stdin line number since each line is parsed on its own; keep only the column.
-fn describe_json_error(error: &serde_json::Error) -> String {
-    let message = error.to_string();
-    let suffix = format!(" at line {} column {}", error.line(), error.column());
-    match message.strip_suffix(&suffix) {
-        Some(bare) => format!("column {}: {bare}", error.column()),
-        None => message,
-    }
 }
 
 fn write_outputs(
@@ -136,11 +86,6 @@ fn write_outputs(
         }
     }
     Ok(())
-}
-
-fn write_json_string(output: &mut impl Write, text: &str) -> std::io::Result<()> {
-    // Serializing a str cannot fail except through the writer.
-    serde_json::to_writer(&mut *output, text).map_err(std::io::Error::from)
 }
 
 fn write_summary(output: &mut impl Write, summary: Summary) -> std::io::Result<()> {

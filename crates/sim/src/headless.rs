@@ -10,6 +10,7 @@
 
 use crate::eventtime::EventTimeWorld;
 use crate::family::{Headless, ScenarioError};
+use crate::joins::JoinsWorld;
 use crate::kafka::World;
 use crate::practice::InkwellWorld;
 use crate::queues::QueuesWorld;
@@ -99,6 +100,7 @@ pub static FAMILIES: &[&dyn AnyFamily] = &[
     &Family::<EventTimeWorld>::NEW,
     &Family::<QueuesWorld>::NEW,
     &Family::<ReplicationWorld>::NEW,
+    &Family::<JoinsWorld>::NEW,
     &Family::<InkwellWorld>::NEW,
 ];
 

@@ -21,6 +21,7 @@ pub mod assignor;
 pub mod eventtime;
 pub mod family;
 pub mod headless;
+pub mod joins;
 pub mod kafka;
 pub mod misconceptions;
 pub mod practice;

@@ -5,6 +5,7 @@
 
 use streamlab_sim::eventtime::{knobs::KNOBS as EVENT_TIME_KNOBS, EventTimeScenario};
 use streamlab_sim::family::knob::markdown_table;
+use streamlab_sim::joins::{knobs::KNOBS as JOINS_KNOBS, JoinsScenario};
 use streamlab_sim::kafka::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
 use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
 use streamlab_sim::practice::{knobs::KNOBS as INKWELL_KNOBS, InkwellScenario};
@@ -37,6 +38,8 @@ fn reference() -> String {
     ));
     out.push_str("\n## Practice: the Inkwell challenge (defaults are its broken start)\n\n");
     out.push_str(&markdown_table(INKWELL_KNOBS, &InkwellScenario::default()));
+    out.push_str("\n## Joins and top-K\n\n");
+    out.push_str(&markdown_table(JOINS_KNOBS, &JoinsScenario::default()));
     out
 }
 
@@ -59,6 +62,7 @@ fn the_knob_reference_is_generated_from_the_tables() {
         .chain(QUEUES_KNOBS.iter().map(|k| k.field))
         .chain(REPLICATION_KNOBS.iter().map(|k| k.field))
         .chain(INKWELL_KNOBS.iter().map(|k| k.field))
+        .chain(JOINS_KNOBS.iter().map(|k| k.field))
     {
         assert!(actual.contains(&format!("(`{knob}`)")), "{knob}");
     }

@@ -2,6 +2,10 @@
 //! `streamlab simulate --preset NAME` prints them; and its runs are the same however they are
 //! stepped, sought or linked.
 
+#[path = "support/family_checks.rs"]
+mod family_checks;
+
+use family_checks::number;
 use serde_json::Value;
 use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::Simulation;
@@ -10,16 +14,7 @@ use streamlab_sim::queues::{self, QueuesScenario, QueuesWorld, SIMPLIFICATIONS};
 use streamlab_sim::replay::share::query::query_for;
 
 fn figures(preset: &str) -> Value {
-    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
-    assert_eq!(report["family"], "queues");
-    report["figures"].clone()
-}
-
-fn number(figures: &Value, path: &str) -> f64 {
-    path.split('.')
-        .fold(figures, |value, name| &value[name])
-        .as_f64()
-        .unwrap_or_else(|| panic!("no figure {path} in {figures}"))
+    family_checks::preset_figures(preset, "queues")
 }
 
 #[test]
@@ -180,24 +175,12 @@ fn another_seed_is_another_run() {
 
 #[test]
 fn scenarios_round_trip_through_json_and_refuse_unknown_fields() {
-    for preset in queues::PRESETS {
-        let scenario = (preset.build)();
-        let json = serde_json::to_string(&scenario).unwrap();
-        assert_eq!(
-            serde_json::from_str::<QueuesScenario>(&json).unwrap(),
-            scenario
-        );
-        let report = headless::run_json(
-            &json,
-            RunOptions {
-                duration_ms: Some(2_000),
-                at_ms: None,
-            },
-        )
-        .unwrap();
-        assert_eq!(report["family"], "queues", "{}", preset.slug);
-    }
-    assert!(serde_json::from_str::<QueuesScenario>(r#"{"mode": "readers", "nope": 1}"#).is_err());
+    family_checks::presets_round_trip(
+        queues::PRESETS,
+        "queues",
+        2000,
+        r#"{"mode": "readers", "nope": 1}"#,
+    );
 }
 
 #[test]
@@ -232,44 +215,33 @@ fn the_report_carries_the_sampled_series() {
     assert!(last["depth"].as_u64().unwrap() > 500);
 }
 
-/// Every sentence a preset's run tells, in order.
-fn told(preset: &str) -> Vec<String> {
-    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
-    report["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["text"].as_str().unwrap().to_string())
-        .collect()
-}
-
 fn tells(texts: &[String], words: &str) -> bool {
     texts.iter().any(|t| t.contains(words))
 }
 
 #[test]
 fn each_preset_narrates_what_it_is_about() {
-    let scaling = told("share-group-scales-past-partitions");
+    let scaling = family_checks::told("share-group-scales-past-partitions");
     assert!(tells(&scaling, "9 get none and stay idle"), "{scaling:?}");
     assert!(tells(&scaling, "stops scaling at the partition count"));
     assert!(tells(&scaling, "the share group finishes"));
 
-    let redelivery = told("queue-redelivery-reorders");
+    let redelivery = family_checks::told("queue-redelivery-reorders");
     assert!(tells(&redelivery, "marked redelivered"), "{redelivery:?}");
     assert!(tells(&redelivery, "group.share.record.lock.duration.ms"));
     assert!(tells(&redelivery, "session.timeout.ms (45 s)"));
 
-    let late = told("late-reader-log-vs-queue");
+    let late = family_checks::told("late-reader-log-vs-queue");
     assert!(tells(&late, "The queue can offer it 0"), "{late:?}");
 
-    let partitions = told("adding-partitions-moves-keys");
+    let partitions = family_checks::told("adding-partitions-moves-keys");
     assert!(tells(&partitions, "now land in a different partition"));
     assert!(
         tells(&partitions, "now goes to a new partition"),
         "{partitions:?}"
     );
 
-    let backpressure = told("backpressure-drop-buffer-block");
+    let backpressure = family_checks::told("backpressure-drop-buffer-block");
     assert!(tells(
         &backpressure,
         "records that find no room are dropped"
@@ -281,13 +253,13 @@ fn each_preset_narrates_what_it_is_about() {
         "{backpressure:?}"
     );
 
-    let direct = told("direct-vs-broker");
+    let direct = family_checks::told("direct-vs-broker");
     assert!(
         tells(&direct, "500 records sent while it was down"),
         "{direct:?}"
     );
 
-    let kinesis = told("kinesis-shard-limit");
+    let kinesis = family_checks::told("kinesis-shard-limit");
     assert!(tells(&kinesis, "ProvisionedThroughputExceededException"));
 }
 

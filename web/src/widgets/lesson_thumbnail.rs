@@ -34,6 +34,11 @@ pub enum Thumbnail {
     /// One log read by three services, each with a goal box beside it: two crossed, one
     /// ticked.
     Practice,
+    /// Two streams in event time, searches above and clicks below, joined pairs linked and
+    /// one click crossed out past the watermark.
+    StreamJoin,
+    /// Bars of counts in a window, the top few outlined, and a small grid of sketch counters.
+    TopK,
 }
 
 const WIDTH: f64 = 240.0;
@@ -62,6 +67,8 @@ pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
         Thumbnail::Backpressure => backpressure(),
         Thumbnail::Replication => replication(),
         Thumbnail::Practice => practice(),
+        Thumbnail::StreamJoin => stream_join(),
+        Thumbnail::TopK => top_k(),
     };
     html! {
         <svg class="thumbnail" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} aria-hidden="true" focusable="false">
@@ -406,6 +413,61 @@ fn replication() -> Html {
                 }
             }) }
             <line class="thumb-watermark" x1={(cell_x(high_watermark) - 1.0).to_string()} x2={(cell_x(high_watermark) - 1.0).to_string()} y1="4" y2="92" />
+        </>
+    }
+}
+
+fn stream_join() -> Html {
+    // Each search at x, its click a little later (or never); one click lands past the
+    // watermark and is crossed out.
+    let delays = [10.0, 18.0, 0.0, 8.0, 26.0, 0.0, 12.0];
+    html! {
+        <>
+            <text class="thumb-label" x="8" y="28">{ "search" }</text>
+            <text class="thumb-label" x="8" y="76">{ "click" }</text>
+            <line class="thumb-link" x1="50" x2="232" y1="24" y2="24" />
+            <line class="thumb-link" x1="50" x2="232" y1="72" y2="72" />
+            { for delays.iter().enumerate().map(|(i, &delay)| {
+                let x = 56.0 + i as f64 * 24.0;
+                let colour = key_colour(Some(i as u32 % 3));
+                html! {
+                    <g>
+                        <circle cx={x.to_string()} cy="24" r="4" fill={colour} />
+                        if delay > 0.0 && i != 4 {
+                            <line class="thumb-link" x1={x.to_string()} y1="24" x2={(x + delay).to_string()} y2="72" />
+                            <circle cx={(x + delay).to_string()} cy="72" r="4" fill={colour} />
+                        }
+                    </g>
+                }
+            }) }
+            <path class="thumb-watermark" d="M 190 8 V 90" />
+            <path class="thumb-cross" d="M 176 67 l 10 10 m 0 -10 l -10 10" />
+        </>
+    }
+}
+
+fn top_k() -> Html {
+    // A long tail of counts, the top three outlined; beside it, a sketch's rows of counters.
+    html! {
+        <>
+            { for (0..12u32).map(|i| {
+                let h = 70.0 / (1.0 + f64::from(i) * 0.6);
+                let x = 10.0 + f64::from(i) * 11.0;
+                html! {
+                    <rect class={classes!("thumb-work", (i < 3).then_some("thumb-box"))}
+                        x={x.to_string()} y={(88.0 - h).to_string()} width="8" height={h.to_string()} />
+                }
+            }) }
+            { for (0..4u32).map(|row| html! {
+                <g>
+                    { for (0..6u32).map(|col| html! {
+                        <rect class={classes!("thumb-window", ((row + col) % 2 == 1).then_some("odd"))}
+                            x={(154.0 + f64::from(col) * 13.0).to_string()} y={(16.0 + f64::from(row) * 18.0).to_string()}
+                            width="12" height="16" />
+                    }) }
+                </g>
+            }) }
+            <text class="thumb-label" x="154" y="10">{ "sketch" }</text>
         </>
     }
 }

@@ -1,7 +1,7 @@
 //! A time chart any family can fill: named series of (seconds, value) points, optional shaded
 //! spans (an outage), drawn through the platform's `line_chart` so lines differ by dash and
-//! marker as well as colour. The queues and replication families draw their charts with it;
-//! each builds its `ChartData` from its own snapshot.
+//! marker as well as colour. The queues, replication and joins families draw their charts
+//! with it; each builds its `ChartData` from its own snapshot.
 
 use crate::platform::palette::series_colour;
 use crate::platform::plot::{hex_colour, line_chart, LineChart, Series};
@@ -15,6 +15,8 @@ use yew::prelude::*;
 pub struct ChartData {
     pub title: String,
     pub y_title: &'static str,
+    /// The x axis's title; simulated time when empty.
+    pub x_title: &'static str,
     pub series: Vec<(String, Vec<(f64, f64)>)>,
     /// (from, to) spans in seconds, shaded under the lines.
     pub bands: Vec<(f64, f64)>,
@@ -47,11 +49,16 @@ fn draw(canvas: HtmlCanvasElement, data: &ChartData) {
         .flat_map(|(_, points)| points.iter().map(|(t, _)| *t))
         .chain(data.bands.iter().map(|(_, to)| *to))
         .fold(1.0, f64::max);
+    let x_title = if data.x_title.is_empty() {
+        "simulated time (s)"
+    } else {
+        data.x_title
+    };
     line_chart(
         &canvas,
         &LineChart {
             x: (0.0, to),
-            x_title: "simulated time (s)",
+            x_title,
             y_title: data.y_title,
             series: data
                 .series

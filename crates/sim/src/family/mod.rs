@@ -15,6 +15,7 @@ pub mod knob;
 pub mod lesson;
 pub mod preset;
 pub mod timeline;
+pub mod words;
 
 pub use figures::{Figure, Figures};
 

@@ -134,7 +134,9 @@ impl WindowConfig {
 }
 
 impl WindowSpec {
-    fn validate(&self) -> Result<(), ConfigError> {
+    /// Checks the window's own numbers (sizes, hop, gap) against the contract and the
+    /// overflow limits; the top-K operator reuses it for its tumbling and hopping windows.
+    pub(crate) fn validate(&self) -> Result<(), ConfigError> {
         match *self {
             Self::Tumbling { size_ms } => check_positive_duration("window.size", size_ms),
             Self::Hopping { size_ms, hop_ms } => {

@@ -124,6 +124,7 @@ mod sliding;
 mod watermark;
 pub mod workload;
 
+pub(crate) use assigner::FixedAssigner;
 pub use config::{
     ConfigError, LatePolicy, WindowConfig, WindowSpec, MAX_DURATION_MS, MAX_TIME_MS,
     MAX_WINDOWS_PER_EVENT,

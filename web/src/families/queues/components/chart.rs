@@ -32,6 +32,7 @@ pub fn from_snapshot(snapshot: &QueuesSnapshot) -> ChartData {
             ChartData {
                 title: "Records waiting and records lost, per lane".into(),
                 y_title: "records",
+                x_title: "",
                 series,
                 bands: Vec::new(),
             }
@@ -45,6 +46,7 @@ pub fn from_snapshot(snapshot: &QueuesSnapshot) -> ChartData {
             ChartData {
                 title: "Writes per second the stream accepted and throttled".into(),
                 y_title: "records/s",
+                x_title: "",
                 series: vec![
                     (
                         "accepted".into(),
@@ -67,6 +69,7 @@ pub fn from_snapshot(snapshot: &QueuesSnapshot) -> ChartData {
         Mode::Readers | Mode::Repartition => ChartData {
             title: "Records each reader completed per second".into(),
             y_title: "records/s",
+            x_title: "",
             series: snapshot
                 .readers
                 .iter()
@@ -116,6 +119,7 @@ pub fn rates(snapshot: &QueuesSnapshot) -> Option<ChartData> {
     Some(ChartData {
         title: "Producer and consumer rates, per lane".into(),
         y_title: "records/s",
+        x_title: "",
         series,
         bands: Vec::new(),
     })

@@ -14,6 +14,7 @@ pub fn latency(snapshot: &ReplicationSnapshot) -> ChartData {
                 without a leader"
             .into(),
         y_title: "ms",
+        x_title: "",
         series: snapshot
             .lanes
             .iter()

@@ -1,0 +1,56 @@
+//! Checks every lesson family's tests make the same way, written once: a preset's figures and
+//! narration as the headless runner prints them, and each preset's scenario surviving JSON and
+//! running headless in its own family.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt::Debug;
+use streamlab_sim::family::preset::Preset;
+use streamlab_sim::headless::{self, RunOptions};
+
+/// A preset's figures as `streamlab simulate --preset` prints them, from a run in `family`.
+pub fn preset_figures(preset: &str, family: &str) -> Value {
+    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
+    assert_eq!(report["family"], family);
+    report["figures"].clone()
+}
+
+/// The figure at a dotted path (`share_group.redelivered`), which must exist.
+pub fn number(figures: &Value, path: &str) -> f64 {
+    path.split('.')
+        .fold(figures, |value, name| &value[name])
+        .as_f64()
+        .unwrap_or_else(|| panic!("no figure {path} in {figures}"))
+}
+
+/// Every sentence a preset's run tells, in order.
+pub fn told(preset: &str) -> Vec<String> {
+    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
+    report["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Each preset's scenario reads back from its JSON unchanged and runs `duration_ms` headless
+/// in `family`; `unknown`, a scenario with a field nobody knows, is refused.
+pub fn presets_round_trip<S>(presets: &[Preset<S>], family: &str, duration_ms: u64, unknown: &str)
+where
+    S: Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    for preset in presets {
+        let scenario = (preset.build)();
+        let json = serde_json::to_string(&scenario).unwrap();
+        assert_eq!(serde_json::from_str::<S>(&json).unwrap(), scenario);
+        let options = RunOptions {
+            duration_ms: Some(duration_ms),
+            at_ms: None,
+        };
+        let report = headless::run_json(&json, options).unwrap();
+        assert_eq!(report["family"], family, "{}", preset.slug);
+    }
+    assert!(serde_json::from_str::<S>(unknown).is_err(), "{unknown}");
+}
