@@ -114,6 +114,19 @@ pub const MISCONCEPTIONS: &[Misconception] = &[
         figure: "max_event_time_error",
         refuted_when: Refutation::AboveZero,
     },
+    Misconception {
+        number: 10,
+        belief: "A stream join gives the same answer as a batch join of the same records.",
+        truth: "A batch join sees every record at once. A stream join has to answer while \
+                records are still arriving, keeps each side only for its interval, and lets \
+                the watermark decide when to give up, so a record that comes late finds its \
+                partner gone. Size the interval and the lateness for the delays you have, \
+                and count what the join drops.",
+        preset: "misconception-10",
+        lesson: "stream-joins",
+        figure: "lost_clicks",
+        refuted_when: Refutation::AboveZero,
+    },
 ];
 
 /// The misconception whose preset is `slug`.

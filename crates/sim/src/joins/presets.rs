@@ -32,6 +32,16 @@ pub const PRESETS: &[Preset] = &[
         build: late_click_lost,
     },
     Preset {
+        slug: "misconception-10",
+        lesson: "stream-joins",
+        title: "Myth: a stream join is a batch join",
+        description: "The late clicks of the run above, seen as the misconception they \
+                      refute: a batch join of the same records finds every click, the stream \
+                      join cannot wait for ever and loses the clicks that come after the \
+                      watermark passed their search's interval.",
+        build: late_click_lost,
+    },
+    Preset {
         slug: "enrichment-processing-vs-event-time",
         lesson: "stream-joins",
         title: "Enrichment by processing time or by event time",
