@@ -39,6 +39,13 @@ const picture = (page) =>
   page.evaluate(async () => {
     const stage = document.querySelector('.stage').cloneNode(true);
     stage.querySelectorAll('canvas, .transport').forEach((c) => c.remove());
+    // A patched element may list its attributes in another order than a fresh one; the
+    // picture is the same, so compare them sorted.
+    for (const element of stage.querySelectorAll('*')) {
+      const attributes = [...element.attributes].map((a) => [a.name, a.value]).sort();
+      for (const [name] of attributes) element.removeAttribute(name);
+      for (const [name, value] of attributes) element.setAttribute(name, value);
+    }
     const bytes = new TextEncoder().encode(stage.innerHTML);
     const digest = await crypto.subtle.digest('SHA-256', bytes);
     return `${bytes.length} bytes, ${[...new Uint8Array(digest)].map((b) => b.toString(16)).join('')}`;

@@ -61,7 +61,7 @@ test('every misconception card opens its run locked, and the run refutes the bel
     const value = largest(state.figures, card.figure);
     assert.ok(value > 0, `${card.preset}: ${card.figure} = ${value}`);
     const banner = page.locator('.misconception-banner');
-    assert.equal(Number(await banner.locator(`[data-figure="${card.figure}"]`).innerText()), Number(value.toFixed(2)));
+    assert.equal(Number(await banner.locator(`[data-misconception-figure="${card.figure}"]`).innerText()), Number(value.toFixed(2)));
     assert.match(await banner.innerText(), /Refuted/);
   }
   await screenshot(page, 'misconceptions-last-run');

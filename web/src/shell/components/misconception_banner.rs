@@ -42,7 +42,7 @@ pub fn misconception_banner(props: &MisconceptionBannerProps) -> Html {
             </p>
             <p class="watch">
                 { "It falls if " }<code>{ m.figure }</code>{ format!(" {}. Now: ", m.refuted_when.condition()) }
-                <output class="misconception-value" data-figure={m.figure}>{ shown(value) }</output>
+                <output class="misconception-value" data-misconception-figure={m.figure}>{ shown(value) }</output>
             </p>
             <p class="verdict" aria-live="polite">{ verdict }</p>
             if props.finished {
