@@ -9,6 +9,7 @@
 //! `--list`.
 
 use crate::eventtime::EventTimeWorld;
+use crate::exactly_once::EosWorld;
 use crate::family::{Headless, ScenarioError};
 use crate::kafka::World;
 use crate::queues::QueuesWorld;
@@ -96,6 +97,7 @@ pub static FAMILIES: &[&dyn AnyFamily] = &[
     &Family::<World>::NEW,
     &Family::<EventTimeWorld>::NEW,
     &Family::<QueuesWorld>::NEW,
+    &Family::<EosWorld>::NEW,
 ];
 
 /// Every preset of every family.
