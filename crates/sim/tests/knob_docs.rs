@@ -4,6 +4,7 @@
 //! `STREAMLAB_WRITE_DOCS=1` to write the file again.
 
 use streamlab_sim::eventtime::{knobs::KNOBS as EVENT_TIME_KNOBS, EventTimeScenario};
+use streamlab_sim::exactly_once::{knobs::KNOBS as EOS_KNOBS, EosScenario};
 use streamlab_sim::family::knob::markdown_table;
 use streamlab_sim::kafka::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
 use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
@@ -28,6 +29,8 @@ fn reference() -> String {
     ));
     out.push_str("\n## Queues and logs\n\n");
     out.push_str(&markdown_table(QUEUES_KNOBS, &QueuesScenario::default()));
+    out.push_str("\n## Exactly once: checkpoints, sinks and zombies\n\n");
+    out.push_str(&markdown_table(EOS_KNOBS, &EosScenario::default()));
     out
 }
 
@@ -48,6 +51,7 @@ fn the_knob_reference_is_generated_from_the_tables() {
         .map(|k| k.field)
         .chain(GROUP_KNOBS.iter().map(|k| k.field))
         .chain(QUEUES_KNOBS.iter().map(|k| k.field))
+        .chain(EOS_KNOBS.iter().map(|k| k.field))
     {
         assert!(actual.contains(&format!("(`{knob}`)")), "{knob}");
     }
