@@ -3,10 +3,13 @@
 //! scenario's rates and instants; and its runs are the same however they are stepped, sought
 //! or linked.
 
+#[path = "support/family_runs.rs"]
+mod family_runs;
+
+use family_runs::{events_carry_tags_never_prose, same_run_however_stepped, tells, told};
 use serde_json::Value;
 use streamlab_sim::exactly_once::{self, EosScenario, EosWorld, SIMPLIFICATIONS};
 use streamlab_sim::family::timeline::Timeline;
-use streamlab_sim::family::Simulation;
 use streamlab_sim::headless::{self, RunOptions};
 use streamlab_sim::replay::share::query::query_for;
 
@@ -192,22 +195,7 @@ fn shortened(mut scenario: EosScenario, duration_ms: u64) -> EosScenario {
 fn small_steps_and_one_jump_give_the_same_run() {
     for preset in exactly_once::PRESETS {
         let scenario = shortened((preset.build)(), 30_000);
-        let mut jump = EosWorld::new(scenario.clone()).unwrap();
-        jump.advance_to(30_000);
-        let mut steps = EosWorld::new(scenario).unwrap();
-        let mut t = 0;
-        while t < 30_000 {
-            t = (t + 37).min(30_000);
-            steps.advance_to(t);
-        }
-        assert_eq!(jump.trace_hash(), steps.trace_hash(), "{}", preset.slug);
-        assert_eq!(
-            Simulation::figures(&jump),
-            Simulation::figures(&steps),
-            "{}",
-            preset.slug
-        );
-        assert_eq!(jump.events(), steps.events(), "{}", preset.slug);
+        same_run_however_stepped::<EosWorld>(&scenario, 30_000, 37, preset.slug);
     }
 }
 
@@ -271,21 +259,6 @@ fn a_lesson_link_runs_its_scenario() {
     assert_eq!(report["trace_hash"], world.trace_hash().hex());
 }
 
-/// Every sentence a preset's run tells, in order.
-fn told(preset: &str) -> Vec<String> {
-    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
-    report["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["text"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn tells(texts: &[String], words: &str) -> bool {
-    texts.iter().any(|t| t.contains(words))
-}
-
 #[test]
 fn each_preset_narrates_what_it_is_about() {
     let recovery = told("microbatch-vs-checkpoint");
@@ -308,21 +281,7 @@ fn each_preset_narrates_what_it_is_about() {
 
 #[test]
 fn events_carry_numbers_and_tags_never_prose() {
-    let report = headless::run_preset("zombie-without-fencing", RunOptions::default()).unwrap();
-    for event in report["events"].as_array().unwrap() {
-        for (name, value) in event.as_object().unwrap() {
-            if name != "text" && name != "type" && value.is_string() {
-                assert!(
-                    value
-                        .as_str()
-                        .unwrap()
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c == '_'),
-                    "{name}: {value}"
-                );
-            }
-        }
-    }
+    events_carry_tags_never_prose("zombie-without-fencing");
 }
 
 #[test]

@@ -2,9 +2,12 @@
 //! `streamlab simulate --preset NAME` prints them; and its runs are the same however they are
 //! stepped, sought or linked.
 
+#[path = "support/family_runs.rs"]
+mod family_runs;
+
+use family_runs::{events_carry_tags_never_prose, same_run_however_stepped, tells, told};
 use serde_json::Value;
 use streamlab_sim::family::timeline::Timeline;
-use streamlab_sim::family::Simulation;
 use streamlab_sim::headless::{self, RunOptions};
 use streamlab_sim::queues::{self, QueuesScenario, QueuesWorld, SIMPLIFICATIONS};
 use streamlab_sim::replay::share::query::query_for;
@@ -134,22 +137,7 @@ fn shortened(mut scenario: QueuesScenario, duration_ms: u64) -> QueuesScenario {
 fn small_steps_and_one_jump_give_the_same_run() {
     for preset in queues::PRESETS {
         let scenario = shortened((preset.build)(), 20_000);
-        let mut jump = QueuesWorld::new(scenario.clone()).unwrap();
-        jump.advance_to(20_000);
-        let mut steps = QueuesWorld::new(scenario).unwrap();
-        let mut t = 0;
-        while t < 20_000 {
-            t = (t + 17).min(20_000);
-            steps.advance_to(t);
-        }
-        assert_eq!(jump.trace_hash(), steps.trace_hash(), "{}", preset.slug);
-        assert_eq!(
-            Simulation::figures(&jump),
-            Simulation::figures(&steps),
-            "{}",
-            preset.slug
-        );
-        assert_eq!(jump.events(), steps.events(), "{}", preset.slug);
+        same_run_however_stepped::<QueuesWorld>(&scenario, 20_000, 17, preset.slug);
     }
 }
 
@@ -232,21 +220,6 @@ fn the_report_carries_the_sampled_series() {
     assert!(last["depth"].as_u64().unwrap() > 500);
 }
 
-/// Every sentence a preset's run tells, in order.
-fn told(preset: &str) -> Vec<String> {
-    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
-    report["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["text"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn tells(texts: &[String], words: &str) -> bool {
-    texts.iter().any(|t| t.contains(words))
-}
-
 #[test]
 fn each_preset_narrates_what_it_is_about() {
     let scaling = told("share-group-scales-past-partitions");
@@ -293,23 +266,7 @@ fn each_preset_narrates_what_it_is_about() {
 
 #[test]
 fn events_carry_numbers_and_tags_never_prose() {
-    // The trace hash folds the events' fields, so a sentence must never be one of them: every
-    // string field of a reported event, besides its narration, is an enum tag.
-    let report = headless::run_preset("queue-redelivery-reorders", RunOptions::default()).unwrap();
-    for event in report["events"].as_array().unwrap() {
-        for (name, value) in event.as_object().unwrap() {
-            if name != "text" && name != "type" && value.is_string() {
-                assert!(
-                    value
-                        .as_str()
-                        .unwrap()
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c == '_'),
-                    "{name}: {value}"
-                );
-            }
-        }
-    }
+    events_carry_tags_never_prose("queue-redelivery-reorders");
 }
 
 #[test]
