@@ -2,7 +2,7 @@
 //! lesson is added. The gallery, the header and the router read it; each entry knows its
 //! family, so the router mounts the family's playground without naming any family.
 
-use crate::families::{eventtime, kafka, queues};
+use crate::families::{eventtime, exactly_once, kafka, queues};
 use crate::shell::family::LessonFamily;
 use crate::shell::family::{Lesson, LessonWords};
 use crate::shell::link::parse_query;
@@ -49,6 +49,8 @@ pub static LESSONS: &[&dyn AnyLesson] = &[
     &eventtime::lessons::which_clock::LESSON,
     &eventtime::lessons::watermarks::LESSON,
     &eventtime::lessons::windows::LESSON,
+    &exactly_once::lessons::checkpoints::LESSON,
+    &exactly_once::lessons::effects::LESSON,
 ];
 
 /// The lesson whose slug is `slug`.

@@ -2,5 +2,6 @@
 //! model (what it derives from the core's snapshots for drawing) and its knobs.
 
 pub mod eventtime;
+pub mod exactly_once;
 pub mod kafka;
 pub mod queues;
