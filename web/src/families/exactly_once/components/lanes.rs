@@ -79,7 +79,9 @@ fn status(lane: &LanePicture) -> Html {
         (RestoreFrom::Batch | RestoreFrom::CommittedBatch, Some(id)) => {
             format!("the state committed by microbatch {id}")
         }
-        (RestoreFrom::Batch | RestoreFrom::CommittedBatch, None) => "the input's start".into(),
+        (RestoreFrom::Batch | RestoreFrom::CommittedBatch, None) => {
+            "the state of the last committed microbatch".into()
+        }
         (RestoreFrom::CommittedOffsets, _) => "empty state, auto-committed offsets".into(),
         (RestoreFrom::Earliest, _) => "empty state, the input's start".into(),
     };
@@ -127,7 +129,13 @@ fn counters(figures: Option<&Figure>) -> Html {
 }
 
 /// Per key: the count the job holds, and the exact count of the records before its positions.
+/// A job that is down holds nothing: its state went with its process, so nothing is compared.
 fn state_table(lane: &LanePicture) -> Html {
+    if lane.status != LaneStatus::Running {
+        return html! {
+            <p class="eo-lost">{ "The job is down: its state in memory is gone until the restart restores it." }</p>
+        };
+    }
     let most = lane
         .exact
         .iter()
@@ -180,6 +188,17 @@ fn progress(lane: &LanePicture) -> Html {
             batch.done,
             batch.total
         ));
+    }
+    if let Some(zombie) = &lane.zombie {
+        let until = zombie.until_ms as f64 / 1000.0;
+        lines.push(if zombie.paused {
+            format!("old instance {}: paused until {until:.1} s", zombie.epoch)
+        } else {
+            format!(
+                "old instance {} (a zombie): runs and writes until its heartbeat at {until:.1} s",
+                zombie.epoch
+            )
+        });
     }
     if lane.sink.open + lane.sink.precommitted > 0 {
         lines.push(format!(
