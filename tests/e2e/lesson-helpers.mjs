@@ -1,10 +1,10 @@
 // Helpers the lesson tests share on top of harness.mjs: the site and browser every test file
-// sets up, the quiet-page assertion, reading a canvas, and playing an event-time lesson to its
-// end.
+// sets up, the quiet-page assertion, reading a canvas, playing an event-time lesson to its end,
+// and playing any lesson's preset to its end for its figures.
 
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, serveDist } from './harness.mjs';
+import { launchBrowser, serveDist, waitForApp } from './harness.mjs';
 
 /**
  * Serves dist/ (or STREAMLAB_DIST, for a quick development build) under /streamlab/ and starts
@@ -65,4 +65,23 @@ export async function playToEnd(page) {
   // The clock stops itself at the end; once the button says so, the figures are final.
   await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor();
   return figures(page);
+}
+
+/**
+ * Opens `lesson` at `preset` on `env`'s site, plays it to its end at top speed (for lessons
+ * whose clock stops at the run's end) and returns the figures the lesson reports.
+ */
+export async function presetFiguresAtEnd(env, page, lesson, preset) {
+  await page.goto(`${env.site.url}#/${lesson}?preset=${preset}`);
+  await waitForApp(page);
+  await page.waitForFunction(() => window.streamlab?.get()?.lesson !== undefined);
+  await page.locator('.question').click();
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
+  if ((await page.locator('.transport button.primary').innerText()).includes('Play')) {
+    await page.keyboard.press('Space');
+  }
+  // The producer stops at the run's end and the clock with it.
+  await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor({ timeout: 90_000 });
+  const state = await page.evaluate(() => window.streamlab.get());
+  return state.figures;
 }

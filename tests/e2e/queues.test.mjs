@@ -4,26 +4,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, screenshot, waitForApp } from './harness.mjs';
-import { assertQuiet, useSiteAndBrowser } from './lesson-helpers.mjs';
+import { openPage, screenshot } from './harness.mjs';
+import { assertQuiet, presetFiguresAtEnd, useSiteAndBrowser } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
 
-/** Opens `lesson` at `preset`, plays it to its end at top speed and returns its figures. */
-async function figuresAtEnd(page, lesson, preset) {
-  await page.goto(`${env.site.url}#/${lesson}?preset=${preset}`);
-  await waitForApp(page);
-  await page.waitForFunction(() => window.streamlab?.get()?.lesson !== undefined);
-  await page.locator('.question').click();
-  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowUp');
-  if ((await page.locator('.transport button.primary').innerText()).includes('Play')) {
-    await page.keyboard.press('Space');
-  }
-  // The producer stops at the run's end and the clock with it.
-  await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor({ timeout: 90_000 });
-  const state = await page.evaluate(() => window.streamlab.get());
-  return state.figures;
-}
+/** Opens `lesson` at `preset`, plays it to its end and returns its figures. */
+const figuresAtEnd = (page, lesson, preset) => presetFiguresAtEnd(env, page, lesson, preset);
 
 /** The number the page shows for `reader`'s `figure`. */
 const shown = async (page, reader, figure) =>

@@ -6,5 +6,6 @@ pub mod knob_rows;
 pub mod lesson_thumbnail;
 pub mod number_knob;
 pub mod select_knob;
+pub mod time_chart;
 pub mod toggle_knob;
 pub mod whole_knob;

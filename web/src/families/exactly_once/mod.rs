@@ -17,7 +17,7 @@ use crate::shell::family::{
 };
 use crate::widgets::knob_rows::knob_panel;
 use crate::widgets::lesson_thumbnail::Thumbnail;
-use components::chart::EosChart;
+use crate::widgets::time_chart::TimeChart;
 use components::lanes::Lanes;
 use components::store::Store;
 use streamlab_sim::exactly_once::knobs::KNOBS;
@@ -68,7 +68,7 @@ impl LessonFamily for EosFamily {
         view: &EosView,
         _ctx: &StageContext<EosScenario>,
     ) -> Html {
-        html! { <EosChart data={view.chart.clone()} /> }
+        html! { <TimeChart data={view.chart.clone()} class="eo-chart" /> }
     }
 
     fn knobs(

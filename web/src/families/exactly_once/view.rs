@@ -2,7 +2,7 @@
 //! frame (the lanes read the same figures the CLI prints), and the chart's series a few times
 //! a second while playing (at once when rebuilt or paused).
 
-use super::components::chart::ChartData;
+use super::components::chart::{from_samples, ChartData};
 use crate::platform::shared::Shared;
 use crate::shell::test_hooks::now_ms;
 use streamlab_sim::exactly_once::{EosSnapshot, EosWorld};
@@ -33,7 +33,7 @@ impl EosView {
         self.figures = Shared::new(world.figures());
         let wall = now_ms();
         if force || wall - self.chart_drawn_at >= CHART_REDRAW_WALL_MS {
-            self.chart = Shared::new(ChartData::from_samples(world.samples()));
+            self.chart = Shared::new(from_samples(world.samples()));
             self.chart_drawn_at = wall;
         }
     }

@@ -16,7 +16,7 @@ use crate::shell::family::{
 };
 use crate::widgets::knob_rows::knob_panel;
 use crate::widgets::lesson_thumbnail::Thumbnail;
-use components::chart::QueuesChart;
+use crate::widgets::time_chart::TimeChart;
 use components::lanes::Lanes;
 use components::readers::Readers;
 use streamlab_sim::family::knob::settings_text;
@@ -75,9 +75,9 @@ impl LessonFamily for QueuesFamily {
         html! {
             <>
                 if let Some(rates) = &view.rates {
-                    <QueuesChart data={rates.clone()} />
+                    <TimeChart data={rates.clone()} class="q-chart" />
                 }
-                <QueuesChart data={view.chart.clone()} />
+                <TimeChart data={view.chart.clone()} class="q-chart" />
             </>
         }
     }

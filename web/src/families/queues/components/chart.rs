@@ -1,23 +1,10 @@
 //! The queues family's time chart: each reader's records completed per second (the readers
 //! and partitions modes), each lane's waiting records and losses (backpressure and direct), or
-//! the Kinesis stream's accepted and throttled writes per second. One line chart through the
-//! platform's `line_chart`, so lines differ by dash and marker as well as colour.
+//! the Kinesis stream's accepted and throttled writes per second, drawn by the shared
+//! `widgets::time_chart`.
 
-use crate::platform::palette::series_colour;
-use crate::platform::plot::{hex_colour, line_chart, LineChart, Series};
-use crate::platform::shared::Shared;
-use crate::shell::canvas::use_canvas_drawing;
+pub use crate::widgets::time_chart::ChartData;
 use streamlab_sim::queues::{Mode, QueuesSnapshot};
-use web_sys::HtmlCanvasElement;
-use yew::prelude::*;
-
-/// What the chart plots: named series of (seconds, value) points.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ChartData {
-    pub title: String,
-    pub y_title: &'static str,
-    pub series: Vec<(String, Vec<(f64, f64)>)>,
-}
 
 impl ChartData {
     pub fn from_snapshot(snapshot: &QueuesSnapshot) -> Self {
@@ -131,49 +118,4 @@ impl ChartData {
             series,
         })
     }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct QueuesChartProps {
-    pub data: Shared<ChartData>,
-}
-
-#[function_component(QueuesChart)]
-pub fn queues_chart(props: &QueuesChartProps) -> Html {
-    let canvas = use_canvas_drawing(props.data.clone(), draw);
-    html! {
-        <section class="charts q-chart" aria-label="Chart">
-            <figure>
-                <canvas ref={canvas} width="640" height="260" role="img" aria-label={props.data.title.clone()} />
-                <figcaption>{ &props.data.title }</figcaption>
-            </figure>
-        </section>
-    }
-}
-
-fn draw(canvas: HtmlCanvasElement, data: &ChartData) {
-    let to = data
-        .series
-        .iter()
-        .flat_map(|(_, points)| points.iter().map(|(t, _)| *t))
-        .fold(1.0, f64::max);
-    line_chart(
-        &canvas,
-        &LineChart {
-            x: (0.0, to),
-            x_title: "simulated time (s)",
-            y_title: data.y_title,
-            series: data
-                .series
-                .iter()
-                .enumerate()
-                .map(|(i, (label, points))| Series {
-                    label: label.clone(),
-                    colour: hex_colour(series_colour(i)),
-                    points: points.clone(),
-                })
-                .collect(),
-            bands: Vec::new(),
-        },
-    );
 }
