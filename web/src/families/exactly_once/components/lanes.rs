@@ -219,7 +219,7 @@ fn channels(snapshot: &EosSnapshot, lane: &LanePicture) -> Html {
     html! {
         <div class="eo-channels">
             { for lane.channels.iter().map(|c| channel(snapshot, c)) }
-            <p class="eo-key">{ "digit: a record's key · | a barrier · waits: held back for alignment" }</p>
+            <p class="eo-key">{ "leftmost arrives first · digit: a record's key · | a barrier · waits: its barrier came, held back until the others' do" }</p>
         </div>
     }
 }
