@@ -2,7 +2,7 @@
 //! lesson is added. The gallery, the header and the router read it; each entry knows its
 //! family, so the router mounts the family's playground without naming any family.
 
-use crate::families::{eventtime, joins, kafka, practice, queues, replication};
+use crate::families::{eventtime, exactly_once, joins, kafka, practice, queues, replication};
 use crate::shell::family::LessonFamily;
 use crate::shell::family::{Lesson, LessonWords};
 use crate::shell::link::parse_query;
@@ -47,6 +47,8 @@ pub static LESSONS: &[&dyn AnyLesson] = &[
     &queues::lessons::queues::LESSON,
     &queues::lessons::backpressure::LESSON,
     &replication::lessons::replication::LESSON,
+    &exactly_once::lessons::checkpoints::LESSON,
+    &exactly_once::lessons::effects::LESSON,
     &eventtime::lessons::which_clock::LESSON,
     &eventtime::lessons::watermarks::LESSON,
     &eventtime::lessons::windows::LESSON,

@@ -9,6 +9,7 @@
 //! `--list`.
 
 use crate::eventtime::EventTimeWorld;
+use crate::exactly_once::EosWorld;
 use crate::family::{Headless, ScenarioError};
 use crate::joins::JoinsWorld;
 use crate::kafka::World;
@@ -102,6 +103,7 @@ pub static FAMILIES: &[&dyn AnyFamily] = &[
     &Family::<ReplicationWorld>::NEW,
     &Family::<JoinsWorld>::NEW,
     &Family::<InkwellWorld>::NEW,
+    &Family::<EosWorld>::NEW,
 ];
 
 /// Every preset of every family.

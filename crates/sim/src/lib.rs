@@ -19,6 +19,7 @@
 
 pub mod assignor;
 pub mod eventtime;
+pub mod exactly_once;
 pub mod family;
 pub mod headless;
 pub mod joins;

@@ -5,8 +5,13 @@
 
 #[path = "support/family_checks.rs"]
 mod family_checks;
+// Only `told` of the shared runs is used here.
+#[allow(dead_code)]
+#[path = "support/family_runs.rs"]
+mod family_runs;
 
 use family_checks::number;
+use family_runs::told;
 use serde_json::Value;
 use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::Simulation;
@@ -241,17 +246,17 @@ fn a_lesson_link_runs_its_scenario() {
 
 #[test]
 fn each_preset_tells_what_it_is_about() {
-    let late = family_checks::told("late-click-lost");
+    let late = told("late-click-lost");
     assert!(
         late.iter().any(|t| t.contains("behind the watermark")),
         "{late:?}"
     );
-    let enrich = family_checks::told("enrichment-processing-vs-event-time");
+    let enrich = told("enrichment-processing-vs-event-time");
     assert!(
         enrich.iter().any(|t| t.contains("in the first run and")),
         "{enrich:?}"
     );
-    let topk = family_checks::told("topk-wrong-merge");
+    let topk = told("topk-wrong-merge");
     assert!(
         topk.iter()
             .any(|t| t.contains("the merge keyed by user misses")),

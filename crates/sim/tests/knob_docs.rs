@@ -4,6 +4,7 @@
 //! `STREAMLAB_WRITE_DOCS=1` to write the file again.
 
 use streamlab_sim::eventtime::{knobs::KNOBS as EVENT_TIME_KNOBS, EventTimeScenario};
+use streamlab_sim::exactly_once::{knobs::KNOBS as EOS_KNOBS, EosScenario};
 use streamlab_sim::family::knob::markdown_table;
 use streamlab_sim::joins::{knobs::KNOBS as JOINS_KNOBS, JoinsScenario};
 use streamlab_sim::kafka::knobs::{GROUP_KNOBS, SCENARIO_KNOBS};
@@ -40,6 +41,8 @@ fn reference() -> String {
     out.push_str(&markdown_table(INKWELL_KNOBS, &InkwellScenario::default()));
     out.push_str("\n## Joins and top-K\n\n");
     out.push_str(&markdown_table(JOINS_KNOBS, &JoinsScenario::default()));
+    out.push_str("\n## Exactly once: checkpoints, sinks and zombies\n\n");
+    out.push_str(&markdown_table(EOS_KNOBS, &EosScenario::default()));
     out
 }
 
@@ -63,6 +66,7 @@ fn the_knob_reference_is_generated_from_the_tables() {
         .chain(REPLICATION_KNOBS.iter().map(|k| k.field))
         .chain(INKWELL_KNOBS.iter().map(|k| k.field))
         .chain(JOINS_KNOBS.iter().map(|k| k.field))
+        .chain(EOS_KNOBS.iter().map(|k| k.field))
     {
         assert!(actual.contains(&format!("(`{knob}`)")), "{knob}");
     }

@@ -4,11 +4,13 @@
 
 #[path = "support/family_checks.rs"]
 mod family_checks;
+#[path = "support/family_runs.rs"]
+mod family_runs;
 
 use family_checks::number;
+use family_runs::{events_carry_tags_never_prose, same_run_however_stepped, tells, told};
 use serde_json::Value;
 use streamlab_sim::family::timeline::Timeline;
-use streamlab_sim::family::Simulation;
 use streamlab_sim::headless::{self, RunOptions};
 use streamlab_sim::queues::{self, QueuesScenario, QueuesWorld, SIMPLIFICATIONS};
 use streamlab_sim::replay::share::query::query_for;
@@ -129,22 +131,7 @@ fn shortened(mut scenario: QueuesScenario, duration_ms: u64) -> QueuesScenario {
 fn small_steps_and_one_jump_give_the_same_run() {
     for preset in queues::PRESETS {
         let scenario = shortened((preset.build)(), 20_000);
-        let mut jump = QueuesWorld::new(scenario.clone()).unwrap();
-        jump.advance_to(20_000);
-        let mut steps = QueuesWorld::new(scenario).unwrap();
-        let mut t = 0;
-        while t < 20_000 {
-            t = (t + 17).min(20_000);
-            steps.advance_to(t);
-        }
-        assert_eq!(jump.trace_hash(), steps.trace_hash(), "{}", preset.slug);
-        assert_eq!(
-            Simulation::figures(&jump),
-            Simulation::figures(&steps),
-            "{}",
-            preset.slug
-        );
-        assert_eq!(jump.events(), steps.events(), "{}", preset.slug);
+        same_run_however_stepped::<QueuesWorld>(&scenario, 20_000, 17, preset.slug);
     }
 }
 
@@ -215,33 +202,29 @@ fn the_report_carries_the_sampled_series() {
     assert!(last["depth"].as_u64().unwrap() > 500);
 }
 
-fn tells(texts: &[String], words: &str) -> bool {
-    texts.iter().any(|t| t.contains(words))
-}
-
 #[test]
 fn each_preset_narrates_what_it_is_about() {
-    let scaling = family_checks::told("share-group-scales-past-partitions");
+    let scaling = told("share-group-scales-past-partitions");
     assert!(tells(&scaling, "9 get none and stay idle"), "{scaling:?}");
     assert!(tells(&scaling, "stops scaling at the partition count"));
     assert!(tells(&scaling, "the share group finishes"));
 
-    let redelivery = family_checks::told("queue-redelivery-reorders");
+    let redelivery = told("queue-redelivery-reorders");
     assert!(tells(&redelivery, "marked redelivered"), "{redelivery:?}");
     assert!(tells(&redelivery, "group.share.record.lock.duration.ms"));
     assert!(tells(&redelivery, "session.timeout.ms (45 s)"));
 
-    let late = family_checks::told("late-reader-log-vs-queue");
+    let late = told("late-reader-log-vs-queue");
     assert!(tells(&late, "The queue can offer it 0"), "{late:?}");
 
-    let partitions = family_checks::told("adding-partitions-moves-keys");
+    let partitions = told("adding-partitions-moves-keys");
     assert!(tells(&partitions, "now land in a different partition"));
     assert!(
         tells(&partitions, "now goes to a new partition"),
         "{partitions:?}"
     );
 
-    let backpressure = family_checks::told("backpressure-drop-buffer-block");
+    let backpressure = told("backpressure-drop-buffer-block");
     assert!(tells(
         &backpressure,
         "records that find no room are dropped"
@@ -253,35 +236,19 @@ fn each_preset_narrates_what_it_is_about() {
         "{backpressure:?}"
     );
 
-    let direct = family_checks::told("direct-vs-broker");
+    let direct = told("direct-vs-broker");
     assert!(
         tells(&direct, "500 records sent while it was down"),
         "{direct:?}"
     );
 
-    let kinesis = family_checks::told("kinesis-shard-limit");
+    let kinesis = told("kinesis-shard-limit");
     assert!(tells(&kinesis, "ProvisionedThroughputExceededException"));
 }
 
 #[test]
 fn events_carry_numbers_and_tags_never_prose() {
-    // The trace hash folds the events' fields, so a sentence must never be one of them: every
-    // string field of a reported event, besides its narration, is an enum tag.
-    let report = headless::run_preset("queue-redelivery-reorders", RunOptions::default()).unwrap();
-    for event in report["events"].as_array().unwrap() {
-        for (name, value) in event.as_object().unwrap() {
-            if name != "text" && name != "type" && value.is_string() {
-                assert!(
-                    value
-                        .as_str()
-                        .unwrap()
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c == '_'),
-                    "{name}: {value}"
-                );
-            }
-        }
-    }
+    events_carry_tags_never_prose("queue-redelivery-reorders");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! model (what it derives from the core's snapshots for drawing) and its knobs.
 
 pub mod eventtime;
+pub mod exactly_once;
 pub mod joins;
 pub mod kafka;
 pub mod practice;

@@ -39,6 +39,12 @@ pub enum Thumbnail {
     StreamJoin,
     /// Bars of counts in a window, the top few outlined, and a small grid of sketch counters.
     TopK,
+    /// Three input lanes with a barrier on each, the slow one's barrier behind; a snapshot box
+    /// where they meet.
+    Checkpoints,
+    /// A job's state box with arrows out: one to a single envelope, one to a doubled envelope
+    /// crossed out.
+    Effects,
 }
 
 const WIDTH: f64 = 240.0;
@@ -69,6 +75,8 @@ pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
         Thumbnail::Practice => practice(),
         Thumbnail::StreamJoin => stream_join(),
         Thumbnail::TopK => top_k(),
+        Thumbnail::Checkpoints => checkpoints(),
+        Thumbnail::Effects => effects(),
     };
     html! {
         <svg class="thumbnail" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} aria-hidden="true" focusable="false">
@@ -209,6 +217,48 @@ fn backpressure() -> Html {
                     </g>
                 }
             }) }
+        </>
+    }
+}
+
+fn checkpoints() -> Html {
+    html! {
+        <>
+            { for (0..3u32).map(|lane| {
+                let y = 12.0 + f64::from(lane) * 26.0;
+                // The slow lane's barrier lags behind the others'.
+                let barrier = if lane == 2 { 70.0 } else { 118.0 };
+                html! {
+                    <g>
+                        { for (0..12u32).map(|c| html! {
+                            <rect x={(8.0 + f64::from(c) * 12.0).to_string()} y={y.to_string()}
+                                width="10" height="16" fill={key_colour(Some((lane + c) % 5))} />
+                        }) }
+                        <rect class="thumb-cross" x={barrier.to_string()} y={(y - 3.0).to_string()} width="3" height="22" />
+                        <line class="thumb-link" x1="152" x2="176" y1={(y + 8.0).to_string()} y2="48" />
+                    </g>
+                }
+            }) }
+            <rect class="thumb-member" x="178" y="28" width="52" height="40" rx="4" />
+        </>
+    }
+}
+
+fn effects() -> Html {
+    html! {
+        <>
+            <rect class="thumb-member" x="10" y="24" width="60" height="48" rx="4" />
+            { for (0..4u32).map(|k| html! {
+                <rect x="18" y={(30.0 + f64::from(k) * 9.0).to_string()}
+                    width={(12.0 + f64::from(k * 7 % 5) * 8.0).to_string()} height="7"
+                    fill={key_colour(Some(k))} />
+            }) }
+            <line class="thumb-link" x1="70" x2="130" y1="36" y2="26" />
+            <line class="thumb-link" x1="70" x2="130" y1="60" y2="70" />
+            <rect class="thumb-member" x="134" y="14" width="30" height="22" rx="2" />
+            <rect class="thumb-member" x="134" y="58" width="30" height="22" rx="2" />
+            <rect class="thumb-member" x="170" y="58" width="30" height="22" rx="2" />
+            <path class="thumb-cross" d="M 172 60 l 26 18 m 0 -18 l -26 18" />
         </>
     }
 }

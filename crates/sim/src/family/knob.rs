@@ -209,6 +209,22 @@ pub fn check_numbers<S>(knobs: &[Knob<S>], scenario: &S) -> Result<(), ScenarioE
 }
 
 /// The knob at `field`; `None` for a field no table lists.
+/// The fields of `scenario`'s JSON (nested one level deep, spelled `outer.inner`) that no
+/// knob of the table sets: what a family's test expects to be empty, so a field added to a
+/// scenario without a knob cannot reach links and the knob reference unseen.
+pub fn fields_without_knob<S: serde::Serialize>(knobs: &[Knob<S>], scenario: &S) -> Vec<String> {
+    let json = serde_json::to_value(scenario).expect("scenarios are plain data");
+    let mut fields = Vec::new();
+    for (name, value) in json.as_object().into_iter().flatten() {
+        match value.as_object() {
+            Some(inner) => fields.extend(inner.keys().map(|k| format!("{name}.{k}"))),
+            None => fields.push(name.clone()),
+        }
+    }
+    fields.retain(|field| find(knobs, field).is_none());
+    fields
+}
+
 pub fn find<'a, S>(knobs: &'a [Knob<S>], field: &str) -> Option<&'a Knob<S>> {
     knobs.iter().find(|k| k.field == field)
 }

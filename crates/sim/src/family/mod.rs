@@ -114,6 +114,26 @@ pub fn debug_check<S: Simulation>(world: &S) {
     let _ = world;
 }
 
+/// The invariant every family's events keep: `times_ms` (the instants of the events told in
+/// the latest tick, and of the one before them) are in order, and none is ahead of `now_ms`.
+pub fn events_in_order(times_ms: impl IntoIterator<Item = u64>, now_ms: u64) -> Result<(), String> {
+    let mut last = None;
+    for at_ms in times_ms {
+        if let Some(before) = last.filter(|&before| before > at_ms) {
+            return Err(format!(
+                "an event at {at_ms} ms was told after one at {before} ms"
+            ));
+        }
+        last = Some(at_ms);
+    }
+    match last {
+        Some(at_ms) if at_ms > now_ms => Err(format!(
+            "an event at {at_ms} ms is ahead of the clock ({now_ms} ms)"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Why a scenario cannot run: the field (as serde spells its path) and a sentence naming the
 /// value and what is allowed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,5 +175,24 @@ pub trait Headless: Simulation {
     /// The family's report fields beyond the common ones (an object, merged in).
     fn details(&self) -> serde_json::Map<String, serde_json::Value> {
         serde_json::Map::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::events_in_order;
+
+    #[test]
+    fn events_must_keep_time_order_and_stay_behind_the_clock() {
+        assert_eq!(events_in_order([], 0), Ok(()));
+        assert_eq!(events_in_order([5, 5, 9], 9), Ok(()));
+        assert_eq!(
+            events_in_order([5, 9, 7], 9),
+            Err("an event at 7 ms was told after one at 9 ms".to_string())
+        );
+        assert_eq!(
+            events_in_order([5, 10], 9),
+            Err("an event at 10 ms is ahead of the clock (9 ms)".to_string())
+        );
     }
 }

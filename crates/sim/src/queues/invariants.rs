@@ -46,21 +46,8 @@ pub(crate) fn check(world: &QueuesWorld) -> Result<(), String> {
 }
 
 fn check_events(world: &QueuesWorld) -> Result<(), String> {
-    let now = world.now_ms();
     let recent = &world.events()[world.tick.events.saturating_sub(1)..];
-    if let Some(pair) = recent.windows(2).find(|p| p[0].at_ms > p[1].at_ms) {
-        return Err(format!(
-            "an event at {} ms was told after one at {} ms",
-            pair[1].at_ms, pair[0].at_ms
-        ));
-    }
-    match recent.last() {
-        Some(last) if last.at_ms > now => Err(format!(
-            "an event at {} ms is ahead of the clock ({now} ms)",
-            last.at_ms
-        )),
-        _ => Ok(()),
-    }
+    crate::family::events_in_order(recent.iter().map(|e| e.at_ms), world.now_ms())
 }
 
 /// Every record due by now has gone into the topic, the queue or the stream.

@@ -591,7 +591,7 @@ impl Choice for ShareFailureAck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_numbers, find};
+    use crate::family::knob::{check_numbers, fields_without_knob, find};
 
     #[test]
     fn every_preset_and_the_default_lie_inside_the_table() {
@@ -603,17 +603,8 @@ mod tests {
 
     #[test]
     fn every_field_of_the_scenario_has_a_knob() {
-        let json = serde_json::to_value(QueuesScenario::default()).unwrap();
-        let mut fields = Vec::new();
-        for (name, value) in json.as_object().unwrap() {
-            match value.as_object() {
-                Some(inner) => fields.extend(inner.keys().map(|k| format!("{name}.{k}"))),
-                None => fields.push(name.clone()),
-            }
-        }
-        for field in fields {
-            assert!(find(KNOBS, &field).is_some(), "no knob for {field}");
-        }
+        let missing = fields_without_knob(KNOBS, &QueuesScenario::default());
+        assert!(missing.is_empty(), "no knob for {missing:?}");
     }
 
     #[test]
