@@ -10,13 +10,14 @@ import { assertQuiet, useSiteAndBrowser } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
 
-/** The largest value of `name` anywhere in `figures` (once per consumer group, say). */
+/** The largest value anywhere in `figures` whose dotted path ends in `name` (a figure reported
+ * once per consumer group, say, or one lane's `microbatch.external_duplicates`). */
 function largest(figures, name) {
   let best;
-  const walk = (value, key) => {
+  const walk = (value, path) => {
     if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) walk(v, k);
-    } else if (key === name && typeof value === 'number') {
+      for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
+    } else if ((path === name || path.endsWith(`.${name}`)) && typeof value === 'number') {
       best = best === undefined ? value : Math.max(best, value);
     }
   };

@@ -42,7 +42,8 @@ pub struct Misconception {
     pub preset: &'static str,
     /// The lesson that offers the preset.
     pub lesson: &'static str,
-    /// The figure of the preset's run that proves the point, by the name the CLI prints.
+    /// The figure of the preset's run that proves the point, by the name the CLI prints (the
+    /// end of its dotted path when one lane or group makes the point).
     pub figure: &'static str,
     pub refuted_when: Refutation,
 }
@@ -115,6 +116,18 @@ pub const MISCONCEPTIONS: &[Misconception] = &[
         refuted_when: Refutation::AboveZero,
     },
     Misconception {
+        number: 9,
+        belief: "A microbatch engine gives exactly-once end to end.",
+        truth: "Microbatches (like checkpoints) make the job's own state exactly once: a failed \
+                batch runs again from the last committed state. Whatever the batch already \
+                did outside the job (an email, a call) happens again. End to end needs a \
+                receiver that deduplicates or commits the output with the offsets.",
+        preset: "misconception-9",
+        lesson: "effects",
+        figure: "microbatch.external_duplicates",
+        refuted_when: Refutation::AboveZero,
+    },
+    Misconception {
         number: 10,
         belief: "A stream join gives the same answer as a batch join of the same records.",
         truth: "A batch join sees every record at once. A stream join has to answer while \
@@ -135,13 +148,14 @@ pub fn by_preset(slug: &str) -> Option<&'static Misconception> {
 }
 
 impl Misconception {
-    /// The proving figure as `figures` report it: where it appears more than once (once per
-    /// consumer group), the largest, since one reader hit is enough to refute the belief.
+    /// The proving figure as `figures` report it, matched on the last segments of its path (so
+    /// `microbatch.external_duplicates` picks one lane, `duplicated` every group): where it
+    /// appears more than once, the largest, since one reader hit is enough to refute the belief.
     pub fn measure(&self, figures: &Figures) -> Option<f64> {
         figures
             .flattened()
             .into_iter()
-            .filter(|(path, _)| path.rsplit('.').next() == Some(self.figure))
+            .filter(|(path, _)| path == self.figure || path.ends_with(&format!(".{}", self.figure)))
             .map(|(_, value)| value)
             .reduce(f64::max)
     }

@@ -6,22 +6,32 @@ use serde_json::Value;
 use streamlab_sim::headless::{self, RunOptions};
 use streamlab_sim::misconceptions::MISCONCEPTIONS;
 
-/// The largest number stored under `name` anywhere in `value`.
+/// The largest number anywhere in `value` whose path of keys ends in `name`'s dotted segments
+/// (`duplicated` in every group, or `microbatch.external_duplicates` in one lane).
 fn largest_under(value: &Value, name: &str) -> Option<f64> {
+    let wanted: Vec<&str> = name.split('.').collect();
+    let mut found = Vec::new();
+    collect(value, &mut Vec::new(), &wanted, &mut found);
+    found.into_iter().reduce(f64::max)
+}
+
+fn collect<'a>(value: &'a Value, path: &mut Vec<&'a str>, wanted: &[&str], found: &mut Vec<f64>) {
     match value {
-        Value::Object(map) => map
-            .iter()
-            .filter_map(|(key, inner)| {
-                let here = (key == name).then(|| inner.as_f64()).flatten();
-                let deeper = largest_under(inner, name);
-                here.into_iter().chain(deeper).reduce(f64::max)
-            })
-            .reduce(f64::max),
+        Value::Object(map) => {
+            for (key, inner) in map {
+                path.push(key);
+                collect(inner, path, wanted, found);
+                path.pop();
+            }
+        }
         Value::Array(items) => items
             .iter()
-            .filter_map(|item| largest_under(item, name))
-            .reduce(f64::max),
-        _ => None,
+            .for_each(|item| collect(item, path, wanted, found)),
+        _ => {
+            if path.ends_with(wanted) {
+                found.extend(value.as_f64());
+            }
+        }
     }
 }
 
