@@ -195,6 +195,35 @@ mod tests {
     }
 
     #[test]
+    fn the_condition_a_card_prints_is_the_one_the_verdict_applies() {
+        // A card says "the belief falls if <figure> <condition>"; read that condition back as
+        // a comparison and check it agrees with `holds` on both sides of its threshold.
+        for m in MISCONCEPTIONS {
+            let condition = m.refuted_when.condition();
+            let (op, threshold) = condition.split_once(' ').expect("an operator and a number");
+            let threshold: f64 = threshold.parse().expect("a number");
+            assert_eq!(op, ">", "{condition}");
+            assert!(!m.refuted_when.holds(threshold), "{condition}");
+            assert!(m.refuted_when.holds(threshold + 1.0), "{condition}");
+        }
+    }
+
+    #[test]
+    fn a_figure_named_by_its_lane_ignores_the_same_name_elsewhere() {
+        let microbatch = by_preset("misconception-9").unwrap();
+        let figures = Figures::new()
+            .group(
+                "checkpoint",
+                Figures::new().count("external_duplicates", 430),
+            )
+            .group(
+                "microbatch",
+                Figures::new().count("external_duplicates", 149),
+            );
+        assert_eq!(microbatch.measure(&figures), Some(149.0));
+    }
+
+    #[test]
     fn numbers_follow_the_course_and_presets_are_named_after_them() {
         let mut previous = 0;
         for m in MISCONCEPTIONS {
