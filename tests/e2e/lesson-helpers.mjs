@@ -31,6 +31,10 @@ export function useSiteAndBrowser() {
  * the lesson reports, under the names `streamlab simulate` prints.
  */
 export async function presetFiguresAtEnd(env, page, lesson, preset, { timeout = 90_000 } = {}) {
+  // A whole load, as a link opened from a course page is: on a page already showing a lesson,
+  // a new fragment alone would make the loader reload the page for another family's lesson
+  // while the test read the old one (bundles.test.mjs checks that path).
+  await page.goto('about:blank');
   await page.goto(`${env.site.url}#/${lesson}?preset=${preset}`);
   await waitForApp(page);
   await page.waitForFunction(() => window.streamlab?.get()?.lesson !== undefined);

@@ -46,6 +46,9 @@ test('every misconception card opens its run locked, and the run refutes the bel
   await screenshot(page, 'misconceptions-gallery');
   for (const card of found) {
     assert.match(card.href, new RegExp(`preset=${card.preset}&lock$`));
+    // A whole load, as following the card from a course page is (a new fragment alone makes
+    // the loader reload for another family's lesson, which bundles.test.mjs checks).
+    await page.goto('about:blank');
     await page.goto(`${env.site.url}${card.href}`);
     await waitForApp(page);
     // Locked: the run waits for a prediction.

@@ -8,8 +8,10 @@
 //! Forward, a link) remounts, even when it leads back to the fragment the page opened with. A
 //! change that leads to another page (a lesson from the gallery, another lesson, the gallery
 //! again) starts at the top of the page, as following a link does; Back over one lesson's own
-//! changes keeps the learner's place.
+//! changes keeps the learner's place. A link to a lesson this page's bundle does not carry
+//! reloads the page, and the loader in `index.html` opens the bundle that does.
 
+use crate::catalog;
 use crate::gallery::Gallery;
 use crate::registry;
 use crate::shell::address_bar::current_fragment;
@@ -61,24 +63,49 @@ pub fn app() -> Html {
     let (slug, query) = split(&fragment);
     let page = if slug.is_empty() {
         html! { <Gallery /> }
+    } else if let Some(lesson) = registry::find(slug) {
+        lesson.mount(query, None, generation)
+    } else if generation > 0 {
+        // A link to a lesson another bundle carries (or to none, which the loader sends to
+        // the first lesson's bundle): load the page again, and the loader picks the bundle
+        // from the new address. Only after a navigation, so a loader and a bundle that
+        // disagreed could never reload for ever.
+        reload();
+        html! { <p class="loading">{ "Opening the lesson…" }</p> }
     } else {
-        match registry::find(slug) {
-            Some(lesson) => lesson.mount(query, None, generation),
-            None => registry::first().mount(
-                "",
-                Some(format!(
-                    "There is no lesson called {}; here is the first one.",
-                    quote(slug)
-                )),
-                generation,
-            ),
-        }
+        fallback(slug, generation)
     };
-    let lessons = use_memo((), |_| registry::entries());
+    let lessons = use_memo((), |_| catalog::entries());
     html! {
         <PageShell embed={EmbedOptions::from_fragment(&fragment)} {lessons}>
             { page }
         </PageShell>
+    }
+}
+
+/// The first lesson, saying the address named no lesson, when this bundle carries it; the
+/// gallery when it does not.
+fn fallback(slug: &str, generation: u32) -> Html {
+    let error = if catalog::find(slug).is_some() {
+        format!(
+            "The lesson {} did not load here; here is the first one.",
+            quote(slug)
+        )
+    } else {
+        format!(
+            "There is no lesson called {}; here is the first one.",
+            quote(slug)
+        )
+    };
+    match registry::first() {
+        Some(first) => first.mount("", Some(error), generation),
+        None => html! { <Gallery /> },
+    }
+}
+
+fn reload() {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().reload();
     }
 }
 

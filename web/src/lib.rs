@@ -2,9 +2,12 @@
 //!
 //! The core (`streamlab-sim`) does all the modelling; this crate only turns its plain-data
 //! snapshots into pictures, its events into narration, and user input into new scenarios.
-//! [`start`] installs the panic overlay and the test hooks, then mounts [`app::App`].
+//! [`start`] installs the panic overlay and the test hooks, then mounts [`app::App`] with the
+//! lessons of one bundle (`bundles`): each binary in `src/bin/` is one bundle of the site.
 
 pub mod app;
+pub mod bundles;
+pub mod catalog;
 pub mod families;
 pub mod gallery;
 pub mod platform;
@@ -16,10 +19,12 @@ pub mod widgets;
 #[cfg(test)]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts the app on the page's body.
-pub fn start() {
+/// Mounts the app on the page's body, able to open `bundle`'s lessons.
+pub fn start(bundle: &'static bundles::Bundle) {
     shell::panic_overlay::install();
+    registry::install(bundle);
     shell::test_hooks::install();
+    (bundle.install_hooks)();
     shell::host_api::install_window_api();
     yew::Renderer::<app::App>::new().render();
 }

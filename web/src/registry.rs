@@ -1,18 +1,23 @@
-//! Every lesson of every family, in the order the site lists them: the one place a new
-//! lesson is added. The gallery, the header and the router read it; each entry knows its
-//! family, so the router mounts the family's playground without naming any family.
+//! The lessons this page can mount: those of the bundle it runs (`crate::bundles`), installed
+//! by [`crate::start`]. Each lesson knows its family, so the router mounts the family's
+//! playground without naming any family; the lessons other bundles carry are known here only
+//! through `crate::catalog`.
 
-use crate::families::{eventtime, exactly_once, joins, kafka, practice, queues, replication};
+use crate::bundles::{self, Bundle};
+use crate::catalog;
 use crate::shell::family::LessonFamily;
 use crate::shell::family::{Lesson, LessonWords};
 use crate::shell::link::parse_query;
 use crate::shell::playground::Playground;
 use crate::widgets::lesson_thumbnail::Thumbnail;
+use std::cell::Cell;
 use yew::prelude::*;
 
 /// A lesson, whatever its family.
 pub trait AnyLesson: Sync {
     fn words(&'static self) -> &'static LessonWords;
+    /// The family's own idea of the lesson's thumbnail (the catalog keeps a copy, checked
+    /// against this by a test).
     fn thumbnail(&'static self) -> Thumbnail;
     /// The lesson's page for the query of its address; `generation` remounts it when the
     /// address changes from outside (Back, Forward, a link), and `error` says why the address
@@ -25,7 +30,7 @@ where
     Lesson<F>: Sync,
 {
     fn words(&'static self) -> &'static LessonWords {
-        &self.words
+        self.words
     }
 
     fn thumbnail(&'static self) -> Thumbnail {
@@ -39,38 +44,33 @@ where
     }
 }
 
-/// Every lesson, in the order the site lists them.
-pub static LESSONS: &[&dyn AnyLesson] = &[
-    &kafka::lessons::partitions::LESSON,
-    &kafka::lessons::rebalances::LESSON,
-    &kafka::lessons::delivery::LESSON,
-    &queues::lessons::queues::LESSON,
-    &queues::lessons::backpressure::LESSON,
-    &replication::lessons::replication::LESSON,
-    &exactly_once::lessons::checkpoints::LESSON,
-    &exactly_once::lessons::effects::LESSON,
-    &eventtime::lessons::which_clock::LESSON,
-    &eventtime::lessons::watermarks::LESSON,
-    &eventtime::lessons::windows::LESSON,
-    &joins::lessons::stream_joins::LESSON,
-    &joins::lessons::top_k::LESSON,
-    &practice::lessons::inkwell::LESSON,
-];
+thread_local! {
+    /// The bundle this page runs: set once by [`install`] before the app mounts.
+    static MOUNTED: Cell<&'static Bundle> = const { Cell::new(&bundles::GALLERY) };
+}
 
-/// The lesson whose slug is `slug`.
+/// Makes `bundle`'s lessons the ones this page can mount.
+pub fn install(bundle: &'static Bundle) {
+    MOUNTED.with(|mounted| mounted.set(bundle));
+}
+
+/// The bundle this page runs.
+pub fn mounted() -> &'static Bundle {
+    MOUNTED.with(Cell::get)
+}
+
+/// The lesson whose slug is `slug`, if this page's bundle carries it.
 pub fn find(slug: &str) -> Option<&'static dyn AnyLesson> {
-    LESSONS.iter().copied().find(|l| l.words().slug == slug)
-}
-
-/// The lesson an unknown address falls back to.
-pub fn first() -> &'static dyn AnyLesson {
-    LESSONS[0]
-}
-
-/// Every lesson's slug and title, for the header.
-pub fn entries() -> Vec<(&'static str, &'static str)> {
-    LESSONS
+    mounted()
+        .lessons
         .iter()
-        .map(|l| (l.words().slug, l.words().title))
-        .collect()
+        .copied()
+        .find(|l| l.words().slug == slug)
+}
+
+/// The lesson an unknown address falls back to, if this page's bundle carries it (the
+/// loader sends unknown addresses to the bundle that does).
+pub fn first() -> Option<&'static dyn AnyLesson> {
+    let first_slug = catalog::CATALOG.first()?.words.slug;
+    find(first_slug)
 }

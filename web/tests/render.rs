@@ -19,6 +19,8 @@ async fn mount_with_fragment(fragment: &str) -> Element {
     let document = window.document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
+    // One page that can open every lesson, as if every bundle were loaded.
+    streamlab_web::registry::install(streamlab_web::bundles::every_lesson());
     yew::Renderer::<streamlab_web::app::App>::with_root(root.clone()).render();
     sleep_ms(300).await;
     root

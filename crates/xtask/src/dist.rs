@@ -3,16 +3,18 @@
 //! Trunk.toml sets `public_url = "./"`, so every asset URL in the generated index.html is
 //! relative and the folder works from any sub-path of any static host. [`build`] verifies that
 //! on every build, because one absolute URL would only break once deployed under a sub-path,
-//! and prints the gzipped size of what a visitor downloads.
+//! and prints the gzipped size of what a visitor downloads to open a lesson, per bundle.
 
 use crate::install;
 use crate::process;
+use crate::weight::{bundle_weights, loader_table, BuiltFile};
 use crate::workspace::{DIST_DIR, INDEX_HTML};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// What the app code (wasm + its JavaScript glue) may weigh gzipped before we warn.
-const WASM_AND_JS_GZIP_BUDGET_BYTES: u64 = 300 * 1024;
+/// What opening one lesson may download gzipped (one bundle's wasm and JavaScript glue, and the
+/// style sheets) before we warn.
+const DOWNLOAD_GZIP_BUDGET_BYTES: u64 = 300 * 1024;
 
 /// rustc's opt-level for the browser build, overriding the release profile's 3 for Trunk's
 /// cargo only (the native CLI and benchmarks keep 3). Gzipped wasm + js, measured: with the
@@ -81,34 +83,51 @@ pub fn absolute_urls(html: &str) -> Vec<String> {
 }
 
 fn report_sizes() -> Result<(), String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(DIST_DIR)
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(DIST_DIR)
         .map_err(|error| format!("cannot list {DIST_DIR}: {error}"))?
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
         .filter(|path| path.is_file())
         .collect();
-    files.sort();
+    paths.sort();
     println!("{:<48} {:>10} {:>10}", "file", "bytes", "gzipped");
-    let mut app_code_gzipped = 0;
-    for file in &files {
-        let bytes = file.metadata().map(|meta| meta.len()).unwrap_or(0);
-        let gzipped = gzipped_size(file)?;
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
-        println!("{name:<48} {bytes:>10} {gzipped:>10}");
-        if matches!(
-            file.extension().and_then(|ext| ext.to_str()),
-            Some("wasm" | "js")
-        ) {
-            app_code_gzipped += gzipped;
-        }
+    let mut files = Vec::new();
+    for path in &paths {
+        let bytes = path.metadata().map(|meta| meta.len()).unwrap_or(0);
+        let gzipped_bytes = gzipped_size(path)?;
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        println!("{name:<48} {bytes:>10} {gzipped_bytes:>10}");
+        files.push(BuiltFile {
+            name: name.to_string(),
+            gzipped_bytes,
+        });
     }
+    let html = std::fs::read_to_string(Path::new(DIST_DIR).join(INDEX_HTML)).unwrap_or_default();
+    let weights = bundle_weights(&files, &loader_table(&html));
     println!(
-        "dist: wasm + js gzipped: {:.1} KiB (budget {} KiB)",
-        app_code_gzipped as f64 / 1024.0,
-        WASM_AND_JS_GZIP_BUDGET_BYTES / 1024
+        "dist: what opening a lesson downloads, per bundle (its wasm + js and the style sheets, gzipped; budget {} KiB):",
+        DOWNLOAD_GZIP_BUDGET_BYTES / 1024
     );
-    if app_code_gzipped > WASM_AND_JS_GZIP_BUDGET_BYTES {
+    for weight in &weights {
+        let lessons = if weight.lessons.is_empty() {
+            "the gallery alone".to_string()
+        } else {
+            weight.lessons.join(", ")
+        };
         println!(
-            "dist: warning: over budget; look for a heavy dependency or debug code in release"
+            "dist:   {:<14} {:>7.1} KiB  {lessons}",
+            weight.name,
+            weight.download_bytes as f64 / 1024.0
+        );
+    }
+    let over: Vec<&str> = weights
+        .iter()
+        .filter(|weight| weight.download_bytes > DOWNLOAD_GZIP_BUDGET_BYTES)
+        .map(|weight| weight.name.as_str())
+        .collect();
+    if !over.is_empty() {
+        println!(
+            "dist: warning: over budget: {}; look for a heavy dependency or debug code in release",
+            over.join(", ")
         );
     }
     Ok(())

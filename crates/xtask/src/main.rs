@@ -12,6 +12,7 @@ mod process;
 mod serve;
 mod test;
 mod trace_hash;
+mod weight;
 mod workspace;
 
 use std::process::ExitCode;

@@ -2,7 +2,7 @@
 //! locked ("predict, then run"), the figure that decides it, and what is true instead, folded
 //! away so the learner predicts before reading it.
 
-use crate::registry;
+use crate::catalog;
 use streamlab_sim::misconceptions::Misconception;
 use yew::prelude::*;
 
@@ -23,7 +23,7 @@ pub fn challenge_link(misconception: &Misconception) -> String {
 #[function_component(MisconceptionCard)]
 pub fn misconception_card(props: &MisconceptionCardProps) -> Html {
     let m = props.misconception;
-    let lesson_title = registry::find(m.lesson).map_or(m.lesson, |l| l.words().title);
+    let lesson_title = catalog::find(m.lesson).map_or(m.lesson, |entry| entry.words.title);
     html! {
         <article class="card misconception" data-preset={m.preset}>
             <p class="misconception-number">{ format!("Misconception {}", m.number) }</p>

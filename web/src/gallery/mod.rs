@@ -1,7 +1,7 @@
 //! The home page: every lesson as a card, grouped by theme (the log, failure, time).
 //!
-//! The cards are built from the lesson registry (`registry::LESSONS`), so a lesson added there
-//! appears here with no other change.
+//! The cards are built from the catalog (`catalog::CATALOG`), which lists every lesson whichever
+//! bundle carries its code, so a lesson added there appears here with no other change.
 //! Each card says what the lesson's system promises, what a node can know and how it fails,
 //! in one sentence each (the first of the lesson's own paragraph), with a thumbnail drawn from
 //! the lesson's default scenario. Below the lessons, the misconceptions section shows one card
@@ -10,9 +10,9 @@
 pub mod gallery_card;
 pub mod misconception_card;
 
+use crate::catalog;
 use crate::gallery::gallery_card::GalleryCard;
 use crate::gallery::misconception_card::MisconceptionCard;
-use crate::registry;
 use crate::shell::components::site_header::SiteHeader;
 use crate::shell::family::Theme;
 use crate::widgets::lesson_thumbnail::Thumbnail;
@@ -32,12 +32,12 @@ pub struct LessonCard {
     pub thumbnail: Thumbnail,
 }
 
-/// Every lesson of the registry, in the site's order.
+/// Every lesson of the catalog, in the site's order.
 pub fn cards() -> Vec<LessonCard> {
-    registry::LESSONS
+    catalog::CATALOG
         .iter()
-        .map(|lesson| {
-            let words = lesson.words();
+        .map(|entry| {
+            let words = entry.words;
             LessonCard {
                 slug: words.slug,
                 title: words.title,
@@ -46,7 +46,7 @@ pub fn cards() -> Vec<LessonCard> {
                 guarantee: words.guarantee,
                 knowledge: words.knowledge,
                 failure: words.failure,
-                thumbnail: lesson.thumbnail(),
+                thumbnail: entry.thumbnail,
             }
         })
         .collect()
@@ -132,20 +132,25 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     #[wasm_bindgen_test]
-    fn every_registered_lesson_has_a_card() {
+    fn every_lesson_of_every_bundle_has_a_card() {
         let slugs: Vec<&str> = cards().iter().map(|c| c.slug).collect();
-        assert_eq!(slugs.len(), registry::LESSONS.len());
-        for lesson in registry::LESSONS {
+        let lessons = crate::bundles::every_lesson().lessons;
+        assert_eq!(slugs.len(), lessons.len());
+        for lesson in lessons {
             assert!(slugs.contains(&lesson.words().slug));
         }
     }
 
     #[wasm_bindgen_test]
-    fn every_misconception_opens_a_registered_lesson_that_offers_its_preset() {
+    fn every_misconception_opens_a_catalogued_lesson_that_offers_its_preset() {
         // A card whose link named a missing lesson would fall back to the first lesson and
         // run the wrong thing.
         for m in MISCONCEPTIONS {
-            let lesson = registry::find(m.lesson).unwrap_or_else(|| panic!("{}", m.lesson));
+            let lesson = crate::bundles::every_lesson()
+                .lessons
+                .iter()
+                .find(|l| l.words().slug == m.lesson)
+                .unwrap_or_else(|| panic!("{}", m.lesson));
             assert_eq!(lesson.words().slug, m.lesson);
             assert!(misconception_card::challenge_link(m)
                 .ends_with(&format!("preset={}&lock", m.preset)));

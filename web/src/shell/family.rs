@@ -215,7 +215,7 @@ pub struct LessonWords {
 
 /// One lesson of family `F`.
 pub struct Lesson<F: LessonFamily> {
-    pub words: LessonWords,
+    pub words: &'static LessonWords,
     pub try_this: &'static [TryThis<Scenario<F>>],
     /// The knob sections the lesson shows, in order (from the family's knob table).
     pub knob_sections: &'static [&'static str],

@@ -1,14 +1,13 @@
 //! `window.__streamlab`: read-only numbers for browser tests and benchmarks.
 //!
 //! End-to-end tests compare `traceHash()` with the native CLI's, read frame-time statistics
-//! and knob-to-picture latencies, and call `bench()` (and `benchStorm()`, `benchWindow()`,
-//! and `benchSeek()`, the scrubber's worst case) to time the core inside the browser. The
+//! and knob-to-picture latencies, and call the benchmarks a bundle adds with [`define_hook`]
+//! (`bench()`, `benchStorm()` and `benchSeek()` in the kafka bundle, `benchWindow()` in the
+//! event-time one) to time the core inside the browser. The
 //! event-time playground publishes its run's fingerprint as `traceHash()` while paused.
 //! The playground publishes into a thread-local after each frame; the JS functions only read.
 
 use std::cell::RefCell;
-use streamlab_sim::family::timeline::Timeline;
-use streamlab_sim::kafka::{Scenario, World};
 use wasm_bindgen::prelude::*;
 
 /// Most recent samples kept for the statistics.
@@ -57,7 +56,7 @@ pub fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-fn stats(samples: &[f64]) -> JsValue {
+pub fn stats(samples: &[f64]) -> JsValue {
     let mut sorted = samples.to_vec();
     streamlab_sim::replay::sort::sort_by(&mut sorted, f64::total_cmp);
     let pick = |q: f64| {
@@ -78,109 +77,30 @@ fn stats(samples: &[f64]) -> JsValue {
     object.into()
 }
 
-/// Times the core in this browser: the default lesson for ten simulated minutes, and the
-/// re-simulation a knob change causes (default lesson to 60 s).
-fn bench() -> JsValue {
-    let scenario = Scenario::default();
-    let started = now_ms();
-    let mut world = World::new(&scenario).expect("the default scenario is valid");
-    world.advance_to(600_000);
-    let elapsed_ms = now_ms() - started;
-    // Counted as the native benchmark counts them: records produced.
-    let records = world.producer().sent();
-    let resim_started = now_ms();
-    let mut again = World::new(&scenario).expect("valid");
-    again.advance_to(60_000);
-    let resim_ms = now_ms() - resim_started;
+/// A plain object of named figures: what a benchmark returns to the page.
+pub fn figures_object(entries: &[(&str, f64)]) -> JsValue {
     let object = js_sys::Object::new();
-    let set = |k: &str, v: f64| {
-        let _ = js_sys::Reflect::set(&object, &k.into(), &v.into());
-    };
-    set("default_lesson_10min_ms", elapsed_ms);
-    set("records_simulated", records as f64);
-    set("records_per_s", records as f64 / (elapsed_ms / 1000.0));
-    set("knob_change_resimulate_60s_ms", resim_ms);
+    set_figures(&object, entries);
     object.into()
 }
 
-fn bench_storm() -> JsValue {
-    let scenario = streamlab_sim::kafka::presets::storm_32_members();
-    let started = now_ms();
-    let mut world = World::new(&scenario).expect("valid");
-    world.advance_to(scenario.duration_ms);
-    let elapsed_ms = now_ms() - started;
-    let object = js_sys::Object::new();
-    let set = |k: &str, v: f64| {
-        let _ = js_sys::Reflect::set(&object, &k.into(), &v.into());
-    };
-    set("elapsed_ms", elapsed_ms);
-    set("rebalances", world.groups()[0].rebalances_total as f64);
-    set("records_produced", world.producer().sent() as f64);
-    object.into()
-}
-
-/// Times the window operator in this browser on the native benchmark's workload (1 M events,
-/// 10 k keys, tumbling 60 s windows); generating the events is not timed. Keys are `u32`, the
-/// key type the lessons already compile the operator for: a `String` or `u64` operator here
-/// would add a second copy of its code to the site for the benchmark's sake alone.
-fn bench_window() -> JsValue {
-    use streamlab_sim::window::workload::{
-        reference_config, reference_events, REFERENCE_EVENTS, REFERENCE_KEYS,
-    };
-    use streamlab_sim::window::{WindowOperator, WindowSpec};
-    let events = reference_events(REFERENCE_EVENTS, REFERENCE_KEYS);
-    let config = reference_config(WindowSpec::Tumbling { size_ms: 60_000 });
-    let mut out = Vec::with_capacity(1024);
-    let started = now_ms();
-    let mut operator = WindowOperator::<u32>::new(config).expect("valid config");
-    for &(key, time_ms) in &events {
-        // Fewer than 2^32 keys by construction.
-        operator
-            .push(&(key as u32), time_ms, &mut out)
-            .expect("valid event");
-        out.clear();
+/// Adds `entries` to an object already built (a benchmark's statistics).
+pub fn set_figures(object: &js_sys::Object, entries: &[(&str, f64)]) {
+    for (key, value) in entries {
+        let _ = js_sys::Reflect::set(object, &(*key).into(), &(*value).into());
     }
-    operator.finish(&mut out);
-    let elapsed_ms = now_ms() - started;
-    let object = js_sys::Object::new();
-    let set = |k: &str, v: f64| {
-        let _ = js_sys::Reflect::set(&object, &k.into(), &v.into());
-    };
-    let count = events.len() as f64;
-    set("events", count);
-    set("panes", operator.summary().panes as f64);
-    set("u32_keys_ms", elapsed_ms);
-    set("u32_keys_events_per_s", count / (elapsed_ms / 1000.0));
-    object.into()
 }
 
-/// Times seeking in a ten-minute run of the default lesson, as the scrubber does it: the run is
-/// played to the end once (its checkpoints made), then each seek lands just before a
-/// checkpoint boundary somewhere in the run, the worst case.
-fn bench_seek() -> JsValue {
-    let ten_minutes_ms = 600_000;
-    let mut timeline = Timeline::new(World::new(&Scenario::default()).expect("valid"));
-    let started = now_ms();
-    timeline.seek(ten_minutes_ms);
-    let first_play_ms = now_ms() - started;
-    let (checkpoints, spacing_ms) = timeline.checkpoints();
-    let mut seeks_ms = Vec::new();
-    for i in 0..40u64 {
-        // Back and forth across the run: 1, 20, 2, 19, ... spacings in, minus 1 ms.
-        let boundary = if i % 2 == 0 { 1 + i / 2 } else { 20 - i / 2 };
-        let target_ms = (boundary * spacing_ms).min(ten_minutes_ms) - 1;
-        let started = now_ms();
-        timeline.seek(target_ms);
-        seeks_ms.push(now_ms() - started);
+/// Adds a function to `window.__streamlab` for the rest of the page's life: how a bundle adds
+/// the benchmarks of its family after [`install`].
+pub fn define_hook(name: &str, hook: Closure<dyn Fn() -> JsValue>) {
+    let hooks = web_sys::window()
+        .and_then(|window| js_sys::Reflect::get(&window, &"__streamlab".into()).ok())
+        .filter(|hooks| hooks.is_object());
+    if let Some(hooks) = hooks {
+        let _ = js_sys::Reflect::set(&hooks, &name.into(), hook.as_ref());
+        hook.forget();
     }
-    let object = stats(&seeks_ms);
-    let set = |k: &str, v: f64| {
-        let _ = js_sys::Reflect::set(&object, &k.into(), &v.into());
-    };
-    set("first_play_10min_ms", first_play_ms);
-    set("checkpoints", checkpoints as f64);
-    set("spacing_ms", spacing_ms as f64);
-    object
 }
 
 fn reset_stats() {
@@ -212,20 +132,12 @@ pub fn install() {
     let knob_stats = Closure::<dyn Fn() -> JsValue>::new(|| {
         PUBLISHED.with(|p| stats(&p.borrow().knob_to_picture_ms))
     });
-    let bench_fn = Closure::<dyn Fn() -> JsValue>::new(bench);
-    let storm_fn = Closure::<dyn Fn() -> JsValue>::new(bench_storm);
-    let window_fn = Closure::<dyn Fn() -> JsValue>::new(bench_window);
-    let seek_fn = Closure::<dyn Fn() -> JsValue>::new(bench_seek);
     let reset_fn = Closure::<dyn Fn()>::new(reset_stats);
     let panic_fn = Closure::<dyn Fn()>::new(|| panic!("debugPanic() was called from a test"));
     define("traceHash", trace_hash.as_ref());
     define("simMs", sim_ms.as_ref());
     define("frameStats", frame_stats.as_ref());
     define("knobToPictureStats", knob_stats.as_ref());
-    define("bench", bench_fn.as_ref());
-    define("benchStorm", storm_fn.as_ref());
-    define("benchWindow", window_fn.as_ref());
-    define("benchSeek", seek_fn.as_ref());
     define("resetStats", reset_fn.as_ref());
     define("debugPanic", panic_fn.as_ref());
     // The hooks live as long as the page.
@@ -233,10 +145,6 @@ pub fn install() {
     sim_ms.forget();
     frame_stats.forget();
     knob_stats.forget();
-    bench_fn.forget();
-    storm_fn.forget();
-    window_fn.forget();
-    seek_fn.forget();
     reset_fn.forget();
     panic_fn.forget();
     let _ = js_sys::Reflect::set(&window, &"__streamlab".into(), &hooks);

@@ -3,6 +3,7 @@
 //! against the truth, the watermark picture with event time across and processing time up,
 //! or the four window types over one stream.
 
+pub mod benches;
 pub mod components;
 pub mod device_marks;
 pub mod export;

@@ -4,6 +4,7 @@
 //! the group protocol (rebalances lesson), the delivery panel (delivery lesson), and the lag
 //! chart.
 
+pub mod benches;
 pub mod compare;
 pub mod components;
 pub mod export;

@@ -1,0 +1,74 @@
+// The site is split into one WebAssembly bundle per lesson family: opening a lesson downloads
+// that family's bundle and no other, following a link to another family's lesson loads its
+// bundle (Back too), and an address naming no lesson still opens the first lesson with a
+// message. What a bundle weighs is `cargo xtask dist`'s report; this checks what a visitor
+// gets and sees.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, waitForApp } from './harness.mjs';
+import { assertQuiet, useSiteAndBrowser } from './lesson-helpers.mjs';
+
+const env = useSiteAndBrowser();
+
+/** The bundles (`<name>_bg.wasm`) the page has downloaded so far. */
+const bundlesLoaded = (visit) =>
+  visit.responses
+    .map((r) => new URL(r.url).pathname.split('/').pop())
+    .filter((file) => file.endsWith('_bg.wasm'))
+    .map((file) => file.replace('_bg.wasm', ''));
+
+/** Waits until the lesson `slug`'s page is on screen and the host API says so. */
+async function lessonShown(page, slug) {
+  await page.waitForFunction((s) => window.streamlab?.get()?.lesson === s, slug, { timeout: 30_000 });
+  await waitForApp(page);
+}
+
+test('each address downloads one bundle: the gallery alone, or the family of its lesson', { timeout: 120_000 }, async () => {
+  const expected = [
+    ['', 'gallery'],
+    ['#/partitions', 'kafka'],
+    ['#/windows', 'eventtime'],
+    ['#/stream-joins', 'joins'],
+    ['#/replication', 'replication'],
+  ];
+  for (const [fragment, bundle] of expected) {
+    const visit = await openPage(env.browser, `${env.site.url}${fragment}`);
+    await waitForApp(visit.page);
+    assert.deepEqual(bundlesLoaded(visit), [bundle], `${fragment || 'the bare address'}`);
+    assertQuiet(visit);
+    await visit.page.close();
+  }
+});
+
+test('links between families load the other bundle, and Back returns to the first lesson', { timeout: 120_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/watermarks`);
+  const { page } = visit;
+  await lessonShown(page, 'watermarks');
+  // The header's link to another family's lesson.
+  await page.click('.site-header nav a[href="#/rebalances"]');
+  await lessonShown(page, 'rebalances');
+  assert.match(await page.locator('.question').innerText(), /rebalanc|restart|member/i);
+  // A lesson of the same family opens without a new bundle.
+  const before = bundlesLoaded(visit).length;
+  await page.click('.site-header nav a[href="#/delivery"]');
+  await lessonShown(page, 'delivery');
+  assert.equal(bundlesLoaded(visit).length, before, 'no download within the kafka family');
+  await page.goBack();
+  await lessonShown(page, 'rebalances');
+  await page.goBack();
+  await lessonShown(page, 'watermarks');
+  assert.deepEqual(bundlesLoaded(visit), ['eventtime', 'kafka', 'eventtime']);
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('an address naming no lesson opens the first lesson with a message, from any bundle', { timeout: 90_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/windows`);
+  const { page } = visit;
+  await lessonShown(page, 'windows');
+  await page.evaluate(() => { location.hash = '#/no-such-lesson'; });
+  await lessonShown(page, 'partitions');
+  assert.match(await page.locator('.error-banner, [role="alert"]').first().innerText(), /no lesson called "no-such-lesson"/);
+  await page.close();
+});

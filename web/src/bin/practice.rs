@@ -1,0 +1,5 @@
+//! The `practice` bundle of the site: the gallery and the `practice` family's lessons.
+
+fn main() {
+    streamlab_web::start(&streamlab_web::bundles::PRACTICE);
+}

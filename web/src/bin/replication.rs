@@ -1,0 +1,5 @@
+//! The `replication` bundle of the site: the gallery and the `replication` family's lessons.
+
+fn main() {
+    streamlab_web::start(&streamlab_web::bundles::REPLICATION);
+}
