@@ -80,10 +80,11 @@ pub fn group_metrics(metrics: &Metrics, group: usize, at_ms: u64) -> [Option<f64
         |f: fn(&GroupSample) -> u64| f(now_group).saturating_sub(then_group.map_or(0, f)) as f64;
     let per_second = |count: f64| (window_s > 0.0).then(|| count / window_s);
     let average = |total: f64, count: f64| (count > 0.0).then(|| total / count);
-    let fetch_lag_max = metrics
-        .samples
+    // Found by binary search: the panel refreshes all run long, and a scan from the first
+    // sample would grow with the run.
+    let first = metrics.samples.partition_point(|s| s.at_ms < start.at_ms);
+    let fetch_lag_max = metrics.samples[first..]
         .iter()
-        .skip_while(|s| s.at_ms < start.at_ms)
         .take_while(|s| s.at_ms <= now.at_ms)
         .filter_map(|s| s.groups.get(group).map(|g| g.fetch_lag_max))
         .max();
