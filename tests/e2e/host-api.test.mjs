@@ -285,14 +285,22 @@ test('window.streamlab drives a lesson on its own page; each call resolves with 
   assert.equal(warnings.length, before + 1);
   assert.match(warnings.at(-1), /^streamlab: ignored a command: seek takes t_ms/);
 
-  const loaded = await page.evaluate((l) => streamlab.load(l), STORM);
-  assert.equal(loaded.lesson, 'rebalances', 'load resolves once the lesson is on screen');
+  // A lesson of the same family (the same bundle) loads in place.
+  const WINDOWS = '#/windows?preset=four-windows';
+  const loaded = await page.evaluate((l) => streamlab.load(l), WINDOWS);
+  assert.equal(loaded.lesson, 'windows', 'load resolves once the lesson is on screen');
   // The loaded lesson takes the calls in its turn.
-  const storm = await page.evaluate(() => streamlab.seek(60_000));
-  assert.deepEqual(storm.figures, await cliFigures(STORM, 60_000));
+  const windows = await page.evaluate(() => streamlab.seek(60_000));
+  assert.deepEqual(windows.figures, await cliFigures(WINDOWS, 60_000));
   // Loading the address the page already has mounts nothing again, and still resolves.
   const again = await page.evaluate(() => streamlab.load(location.hash));
-  assert.equal(again.link, storm.link);
+  assert.equal(again.link, windows.link);
+  // Another family's lesson lives in another bundle: the page loads again with it (the
+  // call's promise goes with the old page), and the new page answers the calls.
+  await page.evaluate((l) => { streamlab.load(l); }, STORM);
+  await page.waitForFunction(() => window.streamlab?.get()?.lesson === 'rebalances');
+  const storm = await page.evaluate(() => streamlab.seek(60_000));
+  assert.deepEqual(storm.figures, await cliFigures(STORM, 60_000));
   assert.equal(await page.locator('.site-header').count(), 1, 'a page of the site stays one');
   assertQuiet(visit);
   await page.close();

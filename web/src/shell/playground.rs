@@ -641,8 +641,6 @@ impl<F: LessonFamily> Playground<F> {
         })
     }
 
-    /// What a course page reads: the lesson, the time, whether it plays, the link and the
-    /// headline figures.
     /// The banner of the misconception this run refutes, with its figure as of now.
     fn view_misconception(&self) -> Html {
         let Some(misconception) = self.misconception else {
@@ -656,6 +654,8 @@ impl<F: LessonFamily> Playground<F> {
         }
     }
 
+    /// What a course page reads: the lesson, the time, whether it plays, the link and the
+    /// headline figures.
     fn state(&self) -> host_api::LessonState {
         host_api::LessonState {
             lesson: self.lesson.words.slug,
