@@ -4,6 +4,7 @@
 //
 // Run: cargo xtask bench (builds dist/ first), or node tests/bench/browser-bench.mjs.
 
+import { deflateRawSync } from 'node:zlib';
 import { launchBrowser, openPage, serveDist, waitForApp } from '../e2e/harness.mjs';
 
 const site = await serveDist({ subPath: '/bench/' });
@@ -70,7 +71,39 @@ try {
   const windowFigures = await windows.page.evaluate(() => window.__streamlab.benchWindow());
   console.log(`browser window_1m_events_10k_keys_tumbling: ${JSON.stringify(windowFigures)}`);
 
-  for (const error of [...visit.pageErrors, ...visit.consoleErrors, ...windows.pageErrors, ...windows.consoleErrors]) {
+  // A simulated hour at 32x (issue 16): the first lesson's topic with 12 partitions, played for
+  // an hour of simulated time (about 113 s of wall time), with the frame work over the whole
+  // hour and the JS heap after a warm-up and at the end. The link is a format 1 link: the
+  // scenario whole, deflated (the lesson's defaults fill what it leaves out).
+  const hour = {
+    version: 1,
+    seed: 1,
+    duration_ms: 3_600_000,
+    topic: { name: 'events', partitions: 12 },
+    groups: [{ group_id: 'search', members: 3 }],
+  };
+  const packed = deflateRawSync(Buffer.from(JSON.stringify(hour)), { level: 9 }).toString('base64url');
+  const long = await openPage(browser, `${site.url}#/partitions?s=1.${packed}`);
+  await waitForApp(long.page);
+  await long.page.locator('.question').click();
+  for (let i = 0; i < 5; i += 1) await long.page.keyboard.press('ArrowUp');
+  const heapMb = () => long.page.evaluate(() => performance.memory.usedJSHeapSize / 1e6);
+  await long.page.waitForFunction(() => window.__streamlab.simMs() > 300_000, undefined, { timeout: 60_000 });
+  const heapWarmMb = await heapMb();
+  await long.page.evaluate(() => window.__streamlab.resetStats());
+  await long.page.waitForFunction(() => window.__streamlab.simMs() >= 3_590_000, undefined, { timeout: 400_000, polling: 1000 });
+  const hourFrames = await long.page.evaluate(() => window.__streamlab.frameStats());
+  const heapEndMb = await heapMb();
+  const cells = await long.page.locator('rect.cell').count();
+  console.log(`browser hour_at_32x_12_partitions: ${JSON.stringify({
+    frame_work_ms: hourFrames,
+    records_drawn: cells,
+    js_heap_after_5min_mb: heapWarmMb,
+    js_heap_after_1h_mb: heapEndMb,
+    js_heap_growth_percent: (100 * (heapEndMb - heapWarmMb)) / heapWarmMb,
+  })}`);
+
+  for (const error of [...long.pageErrors, ...long.consoleErrors, ...visit.pageErrors, ...visit.consoleErrors, ...windows.pageErrors, ...windows.consoleErrors]) {
     console.error(`page error: ${error}`);
   }
 } finally {

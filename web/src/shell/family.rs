@@ -192,6 +192,7 @@ pub struct TryThis<S: 'static> {
 }
 
 /// What every lesson says, whatever its family: what the gallery and the page header read.
+/// Every bundle carries every lesson's words (`crate::catalog`), so they stay short.
 pub struct LessonWords {
     pub slug: &'static str,
     pub title: &'static str,
@@ -199,14 +200,18 @@ pub struct LessonWords {
     pub theme: Theme,
     /// The question the lesson answers, in a learner's words.
     pub question: &'static str,
-    /// Short paragraphs of explanation.
-    pub explanation: &'static [&'static str],
     /// The guarantee the system claims.
     pub guarantee: &'static str,
     /// What any one process can know.
     pub knowledge: &'static str,
     /// How it fails.
     pub failure: &'static str,
+}
+
+/// What only the lesson's own page says: only its own bundle carries it.
+pub struct PageText {
+    /// Short paragraphs of explanation.
+    pub explanation: &'static [&'static str],
     /// Where the playground is simpler than the real system.
     pub simplifications: &'static [&'static str],
     /// The real system the simplifications compare with ("Kafka", "Flink").
@@ -216,6 +221,7 @@ pub struct LessonWords {
 /// One lesson of family `F`.
 pub struct Lesson<F: LessonFamily> {
     pub words: &'static LessonWords,
+    pub text: PageText,
     pub try_this: &'static [TryThis<Scenario<F>>],
     /// The knob sections the lesson shows, in order (from the family's knob table).
     pub knob_sections: &'static [&'static str],

@@ -301,7 +301,7 @@ impl<F: LessonFamily> Component for Playground<F> {
                                 on_edit={self.on_edit.clone()} />
                         </aside>
                     </div>
-                    <LessonText<Scenario<F>> words={words} try_this={lesson.try_this} on_try={self.on_edit.clone()} />
+                    <LessonText<Scenario<F>> words={words} text={&lesson.text} try_this={lesson.try_this} on_try={self.on_edit.clone()} />
                 </main>
             </div>
         }

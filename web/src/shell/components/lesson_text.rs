@@ -3,13 +3,14 @@
 //! runs, so every family's lessons read the same way.
 
 use crate::shell::family::Edit;
-use crate::shell::family::{LessonWords, TryThis};
+use crate::shell::family::{LessonWords, PageText, TryThis};
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties)]
 pub struct LessonTextProps<S: 'static> {
     pub words: &'static LessonWords,
+    pub text: &'static PageText,
     pub try_this: &'static [TryThis<S>],
     pub on_try: Callback<Edit<S>>,
 }
@@ -26,7 +27,7 @@ pub fn lesson_text<S: 'static>(props: &LessonTextProps<S>) -> Html {
     let words = props.words;
     html! {
         <section class="lesson-text" aria-label="About this lesson">
-            { for words.explanation.iter().map(|p| html! { <p>{ *p }</p> }) }
+            { for props.text.explanation.iter().map(|p| html! { <p>{ *p }</p> }) }
             <dl class="claims">
                 <dt>{ "The guarantee" }</dt><dd>{ words.guarantee }</dd>
                 <dt>{ "What a node can know" }</dt><dd>{ words.knowledge }</dd>
@@ -50,8 +51,8 @@ pub fn lesson_text<S: 'static>(props: &LessonTextProps<S>) -> Html {
                 }) }
             </ol>
             <details class="simplifications">
-                <summary>{ format!("Where the playground is simpler than {}", words.simpler_than) }</summary>
-                <ul>{ for words.simplifications.iter().map(|s| html! { <li>{ *s }</li> }) }</ul>
+                <summary>{ format!("Where the playground is simpler than {}", props.text.simpler_than) }</summary>
+                <ul>{ for props.text.simplifications.iter().map(|s| html! { <li>{ *s }</li> }) }</ul>
             </details>
         </section>
     }

@@ -3,7 +3,7 @@
 //! arrives after its window has answered (drop it, restate the answer, or route it aside).
 
 use crate::families::eventtime::{EventTimeFamily, EventTimeView};
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::eventtime::knobs::section::*;
 use streamlab_sim::eventtime::{LateRecordPolicy, TimestampSource};
 
@@ -16,42 +16,6 @@ pub static WORDS: LessonWords = LessonWords {
     question:
         "The window already emitted its answer and a record for it just showed up. Now what? \
          And if I can never know an event-time window is complete, what makes it fire at all?",
-    explanation: &[
-        "A window over event time collects the records that happened between its start and \
-         its end. But records travel: a phone in a tunnel holds its events for half a minute, \
-         a slow link delays one record in twenty by seconds. However long the job waits, one \
-         more record for that window could still be on its way. So the job never knows a \
-         window is complete, and yet it has to answer some time.",
-        "What makes it answer is the watermark: the job's running estimate that it has now \
-         seen everything up to event time T. Here each partition's watermark is the largest \
-         event time it has delivered minus a bound on disorder (Flink's \
-         forBoundedOutOfOrderness), and the job's watermark is the smallest of them. When the \
-         watermark passes a window's end, the window fires. In the chart the watermark is the \
-         blue staircase climbing as processing time goes up; a window fires where the \
-         staircase crosses its right edge.",
-        "The watermark is a heuristic, not a fact. Records that arrive after it passed their \
-         window are late, and somebody has to deal with them. Drop them, and the answer \
-         stays wrong for ever, quietly. Restate, and the window fires again with a \
-         correction (\"31 → 32\"), which every consumer downstream must know how to apply. \
-         Route them to a side output, and the answer stays as it was while somebody else \
-         gets a pile of stragglers to reconcile. Allowed lateness decides how far past a \
-         window's end, in event time (as the watermark measures it), the window keeps \
-         listening; past that every late record is too late. Within it, a late record is \
-         always added and the window fires again, whatever the policy: the policy decides \
-         only what a late pane says (an update, or a retraction and a correction) and where \
-         a too-late record goes. A drop that changes nothing is an allowed lateness of 0.",
-        "The minimum has a cost of its own: a partition that falls silent holds the \
-         watermark, and so every window of every key, where it is. Declaring a partition \
-         idle after a while without records (Flink's withIdleness) lets the watermark move \
-         on, at the price of making that partition's records late when it wakes up.",
-        "Event time itself can be wrong: a phone stamps its events with its own clock, and \
-         that clock may be minutes off. A mobile event therefore carries three timestamps: \
-         when it occurred and when it was sent, both by the device's clock, and when the \
-         server received it, by the server's. The device's error is in both of its own \
-         readings, so it cancels in received − sent: occurred + (received − sent) places the \
-         event on the server's clock, wrong only by the network delay. Click a dot to see a \
-         record's three timestamps and where the correction moves it.",
-    ],
     guarantee: "A window fires once the watermark passes its end, so its first answer \
                 includes every record that arrived before then. Records that arrive later \
                 but within the allowed lateness update the answer with a late pane; records \
@@ -69,27 +33,65 @@ pub static WORDS: LessonWords = LessonWords {
               until it speaks again; with idleness, its buffered records arrive late. \
               Restating moves the problem to consumers that must retract; a side output \
               moves it to whoever reads the side output.",
-    simplifications: &[
-        "Windows are seconds long and the run lasts two minutes, standing in for hours.",
-        "The watermark is recomputed after every record, not on Flink's periodic \
-         autoWatermarkInterval timer, so the staircase has more, smaller steps.",
-        "Late panes accumulate (each carries the window's whole count so far), as Flink's \
-         default trigger does; restating adds the value to retract, as Beam's accumulating \
-         and retracting panes do.",
-        "The chart classifies a record as late by the watermark just before the instant it \
-         was processed; the core decides per record, so at one instant with several records \
-         the two can differ.",
-        "The chart draws tumbling windows; hopping, sliding and session windows (reachable \
-         through a link) are counted but drawn without columns or late marks.",
-        "A device's clock error is one constant offset; real clocks also drift, and the \
-         correction assumes the device's clock ran at the right speed between occurred and \
-         sent.",
-    ],
-    simpler_than: "Flink",
 };
 
 pub static LESSON: Lesson<EventTimeFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "A window over event time collects the records that happened between its start and \
+             its end. But records travel: a phone in a tunnel holds its events for half a minute, \
+             a slow link delays one record in twenty by seconds. However long the job waits, one \
+             more record for that window could still be on its way. So the job never knows a \
+             window is complete, and yet it has to answer some time.",
+            "What makes it answer is the watermark: the job's running estimate that it has now \
+             seen everything up to event time T. Here each partition's watermark is the largest \
+             event time it has delivered minus a bound on disorder (Flink's \
+             forBoundedOutOfOrderness), and the job's watermark is the smallest of them. When the \
+             watermark passes a window's end, the window fires. In the chart the watermark is the \
+             blue staircase climbing as processing time goes up; a window fires where the \
+             staircase crosses its right edge.",
+            "The watermark is a heuristic, not a fact. Records that arrive after it passed their \
+             window are late, and somebody has to deal with them. Drop them, and the answer \
+             stays wrong for ever, quietly. Restate, and the window fires again with a \
+             correction (\"31 → 32\"), which every consumer downstream must know how to apply. \
+             Route them to a side output, and the answer stays as it was while somebody else \
+             gets a pile of stragglers to reconcile. Allowed lateness decides how far past a \
+             window's end, in event time (as the watermark measures it), the window keeps \
+             listening; past that every late record is too late. Within it, a late record is \
+             always added and the window fires again, whatever the policy: the policy decides \
+             only what a late pane says (an update, or a retraction and a correction) and where \
+             a too-late record goes. A drop that changes nothing is an allowed lateness of 0.",
+            "The minimum has a cost of its own: a partition that falls silent holds the \
+             watermark, and so every window of every key, where it is. Declaring a partition \
+             idle after a while without records (Flink's withIdleness) lets the watermark move \
+             on, at the price of making that partition's records late when it wakes up.",
+            "Event time itself can be wrong: a phone stamps its events with its own clock, and \
+             that clock may be minutes off. A mobile event therefore carries three timestamps: \
+             when it occurred and when it was sent, both by the device's clock, and when the \
+             server received it, by the server's. The device's error is in both of its own \
+             readings, so it cancels in received − sent: occurred + (received − sent) places the \
+             event on the server's clock, wrong only by the network delay. Click a dot to see a \
+             record's three timestamps and where the correction moves it.",
+        ],
+        simplifications: &[
+            "Windows are seconds long and the run lasts two minutes, standing in for hours.",
+            "The watermark is recomputed after every record, not on Flink's periodic \
+             autoWatermarkInterval timer, so the staircase has more, smaller steps.",
+            "Late panes accumulate (each carries the window's whole count so far), as Flink's \
+             default trigger does; restating adds the value to retract, as Beam's accumulating \
+             and retracting panes do.",
+            "The chart classifies a record as late by the watermark just before the instant it \
+             was processed; the core decides per record, so at one instant with several records \
+             the two can differ.",
+            "The chart draws tumbling windows; hopping, sliding and session windows (reachable \
+             through a link) are counted but drawn without columns or late marks.",
+            "A device's clock error is one constant offset; real clocks also drift, and the \
+             correction assumes the device's clock ran at the right speed between occurred and \
+             sent.",
+        ],
+        simpler_than: "Flink",
+    },
     try_this: &[
         TryThis {
             prompt: "Wait longer: set the out-of-orderness bound to 20 s.",

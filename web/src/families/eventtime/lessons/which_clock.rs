@@ -2,7 +2,7 @@
 //! time, after the processor has been down and catches up.
 
 use crate::families::eventtime::{EventTimeFamily, EventTimeView};
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::eventtime::knobs::section::*;
 use streamlab_sim::window::WindowSpec;
 
@@ -13,23 +13,6 @@ pub static WORDS: LessonWords = LessonWords {
     title: "Which clock?",
     theme: Theme::Time,
     question: "My hourly counts are wrong after an outage. Which clock was I counting by?",
-    explanation: &[
-        "Every record carries two times that matter here. Its event time is when the thing \
-         happened, stamped by the device. Its processing time is when your job got round to \
-         it. While everything runs smoothly the two are a few hundred milliseconds apart and \
-         it hardly matters which one a window uses.",
-        "Then the processor stops. Devices keep producing and the topic keeps storing, so a \
-         backlog builds up. When the processor comes back it reads that backlog as fast as it \
-         can: minutes of events in a few seconds. A window defined by processing time puts \
-         all of them into the window in which they were read. That window reports a huge \
-         spike, and the windows of the outage report nothing, although traffic never changed.",
-        "A window defined by event time asks the record when it happened, so the backlog lands \
-         back in the windows it belongs to. The price is waiting: such a window can only be \
-         closed when the job believes no more of its records are coming. That belief is the \
-         watermark, here the largest event time seen minus a bound on how out of order \
-         records arrive. During the outage the watermark stands still and the windows wait; \
-         once the backlog is read they fire, late but right.",
-    ],
     guarantee: "With event-time windows, a record is counted in the window its timestamp falls \
                 in, however late it is processed, as long as it arrives before the watermark \
                 passes the window's end plus the allowed lateness. Processing-time windows \
@@ -43,20 +26,39 @@ pub static WORDS: LessonWords = LessonWords {
               Event-time counts go wrong in a different way: records that arrive after the \
               watermark has passed (a delay longer than the bound) are late and, without \
               allowed lateness, dropped.",
-    simplifications: &[
-        "Windows are 30 s long and the run lasts 3 minutes, standing in for hours and days.",
-        "The watermark is recomputed after every record, not on Flink's periodic \
-         autoWatermarkInterval timer.",
-        "The input is bounded: at its end the watermark jumps to the end of time and every \
-         window fires, as when a bounded Flink source finishes.",
-        "The processor reads the backlog at one fixed catch-up rate, in arrival order; a real \
-         job's speed depends on its state, its sinks and back pressure.",
-    ],
-    simpler_than: "Flink",
 };
 
 pub static LESSON: Lesson<EventTimeFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "Every record carries two times that matter here. Its event time is when the thing \
+             happened, stamped by the device. Its processing time is when your job got round to \
+             it. While everything runs smoothly the two are a few hundred milliseconds apart and \
+             it hardly matters which one a window uses.",
+            "Then the processor stops. Devices keep producing and the topic keeps storing, so a \
+             backlog builds up. When the processor comes back it reads that backlog as fast as it \
+             can: minutes of events in a few seconds. A window defined by processing time puts \
+             all of them into the window in which they were read. That window reports a huge \
+             spike, and the windows of the outage report nothing, although traffic never changed.",
+            "A window defined by event time asks the record when it happened, so the backlog lands \
+             back in the windows it belongs to. The price is waiting: such a window can only be \
+             closed when the job believes no more of its records are coming. That belief is the \
+             watermark, here the largest event time seen minus a bound on how out of order \
+             records arrive. During the outage the watermark stands still and the windows wait; \
+             once the backlog is read they fire, late but right.",
+        ],
+        simplifications: &[
+            "Windows are 30 s long and the run lasts 3 minutes, standing in for hours and days.",
+            "The watermark is recomputed after every record, not on Flink's periodic \
+             autoWatermarkInterval timer.",
+            "The input is bounded: at its end the watermark jumps to the end of time and every \
+             window fires, as when a bounded Flink source finishes.",
+            "The processor reads the backlog at one fixed catch-up rate, in arrival order; a real \
+             job's speed depends on its state, its sinks and back pressure.",
+        ],
+        simpler_than: "Flink",
+    },
     try_this: &[
         TryThis {
             prompt: "Make the outage twice as long (80 s).",

@@ -4,7 +4,7 @@
 //! Kafka Streams.
 
 use crate::families::eventtime::{EventTimeFamily, EventTimeView};
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::eventtime::knobs::section::*;
 
 /// What the lesson says, apart from its code: every bundle carries it for the gallery and
@@ -14,33 +14,6 @@ pub static WORDS: LessonWords = LessonWords {
     title: "Windows",
     theme: Theme::Time,
     question: "Which window does this record belong to, and why is it in several at once?",
-    explanation: &[
-        "A stream never ends, so \"how many?\" only has an answer per stretch of time: a \
-         window. Which stretches you choose decides what a record counts towards. The \
-         picture runs one device's records through four kinds of windows at once; each band \
-         of boxes is one kind of window, and every record is drawn again inside each box that \
-         holds it.",
-        "Tumbling windows cut time into back-to-back pieces of one size, so every record \
-         lands in exactly one (Flink's TumblingEventTimeWindows.of(size), Kafka Streams' \
-         TimeWindows.ofSizeWithNoGrace(size)). Hopping windows have a size too, but a new one \
-         starts every hop, so they overlap and a record lands in size ÷ hop of them; they \
-         answer \"the last ten seconds, every five seconds\".",
-        "Careful with names: Flink calls hopping windows sliding windows \
-         (SlidingEventTimeWindows.of(size, slide)), while Kafka Streams calls them hopping \
-         (TimeWindows.ofSizeWithNoGrace(size).advanceBy(advance)) and keeps \"sliding\" for \
-         something else: SlidingWindows.ofTimeDifferenceAndGrace builds windows out of the \
-         records themselves, one for every different group of records that lie within the \
-         time difference of each other. Their edges sit on records (or one millisecond past \
-         one), not on a clock grid, and a busy stretch makes many of them.",
-        "Session windows have no size at all. A device's records belong to one session as \
-         long as each follows the previous within the gap; a pause longer than the gap \
-         closes it (Flink's EventTimeSessionWindows.withGap, Kafka Streams' \
-         SessionWindows.ofInactivityGapWithNoGrace). A late record that falls into a pause \
-         can join two sessions into one.",
-        "Every kind still needs the watermark to know when a window is done: each box is \
-         dashed while open and solid once it has fired. The four rows run the same window \
-         operator as the streamlab window command, on the same records.",
-    ],
     guarantee: "Each kind assigns a record by its event time alone. Tumbling puts it in exactly \
                 one window, hopping in every window whose span covers it, sliding in every \
                 window built from records within the time difference of it, session in the one \
@@ -57,34 +30,63 @@ pub static WORDS: LessonWords = LessonWords {
               A session gap that is too short splits one visit into many; one that is too \
               long glues separate visits together. And reading Flink's \"sliding\" as Kafka's \
               (or the reverse) gives windows of a different shape with the same name.",
-    simplifications: &[
-        "Windows are seconds long and the run lasts 40 seconds, standing in for hours.",
-        "The picture shows device 0's windows; every other device has windows of its own \
-         (windows are per key).",
-        "Kafka Streams' sliding windows never start before time 0 (records in the first time \
-         difference share one window [0, time difference]); here their windows may start \
-         below 0, as hopping windows do.",
-        "All four kinds fire when the watermark passes their end, and again for every late \
-         record, as Flink's event-time triggers do. Kafka Streams closes windows by stream \
-         time minus the grace period rather than by a watermark, and by default coalesces \
-         updates in its record cache (statestore.cache.max.bytes, 10 MiB), forwarding at \
-         most one per key and window per commit.interval.ms (30 s) unless the cache is off \
-         or suppress() holds results until the window closes.",
-        "A pause exactly as long as the session gap ends the session here: sessions that \
-         only touch stay apart, as the window contract of `streamlab window` defines. Flink \
-         merges them (its TimeWindow.intersects counts windows that only touch), and so does \
-         Kafka Streams (a record within the inactivity gap, the gap included, joins the \
-         session).",
-        "Sliding windows are drawn half-open like the others: Kafka's inclusive window \
-         [s, s + D] is drawn from s to s + D + 1 ms.",
-        "To keep a run quick, the sliding time difference is capped so that a device expects \
-         at most 100 records within it; the sliding band's title shows the value in use.",
-    ],
-    simpler_than: "Flink and Kafka Streams",
 };
 
 pub static LESSON: Lesson<EventTimeFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "A stream never ends, so \"how many?\" only has an answer per stretch of time: a \
+             window. Which stretches you choose decides what a record counts towards. The \
+             picture runs one device's records through four kinds of windows at once; each band \
+             of boxes is one kind of window, and every record is drawn again inside each box that \
+             holds it.",
+            "Tumbling windows cut time into back-to-back pieces of one size, so every record \
+             lands in exactly one (Flink's TumblingEventTimeWindows.of(size), Kafka Streams' \
+             TimeWindows.ofSizeWithNoGrace(size)). Hopping windows have a size too, but a new one \
+             starts every hop, so they overlap and a record lands in size ÷ hop of them; they \
+             answer \"the last ten seconds, every five seconds\".",
+            "Careful with names: Flink calls hopping windows sliding windows \
+             (SlidingEventTimeWindows.of(size, slide)), while Kafka Streams calls them hopping \
+             (TimeWindows.ofSizeWithNoGrace(size).advanceBy(advance)) and keeps \"sliding\" for \
+             something else: SlidingWindows.ofTimeDifferenceAndGrace builds windows out of the \
+             records themselves, one for every different group of records that lie within the \
+             time difference of each other. Their edges sit on records (or one millisecond past \
+             one), not on a clock grid, and a busy stretch makes many of them.",
+            "Session windows have no size at all. A device's records belong to one session as \
+             long as each follows the previous within the gap; a pause longer than the gap \
+             closes it (Flink's EventTimeSessionWindows.withGap, Kafka Streams' \
+             SessionWindows.ofInactivityGapWithNoGrace). A late record that falls into a pause \
+             can join two sessions into one.",
+            "Every kind still needs the watermark to know when a window is done: each box is \
+             dashed while open and solid once it has fired. The four rows run the same window \
+             operator as the streamlab window command, on the same records.",
+        ],
+        simplifications: &[
+            "Windows are seconds long and the run lasts 40 seconds, standing in for hours.",
+            "The picture shows device 0's windows; every other device has windows of its own \
+             (windows are per key).",
+            "Kafka Streams' sliding windows never start before time 0 (records in the first time \
+             difference share one window [0, time difference]); here their windows may start \
+             below 0, as hopping windows do.",
+            "All four kinds fire when the watermark passes their end, and again for every late \
+             record, as Flink's event-time triggers do. Kafka Streams closes windows by stream \
+             time minus the grace period rather than by a watermark, and by default coalesces \
+             updates in its record cache (statestore.cache.max.bytes, 10 MiB), forwarding at \
+             most one per key and window per commit.interval.ms (30 s) unless the cache is off \
+             or suppress() holds results until the window closes.",
+            "A pause exactly as long as the session gap ends the session here: sessions that \
+             only touch stay apart, as the window contract of `streamlab window` defines. Flink \
+             merges them (its TimeWindow.intersects counts windows that only touch), and so does \
+             Kafka Streams (a record within the inactivity gap, the gap included, joins the \
+             session).",
+            "Sliding windows are drawn half-open like the others: Kafka's inclusive window \
+             [s, s + D] is drawn from s to s + D + 1 ms.",
+            "To keep a run quick, the sliding time difference is capped so that a device expects \
+             at most 100 records within it; the sliding band's title shows the value in use.",
+        ],
+        simpler_than: "Flink and Kafka Streams",
+    },
     try_this: &[
         TryThis {
             prompt: "Make the hop 1 s (Flink's slide, Kafka's advanceBy).",

@@ -3,7 +3,7 @@
 //! restores and replays, and why an aligned barrier waits for the slowest input.
 
 use crate::families::exactly_once::EosFamily;
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::exactly_once::knobs::section::*;
 use streamlab_sim::exactly_once::{CrashMode, SIMPLIFICATIONS};
 
@@ -15,28 +15,6 @@ pub static WORDS: LessonWords = LessonWords {
     theme: Theme::Failure,
     question: "My stream job keeps a count per key. When it crashes and restarts, is the \
                count still right, and how much work does it redo?",
-    explanation: &[
-        "A stateful job holds two things that must agree: its state (here, a count per \
-         key) and its place in the input (an offset per partition). If a restart brings \
-         back one without the other, records are counted twice or not at all. Every \
-         recovery model is a way to save the two together.",
-        "Spark cuts the input into microbatches. Before a batch runs, the offsets it will \
-         read are written to a log; when it ends, its state and offsets are committed as \
-         one. A crash in the middle throws the batch's work away, and the restarted query \
-         runs the same batch again over the same offsets, from the state the previous \
-         batch left.",
-        "Flink instead sends a barrier down every input partition at each checkpoint \
-         interval. When the counter has seen the barrier on all its inputs, it snapshots \
-         its state: everything before the barriers is in it, nothing after. To line the \
-         inputs up it holds back those whose barrier came early, so one slow input makes \
-         every checkpoint wait (unaligned checkpoints skip the wait by storing the records \
-         still in flight). After a crash the job reloads the last complete checkpoint and \
-         rewinds each source to the checkpoint's offsets.",
-        "Both models read some records again after a crash, but their state comes back \
-         exactly equal to a count of the records before the restored offsets: the replay \
-         counts each record once more into a state that had not yet counted it. A job \
-         without checkpoints has nothing to go back to: its state starts empty.",
-    ],
     guarantee: "With microbatches or checkpoints, the state after every restart equals the \
                 count of the records before its positions: exactly once inside the job. \
                 Records between the last commit and the crash are processed twice.",
@@ -44,12 +22,36 @@ pub static WORDS: LessonWords = LessonWords {
                 complete checkpoint. What it counted since is gone with the crash.",
     failure: "A crash throws away everything since the last commit; a slow input stretches \
               every aligned checkpoint; a job without checkpoints loses its whole state.",
-    simplifications: SIMPLIFICATIONS,
-    simpler_than: "Flink and Spark",
 };
 
 pub static LESSON: Lesson<EosFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "A stateful job holds two things that must agree: its state (here, a count per \
+             key) and its place in the input (an offset per partition). If a restart brings \
+             back one without the other, records are counted twice or not at all. Every \
+             recovery model is a way to save the two together.",
+            "Spark cuts the input into microbatches. Before a batch runs, the offsets it will \
+             read are written to a log; when it ends, its state and offsets are committed as \
+             one. A crash in the middle throws the batch's work away, and the restarted query \
+             runs the same batch again over the same offsets, from the state the previous \
+             batch left.",
+            "Flink instead sends a barrier down every input partition at each checkpoint \
+             interval. When the counter has seen the barrier on all its inputs, it snapshots \
+             its state: everything before the barriers is in it, nothing after. To line the \
+             inputs up it holds back those whose barrier came early, so one slow input makes \
+             every checkpoint wait (unaligned checkpoints skip the wait by storing the records \
+             still in flight). After a crash the job reloads the last complete checkpoint and \
+             rewinds each source to the checkpoint's offsets.",
+            "Both models read some records again after a crash, but their state comes back \
+             exactly equal to a count of the records before the restored offsets: the replay \
+             counts each record once more into a state that had not yet counted it. A job \
+             without checkpoints has nothing to go back to: its state starts empty.",
+        ],
+        simplifications: SIMPLIFICATIONS,
+        simpler_than: "Flink and Spark",
+    },
     try_this: &[
         TryThis {
             prompt: "Checkpoint every second instead of every five.",

@@ -4,7 +4,7 @@
 //! fencing. Misconception 9 ("microbatching means end-to-end exactly-once") lives here.
 
 use crate::families::exactly_once::EosFamily;
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::exactly_once::knobs::section::*;
 use streamlab_sim::exactly_once::{Fencing, Mode, SinkKind, SIMPLIFICATIONS};
 
@@ -16,25 +16,6 @@ pub static WORDS: LessonWords = LessonWords {
     theme: Theme::Failure,
     question: "Spark and Flink promise exactly-once. Then why did my customer get the same \
                email twice after a restart?",
-    explanation: &[
-        "The promise covers what the framework can roll back: its own state and its \
-         offsets. A replay after a crash counts a record again into a state that was \
-         rolled back to before it, so the count ends exact. An email sent the first time \
-         was not rolled back: the replay sends it again. Microbatching does not change \
-         this; the batch that runs again sends its emails again.",
-        "Three things make an outside effect safe. The receiver can deduplicate, if each \
-         call carries a key that names the input record (its partition and offset): the \
-         second call is refused. The output can be written in a transaction that commits \
-         only with the checkpoint, as Flink's Kafka sink does; readers with \
-         isolation.level read_committed never see the aborted attempt. Or a database can \
-         store the input offsets in the same transaction as the result, and skip an \
-         update whose offset it already has.",
-        "A paused instance is the other way out of exactly-once. If it stops answering \
-         for longer than the heartbeat timeout, a replacement starts from the last \
-         checkpoint. When the old one wakes up it does not know it was replaced, and goes \
-         on writing older counts over the newer ones, until a write carries an epoch or a \
-         transactional.id that the store can check and refuse.",
-    ],
     guarantee: "Inside the job: exactly once. Outside it: once only for a receiver that \
                 deduplicates, a transaction committed with the checkpoint, or a store \
                 that keeps the offsets; any other effect happens again for every record \
@@ -43,12 +24,33 @@ pub static WORDS: LessonWords = LessonWords {
                 receiver can tell a repeat, and only if the call says which record it is.",
     failure: "A crash repeats every external effect since the last commit; a zombie \
               overwrites newer results unless the store fences it.",
-    simplifications: SIMPLIFICATIONS,
-    simpler_than: "Flink, Spark and Kafka",
 };
 
 pub static LESSON: Lesson<EosFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "The promise covers what the framework can roll back: its own state and its \
+             offsets. A replay after a crash counts a record again into a state that was \
+             rolled back to before it, so the count ends exact. An email sent the first time \
+             was not rolled back: the replay sends it again. Microbatching does not change \
+             this; the batch that runs again sends its emails again.",
+            "Three things make an outside effect safe. The receiver can deduplicate, if each \
+             call carries a key that names the input record (its partition and offset): the \
+             second call is refused. The output can be written in a transaction that commits \
+             only with the checkpoint, as Flink's Kafka sink does; readers with \
+             isolation.level read_committed never see the aborted attempt. Or a database can \
+             store the input offsets in the same transaction as the result, and skip an \
+             update whose offset it already has.",
+            "A paused instance is the other way out of exactly-once. If it stops answering \
+             for longer than the heartbeat timeout, a replacement starts from the last \
+             checkpoint. When the old one wakes up it does not know it was replaced, and goes \
+             on writing older counts over the newer ones, until a write carries an epoch or a \
+             transactional.id that the store can check and refuse.",
+        ],
+        simplifications: SIMPLIFICATIONS,
+        simpler_than: "Flink, Spark and Kafka",
+    },
     try_this: &[
         TryThis {
             prompt: "Give each call an idempotency key.",

@@ -3,7 +3,7 @@
 //! changelog tables joined into a view kept up to date (table–table).
 
 use crate::families::joins::JoinsFamily;
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::joins::knobs::section::*;
 use streamlab_sim::joins::{Mode, Outer, SIMPLIFICATIONS};
 
@@ -15,27 +15,6 @@ pub static WORDS: LessonWords = LessonWords {
     theme: Theme::Time,
     question: "A join in SQL looks at two finished tables. What does a join mean when both \
                sides are still arriving, late and out of order?",
-    explanation: &[
-        "A batch join sees every row of both tables at once. A streaming join sees rows one \
-         at a time, in the order the network delivers them, and must decide how long to \
-         wait for a partner. An interval join (Flink's intervalJoin(...).between(lower, \
-         upper), Kafka Streams' JoinWindows) answers with event time: a click may join a \
-         search when it happened between lower and upper after it. The watermark says when \
-         no partner can still come; only then can a left join say \"this search was never \
-         clicked\", and only then can the join forget the search.",
-        "So the answer depends on time and on arrival. A click that happens after the \
-         interval, or that arrives behind the watermark, never joins: its search is \
-         reported unclicked and the click-through rate drops, although the user clicked.",
-        "Joining a stream with a table raises another question: which version of the row? \
-         By processing time, an order takes whatever the table holds when it arrives, so \
-         the answer changes when the same input arrives interleaved differently. By event \
-         time (FOR SYSTEM_TIME AS OF the order's time) it takes the version valid when the \
-         order was placed, and waits for the watermark to be sure of it: the same answer \
-         in every interleaving.",
-        "Two tables joined together (a KTable–KTable join, a regular join in Flink SQL) \
-         give a view that every change to either side updates: the old joined row is \
-         retracted and the new one added. A sink that only appends keeps the old rows too.",
-    ],
     guarantee: "An interval join's matches are the batch join of the events that were not \
                 late, in any arrival order. An event-time temporal join answers each order \
                 with the version valid at its time, whatever the interleaving. A \
@@ -46,12 +25,35 @@ pub static WORDS: LessonWords = LessonWords {
     failure: "A late click is dropped and its search reported unclicked; a too-short \
               interval loses the slow clickers; a processing-time lookup enriches with \
               whatever version arrived first; an append-only sink keeps retracted rows.",
-    simplifications: SIMPLIFICATIONS,
-    simpler_than: "Flink and Kafka Streams",
 };
 
 pub static LESSON: Lesson<JoinsFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "A batch join sees every row of both tables at once. A streaming join sees rows one \
+             at a time, in the order the network delivers them, and must decide how long to \
+             wait for a partner. An interval join (Flink's intervalJoin(...).between(lower, \
+             upper), Kafka Streams' JoinWindows) answers with event time: a click may join a \
+             search when it happened between lower and upper after it. The watermark says when \
+             no partner can still come; only then can a left join say \"this search was never \
+             clicked\", and only then can the join forget the search.",
+            "So the answer depends on time and on arrival. A click that happens after the \
+             interval, or that arrives behind the watermark, never joins: its search is \
+             reported unclicked and the click-through rate drops, although the user clicked.",
+            "Joining a stream with a table raises another question: which version of the row? \
+             By processing time, an order takes whatever the table holds when it arrives, so \
+             the answer changes when the same input arrives interleaved differently. By event \
+             time (FOR SYSTEM_TIME AS OF the order's time) it takes the version valid when the \
+             order was placed, and waits for the watermark to be sure of it: the same answer \
+             in every interleaving.",
+            "Two tables joined together (a KTable–KTable join, a regular join in Flink SQL) \
+             give a view that every change to either side updates: the old joined row is \
+             retracted and the new one added. A sink that only appends keeps the old rows too.",
+        ],
+        simplifications: SIMPLIFICATIONS,
+        simpler_than: "Flink and Kafka Streams",
+    },
     try_this: &[
         TryThis {
             prompt: "Shorten the interval to between(0 s, 1 s).",

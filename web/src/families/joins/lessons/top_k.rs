@@ -3,7 +3,7 @@
 //! count-min sketch with a heap when the counts do not fit.
 
 use crate::families::joins::JoinsFamily;
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::joins::knobs::section::*;
 use streamlab_sim::joins::{Mode, TopKWindow, SIMPLIFICATIONS};
 
@@ -16,22 +16,6 @@ pub static WORDS: LessonWords = LessonWords {
     question: "I want the five most viewed posts of every ten seconds. Can each partition \
                rank its own share and a merge add them up, and what if the counts do not \
                fit in memory?",
-    explanation: &[
-        "Exact top-K per window (Flink SQL's window Top-N: ROW_NUMBER() OVER (PARTITION BY \
-         window_start, window_end ORDER BY views DESC), kept where rownum <= K) counts \
-         every post in the window and ranks them when the watermark closes it.",
-        "Spread over partitions, each partition can rank its own posts and a final step can \
-         merge the lists. That is exact when the stream is keyed by the post: each post's \
-         whole count is in one partition. Keyed by anything else (the user), a post's views \
-         are split: a partition's list holds only its share, a post just below the cut in \
-         every partition appears in none, and the merge misses it or ranks it too low.",
-        "When there are too many posts to count each, a count-min sketch keeps a few rows of \
-         counters; a post adds one to a counter in every row, and its estimate is the \
-         smallest of its counters. Collisions only add, so the estimate is never below the \
-         truth, and with width w and depth d it is at most e/w × N too high with \
-         probability 1 − e^−d (N: the views in the window). A small heap keeps the posts \
-         with the largest estimates.",
-    ],
     guarantee: "Exact and post-keyed merges give the true top K of every window. The sketch \
                 never underestimates, and overcounts by more than e/width × N with \
                 probability at most e^−depth.",
@@ -40,12 +24,30 @@ pub static WORDS: LessonWords = LessonWords {
     failure: "A merge over a stream keyed by something else misses posts whose views are \
               spread; a sketch too narrow for the window overcounts and may rank a \
               rarely viewed post into the top K.",
-    simplifications: SIMPLIFICATIONS,
-    simpler_than: "Flink",
 };
 
 pub static LESSON: Lesson<JoinsFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "Exact top-K per window (Flink SQL's window Top-N: ROW_NUMBER() OVER (PARTITION BY \
+             window_start, window_end ORDER BY views DESC), kept where rownum <= K) counts \
+             every post in the window and ranks them when the watermark closes it.",
+            "Spread over partitions, each partition can rank its own posts and a final step can \
+             merge the lists. That is exact when the stream is keyed by the post: each post's \
+             whole count is in one partition. Keyed by anything else (the user), a post's views \
+             are split: a partition's list holds only its share, a post just below the cut in \
+             every partition appears in none, and the merge misses it or ranks it too low.",
+            "When there are too many posts to count each, a count-min sketch keeps a few rows of \
+             counters; a post adds one to a counter in every row, and its estimate is the \
+             smallest of its counters. Collisions only add, so the estimate is never below the \
+             truth, and with width w and depth d it is at most e/w × N too high with \
+             probability 1 − e^−d (N: the views in the window). A small heap keeps the posts \
+             with the largest estimates.",
+        ],
+        simplifications: SIMPLIFICATIONS,
+        simpler_than: "Flink",
+    },
     try_this: &[
         TryThis {
             prompt: "One partition.",

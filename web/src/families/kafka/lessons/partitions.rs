@@ -1,7 +1,7 @@
 //! Lesson 1, "Partitions and consumer groups": ordering, sharing work, and the ceiling.
 
 use crate::families::kafka::{KafkaFamily, KafkaOptions};
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::kafka::knobs::section::*;
 use streamlab_sim::kafka::scenario::{GroupConfig, DEFAULT_GROUP_IDS};
 
@@ -14,23 +14,6 @@ pub static WORDS: LessonWords = LessonWords {
     question: "My topic promises ordering — ordering of what, exactly? How do several processes \
                share a topic without doing the same work twice, and how does another team read \
                it without slowing mine down?",
-    explanation: &[
-        "A topic is not one queue but several logs side by side: its partitions. Every record \
-         lands in exactly one of them and gets the next offset there, so inside a partition \
-         the order is fixed, and between partitions there is none. The producer picks the \
-         partition by hashing the record's key, which keeps every record of one key in one \
-         partition and in the order it was sent.",
-        "A consumer group divides the partitions among its members: each partition belongs to \
-         one member at a time, and that member works through it in offset order (a member \
-         just removed from the group may still be finishing the batch it held, a zombie, \
-         while the new owner starts: the rebalances lesson shows it). Inside a group the \
-         topic behaves like a work queue. A second group keeps its own positions and reads \
-         everything again, at its own pace, without touching the first group's.",
-        "Because one member handles a partition's records one after another, a partition can \
-         never go faster than that member's processing. Members beyond the partition count \
-         get nothing to do, and a key that gets most of the traffic overloads its partition \
-         however many members you add.",
-    ],
     guarantee: "Records with the same key are read in the order they were written, by one \
                 member of each group at a time, as long as the partition count stays put \
                 (adding partitions moves keys: the queues lesson shows it). Nothing is \
@@ -41,21 +24,40 @@ pub static WORDS: LessonWords = LessonWords {
     failure: "A hot key overloads one partition while the others idle; extra members sit idle \
               once they outnumber partitions; and slow processing caps each partition at one \
               member's speed, so lag grows no matter how many machines you add.",
-    simplifications: &[
-        "Membership is fixed for the whole run: no rebalances yet, so members never join, \
-         leave or crash mid-run.",
-        "Null-key records stick to one partition for 16 records at a time; Kafka's sticky \
-         partitioner switches after batch.size bytes.",
-        "A poll starts at the next owned partition in turn; Kafka's fetcher drains one \
-         fetched partition first. Both even out over a few polls.",
-        "Network and broker delays are left out except linger.ms; processing times are whole \
-         milliseconds.",
-    ],
-    simpler_than: "Kafka",
 };
 
 pub static LESSON: Lesson<KafkaFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "A topic is not one queue but several logs side by side: its partitions. Every record \
+             lands in exactly one of them and gets the next offset there, so inside a partition \
+             the order is fixed, and between partitions there is none. The producer picks the \
+             partition by hashing the record's key, which keeps every record of one key in one \
+             partition and in the order it was sent.",
+            "A consumer group divides the partitions among its members: each partition belongs to \
+             one member at a time, and that member works through it in offset order (a member \
+             just removed from the group may still be finishing the batch it held, a zombie, \
+             while the new owner starts: the rebalances lesson shows it). Inside a group the \
+             topic behaves like a work queue. A second group keeps its own positions and reads \
+             everything again, at its own pace, without touching the first group's.",
+            "Because one member handles a partition's records one after another, a partition can \
+             never go faster than that member's processing. Members beyond the partition count \
+             get nothing to do, and a key that gets most of the traffic overloads its partition \
+             however many members you add.",
+        ],
+        simplifications: &[
+            "Membership is fixed for the whole run: no rebalances yet, so members never join, \
+             leave or crash mid-run.",
+            "Null-key records stick to one partition for 16 records at a time; Kafka's sticky \
+             partitioner switches after batch.size bytes.",
+            "A poll starts at the next owned partition in turn; Kafka's fetcher drains one \
+             fetched partition first. Both even out over a few polls.",
+            "Network and broker delays are left out except linger.ms; processing times are whole \
+             milliseconds.",
+        ],
+        simpler_than: "Kafka",
+    },
     try_this: &[
         TryThis {
             prompt: "Give the group 8 members on 6 partitions.",

@@ -2,7 +2,7 @@
 //! member can set off a storm.
 
 use crate::families::kafka::{KafkaFamily, KafkaOptions};
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::assignor::Strategy;
 use streamlab_sim::kafka::knobs::section::*;
 use streamlab_sim::kafka::presets;
@@ -17,21 +17,6 @@ pub static WORDS: LessonWords = LessonWords {
     question: "A consumer restarted and my whole group stopped for 20 seconds. Why does one \
                member leaving affect everyone — and how can a member that is merely slow \
                bring the group down?",
-    explanation: &[
-        "The group coordinator, a broker, keeps the list of members and hands out the \
-         partitions. Whenever that list changes — a member joins, leaves, or goes quiet — the \
-         group rebalances: every member must rejoin, and only when all have rejoined (or the \
-         rebalance timeout has passed) does the leader's new assignment go out.",
-        "A member rejoins only at its next poll(). With an eager assignor (range, roundrobin, \
-         sticky) it first gives up all its partitions, so members that rejoined early sit \
-         idle while the slowest one finishes its batch. The cooperative protocol (KIP-429) \
-         lets members keep what they own and revoke only partitions that move, in two rounds.",
-        "The coordinator cannot tell a slow member from a dead one. A heartbeat thread proves \
-         the process is alive (session.timeout.ms); polling proves it is making progress \
-         (max.poll.interval.ms). A batch that takes longer than max.poll.interval.ms gets the \
-         member removed, its partitions move, and whoever takes them starts again from the \
-         last committed offset — with a bigger backlog and an even longer batch.",
-    ],
     guarantee: "Each partition has at most one owner per generation, and a new owner starts \
                 from the last committed offset. Nothing promises that work done after that \
                 commit is kept: it will be done again.",
@@ -42,23 +27,40 @@ pub static WORDS: LessonWords = LessonWords {
               group (eager) until the slowest member polls; a batch longer than \
               max.poll.interval.ms removes the member, its uncommitted work is redone, and the \
               growing backlog can make the next owner too slow as well: a storm.",
-    simplifications: &[
-        "Requests take no network time: JoinGroup and SyncGroup complete in the millisecond \
-         their conditions are met, so CompletingRebalance passes in an instant.",
-        "One topic per group; every member subscribes to it.",
-        "Kafka's newer consumer protocol (KIP-848, group.protocol=consumer) moves assignment to \
-         the broker; the playground shows the classic protocol most deployments still run.",
-        "As in Kafka, a clean shutdown (close()) commits only with enable.auto.commit on or \
-         a rebalance listener that commits in onPartitionsRevoked; a crash commits nothing.",
-        "Static membership has a cost the run shows only when a static member crashes: the \
-         coordinator notices it only after session.timeout.ms, and its partitions wait \
-         unread until then, since no LeaveGroup announces that it is gone.",
-    ],
-    simpler_than: "Kafka",
 };
 
 pub static LESSON: Lesson<KafkaFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "The group coordinator, a broker, keeps the list of members and hands out the \
+             partitions. Whenever that list changes — a member joins, leaves, or goes quiet — the \
+             group rebalances: every member must rejoin, and only when all have rejoined (or the \
+             rebalance timeout has passed) does the leader's new assignment go out.",
+            "A member rejoins only at its next poll(). With an eager assignor (range, roundrobin, \
+             sticky) it first gives up all its partitions, so members that rejoined early sit \
+             idle while the slowest one finishes its batch. The cooperative protocol (KIP-429) \
+             lets members keep what they own and revoke only partitions that move, in two rounds.",
+            "The coordinator cannot tell a slow member from a dead one. A heartbeat thread proves \
+             the process is alive (session.timeout.ms); polling proves it is making progress \
+             (max.poll.interval.ms). A batch that takes longer than max.poll.interval.ms gets the \
+             member removed, its partitions move, and whoever takes them starts again from the \
+             last committed offset — with a bigger backlog and an even longer batch.",
+        ],
+        simplifications: &[
+            "Requests take no network time: JoinGroup and SyncGroup complete in the millisecond \
+             their conditions are met, so CompletingRebalance passes in an instant.",
+            "One topic per group; every member subscribes to it.",
+            "Kafka's newer consumer protocol (KIP-848, group.protocol=consumer) moves assignment to \
+             the broker; the playground shows the classic protocol most deployments still run.",
+            "As in Kafka, a clean shutdown (close()) commits only with enable.auto.commit on or \
+             a rebalance listener that commits in onPartitionsRevoked; a crash commits nothing.",
+            "Static membership has a cost the run shows only when a static member crashes: the \
+             coordinator notices it only after session.timeout.ms, and its partitions wait \
+             unread until then, since no LeaveGroup announces that it is gone.",
+        ],
+        simpler_than: "Kafka",
+    },
     try_this: &[
         TryThis {
             prompt: "Restart c2 with static membership on.",

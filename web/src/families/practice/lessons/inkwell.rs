@@ -2,7 +2,7 @@
 //! with knobs only and graded on the run.
 
 use crate::families::practice::{PracticeFamily, PracticeOptions};
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::practice::knobs::section::{CONSUMERS, TOPIC};
 use streamlab_sim::practice::SIMPLIFICATIONS;
 
@@ -15,25 +15,6 @@ pub static WORDS: LessonWords = LessonWords {
     question: "Inkwell's search is stale, its analytics has holes and its recommender \
                never catches up after a deploy. Can you fix all three with settings alone, \
                without blowing the budget?",
-    explanation: &[
-        "Inkwell writes 300 events a second to one topic. Three services read all of it, \
-         each as its own consumer group at its own pace: search indexes an event in 5 ms, \
-         analytics loads it into a warehouse in 4 ms (five times slower while the \
-         warehouse struggles, from 30 s to 90 s), and the recommender scores it in 12 ms. \
-         At 60 s the recommender is redeployed: every one of its consumers stops for 20 s.",
-        "Each service has one goal, judged on the run and shown beside it: search is never \
-         more than 2 s behind; analytics loses nothing to retention; the recommender is \
-         caught up (less than a second behind) within 60 s of its deploy starting. No \
-         service may lose an event. Press play, watch the goals, then change the knobs \
-         and try again.",
-        "Everything costs. A consumer costs 10 credits whether it has a partition or \
-         not, a partition 2, and every megabyte retention keeps 1. An attempt over 135 \
-         credits fails, so the answer is not to add everything: give each service what \
-         its own deadline needs.",
-        "When every goal passes, the address bar (and the link under the chart) is your \
-         solution: send it, and streamlab grade gives the same verdict from the \
-         scenario you export.",
-    ],
     guarantee: "Each group reads every retained event of every partition in order, at \
                 least once, at its own pace. Nothing guarantees it reads an event before \
                 retention deletes it.",
@@ -46,12 +27,33 @@ pub static WORDS: LessonWords = LessonWords {
               range and auto.offset.reset decides where it goes: with Kafka's default, \
               latest, it jumps to the end of the log and skips everything in between. \
               Consumers beyond the partition count sit idle however many you add.",
-    simplifications: SIMPLIFICATIONS,
-    simpler_than: "Kafka",
 };
 
 pub static LESSON: Lesson<PracticeFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "Inkwell writes 300 events a second to one topic. Three services read all of it, \
+             each as its own consumer group at its own pace: search indexes an event in 5 ms, \
+             analytics loads it into a warehouse in 4 ms (five times slower while the \
+             warehouse struggles, from 30 s to 90 s), and the recommender scores it in 12 ms. \
+             At 60 s the recommender is redeployed: every one of its consumers stops for 20 s.",
+            "Each service has one goal, judged on the run and shown beside it: search is never \
+             more than 2 s behind; analytics loses nothing to retention; the recommender is \
+             caught up (less than a second behind) within 60 s of its deploy starting. No \
+             service may lose an event. Press play, watch the goals, then change the knobs \
+             and try again.",
+            "Everything costs. A consumer costs 10 credits whether it has a partition or \
+             not, a partition 2, and every megabyte retention keeps 1. An attempt over 135 \
+             credits fails, so the answer is not to add everything: give each service what \
+             its own deadline needs.",
+            "When every goal passes, the address bar (and the link under the chart) is your \
+             solution: send it, and streamlab grade gives the same verdict from the \
+             scenario you export.",
+        ],
+        simplifications: SIMPLIFICATIONS,
+        simpler_than: "Kafka",
+    },
     try_this: &[
         TryThis {
             prompt: "Add everything: 12 partitions, a week of retention, 12 consumers each.",

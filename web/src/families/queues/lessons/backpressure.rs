@@ -3,7 +3,7 @@
 //! shard's write limit.
 
 use crate::families::queues::QueuesFamily;
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::queues::knobs::section::*;
 use streamlab_sim::queues::{Mode, SIMPLIFICATIONS};
 
@@ -15,19 +15,6 @@ pub static WORDS: LessonWords = LessonWords {
     theme: Theme::Failure,
     question: "My producer sends faster than my consumer can process. Where do the extra \
                records go, and what happens to them when something dies?",
-    explanation: &[
-        "When records arrive faster than they are processed, they must go somewhere. A \
-         small buffer that drops what does not fit loses records at once, and says so. A \
-         large buffer in the consumer's memory loses nothing until the process dies, and \
-         then loses everything it held. Blocking the producer loses nothing here, but moves \
-         the problem upstream: the producer's own rate falls, and its sender now waits.",
-        "A log is a fourth answer: a buffer on the broker's disk, as large as retention \
-         allows, that outlives the consumer. The backlog is still there, but it is a number \
-         you can watch and catch up on, not a loss.",
-        "Delivery without a broker (a webhook, UDP) assumes the consumer is always there: \
-         what arrives while it is down is gone. And a log has limits of its own: a Kinesis \
-         shard takes a fixed number of writes a second and refuses the rest.",
-    ],
     guarantee: "Drop promises nothing. A memory buffer promises order and no loss while the \
                 process lives. Block promises no loss by slowing the sender. A log keeps \
                 every record until retention deletes it.",
@@ -37,12 +24,27 @@ pub static WORDS: LessonWords = LessonWords {
     failure: "A full small buffer drops; a crashed process takes its memory buffer with it; \
               a blocked producer stalls its own callers; a log reader that falls behind \
               retention loses the oldest records; a throttled shard refuses writes.",
-    simplifications: SIMPLIFICATIONS,
-    simpler_than: "Kafka, RabbitMQ and Kinesis",
 };
 
 pub static LESSON: Lesson<QueuesFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "When records arrive faster than they are processed, they must go somewhere. A \
+             small buffer that drops what does not fit loses records at once, and says so. A \
+             large buffer in the consumer's memory loses nothing until the process dies, and \
+             then loses everything it held. Blocking the producer loses nothing here, but moves \
+             the problem upstream: the producer's own rate falls, and its sender now waits.",
+            "A log is a fourth answer: a buffer on the broker's disk, as large as retention \
+             allows, that outlives the consumer. The backlog is still there, but it is a number \
+             you can watch and catch up on, not a loss.",
+            "Delivery without a broker (a webhook, UDP) assumes the consumer is always there: \
+             what arrives while it is down is gone. And a log has limits of its own: a Kinesis \
+             shard takes a fixed number of writes a second and refuses the rest.",
+        ],
+        simplifications: SIMPLIFICATIONS,
+        simpler_than: "Kafka, RabbitMQ and Kinesis",
+    },
     try_this: &[
         TryThis {
             prompt: "Let the memory buffer spill to disk.",

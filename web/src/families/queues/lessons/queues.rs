@@ -3,7 +3,7 @@
 //! order and in history.
 
 use crate::families::queues::QueuesFamily;
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::queues::knobs::section::*;
 use streamlab_sim::queues::{Mode, SIMPLIFICATIONS};
 
@@ -15,22 +15,6 @@ pub static WORDS: LessonWords = LessonWords {
     theme: Theme::Log,
     question: "A queue lets me add consumers until the work keeps up. Why does my consumer \
                group stop scaling at the partition count, and what would a queue cost me?",
-    explanation: &[
-        "The same records arrive in one topic and three readers take them. A consumer group \
-         gives each partition to one member, which works through it in offset order: a key \
-         stays in order, and a partition goes exactly as fast as one member. Members beyond \
-         the partition count wait.",
-        "A share group (Kafka 4, KIP-932) lets several members take records from the same \
-         partition. The broker locks each record it hands out, counts its deliveries, and \
-         makes it available again if the member releases it or the lock runs out; after a \
-         delivery limit the record is archived. A classic queue broker does the same with \
-         messages: it pushes them to consumers up to a prefetch limit, deletes what is \
-         acknowledged and puts back what is not.",
-        "Both scale past the partition count, because a record no longer waits for the one \
-         before it. That is also what they give up: when a record is redelivered, a later \
-         record of its key may already be done. And a queue forgets what it delivered, so a \
-         reader that arrives later finds nothing of the past, while the log still holds it.",
-    ],
     guarantee: "The consumer group: every key's records are processed in offset order, at \
                 least once. The share group and the queue: every record is delivered until \
                 it is acknowledged or given up, with no order between deliveries.",
@@ -41,12 +25,30 @@ pub static WORDS: LessonWords = LessonWords {
               (consumer group), when their locks run out (share group), or when the broker \
               sees the connection drop (queue). Redelivered, they finish after later \
               records of the same key.",
-    simplifications: SIMPLIFICATIONS,
-    simpler_than: "Kafka and RabbitMQ",
 };
 
 pub static LESSON: Lesson<QueuesFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "The same records arrive in one topic and three readers take them. A consumer group \
+             gives each partition to one member, which works through it in offset order: a key \
+             stays in order, and a partition goes exactly as fast as one member. Members beyond \
+             the partition count wait.",
+            "A share group (Kafka 4, KIP-932) lets several members take records from the same \
+             partition. The broker locks each record it hands out, counts its deliveries, and \
+             makes it available again if the member releases it or the lock runs out; after a \
+             delivery limit the record is archived. A classic queue broker does the same with \
+             messages: it pushes them to consumers up to a prefetch limit, deletes what is \
+             acknowledged and puts back what is not.",
+            "Both scale past the partition count, because a record no longer waits for the one \
+             before it. That is also what they give up: when a record is redelivered, a later \
+             record of its key may already be done. And a queue forgets what it delivered, so a \
+             reader that arrives later finds nothing of the past, while the log still holds it.",
+        ],
+        simplifications: SIMPLIFICATIONS,
+        simpler_than: "Kafka and RabbitMQ",
+    },
     try_this: &[
         TryThis {
             prompt: "Twelve consumers on three partitions.",

@@ -3,7 +3,7 @@
 //! crash, clean or unclean, does to the records it had acknowledged.
 
 use crate::families::replication::ReplicationFamily;
-use crate::shell::family::{Lesson, LessonWords, Theme, TryThis};
+use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::replication::knobs::section::*;
 use streamlab_sim::replication::{Acks, Fault, FaultKind, SIMPLIFICATIONS};
 
@@ -16,34 +16,6 @@ pub static WORDS: LessonWords = LessonWords {
     question: "Every other lesson says the broker keeps my records. When does a record the \
                broker acknowledged disappear, and what does it cost to make sure it never \
                does?",
-    explanation: &[
-        "A partition lives on several brokers. One replica is the leader: producers write \
-         to it and it decides the order. The others are followers that keep asking the \
-         leader for what they lack and append it to their own copy. Each replica has a log \
-         end offset, the next offset it would write. The leader moves the high watermark \
-         up to the smallest log end among the in-sync replicas (the ISR): records below it \
-         are on every in-sync copy, and only those are handed to consumers.",
-        "A follower stays in the ISR while it keeps catching up with the leader's log end; \
-         one that has not caught up for replica.lag.time.max.ms is dropped, so a slow copy \
-         cannot hold the partition back for ever. When a leader's broker dies, the \
-         controller notices after broker.session.timeout.ms and promotes a replica from \
-         the ISR. Such a replica has every record below the high watermark, so nothing a \
-         consumer could have read is lost.",
-        "The producer chooses what an acknowledgement means. acks=0 does not wait at all. \
-         acks=1 waits until the leader has the record, so a leader that dies before its \
-         followers fetched it takes acknowledged records with it: the new leader never had \
-         them, and the old one cuts them from its log when it returns. acks=all waits until \
-         every in-sync replica has it; min.insync.replicas sets how small the ISR may get \
-         before such writes are refused with NotEnoughReplicas rather than kept on too few \
-         copies. The three rows under the picture run all three settings on the same \
-         faults, so the loss and the latency of each can be read side by side.",
-        "When no in-sync replica is left, unclean.leader.election.enable decides between \
-         waiting offline and electing a replica that is out of sync: available again, but \
-         without whatever it had missed, acks=all or not. And when an answer is late, the \
-         producer sends the batch again; unless enable.idempotence lets the leader spot \
-         the retry by its producer id and sequence number, the log may then hold the same \
-         records twice.",
-    ],
     guarantee: "With acks=all, min.insync.replicas of 2 or more and no unclean election, a \
                 record the producer was told is written survives as long as fewer than \
                 min.insync.replicas brokers fail at once. Consumers only ever read below \
@@ -57,12 +29,42 @@ pub static WORDS: LessonWords = LessonWords {
               single copy; an unclean election discards acknowledged records; a retry without \
               idempotence writes a duplicate; a partition without a leader stops taking \
               writes until one is elected.",
-    simplifications: SIMPLIFICATIONS,
-    simpler_than: "Kafka",
 };
 
 pub static LESSON: Lesson<ReplicationFamily> = Lesson {
     words: &WORDS,
+    text: PageText {
+        explanation: &[
+            "A partition lives on several brokers. One replica is the leader: producers write \
+             to it and it decides the order. The others are followers that keep asking the \
+             leader for what they lack and append it to their own copy. Each replica has a log \
+             end offset, the next offset it would write. The leader moves the high watermark \
+             up to the smallest log end among the in-sync replicas (the ISR): records below it \
+             are on every in-sync copy, and only those are handed to consumers.",
+            "A follower stays in the ISR while it keeps catching up with the leader's log end; \
+             one that has not caught up for replica.lag.time.max.ms is dropped, so a slow copy \
+             cannot hold the partition back for ever. When a leader's broker dies, the \
+             controller notices after broker.session.timeout.ms and promotes a replica from \
+             the ISR. Such a replica has every record below the high watermark, so nothing a \
+             consumer could have read is lost.",
+            "The producer chooses what an acknowledgement means. acks=0 does not wait at all. \
+             acks=1 waits until the leader has the record, so a leader that dies before its \
+             followers fetched it takes acknowledged records with it: the new leader never had \
+             them, and the old one cuts them from its log when it returns. acks=all waits until \
+             every in-sync replica has it; min.insync.replicas sets how small the ISR may get \
+             before such writes are refused with NotEnoughReplicas rather than kept on too few \
+             copies. The three rows under the picture run all three settings on the same \
+             faults, so the loss and the latency of each can be read side by side.",
+            "When no in-sync replica is left, unclean.leader.election.enable decides between \
+             waiting offline and electing a replica that is out of sync: available again, but \
+             without whatever it had missed, acks=all or not. And when an answer is late, the \
+             producer sends the batch again; unless enable.idempotence lets the leader spot \
+             the retry by its producer id and sequence number, the log may then hold the same \
+             records twice.",
+        ],
+        simplifications: SIMPLIFICATIONS,
+        simpler_than: "Kafka",
+    },
     try_this: &[
         TryThis {
             prompt: "Set acks to 1.",
