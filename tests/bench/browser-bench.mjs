@@ -8,7 +8,8 @@ import { deflateRawSync } from 'node:zlib';
 import { launchBrowser, openPage, serveDist, waitForApp } from '../e2e/harness.mjs';
 
 const site = await serveDist({ subPath: '/bench/' });
-const browser = await launchBrowser();
+// gc() and exact heap sizes, so the heap is compared after a collection, not between two.
+const browser = await launchBrowser({ extraArgs: ['--js-flags=--expose-gc', '--enable-precise-memory-info'] });
 try {
   // The bare address is the gallery; the figures are the first lesson's.
   const visit = await openPage(browser, `${site.url}#/partitions`);
@@ -87,7 +88,7 @@ try {
   await waitForApp(long.page);
   await long.page.locator('.question').click();
   for (let i = 0; i < 5; i += 1) await long.page.keyboard.press('ArrowUp');
-  const heapMb = () => long.page.evaluate(() => performance.memory.usedJSHeapSize / 1e6);
+  const heapMb = () => long.page.evaluate(() => { window.gc(); return performance.memory.usedJSHeapSize / 1e6; });
   await long.page.waitForFunction(() => window.__streamlab.simMs() > 300_000, undefined, { timeout: 60_000 });
   const heapWarmMb = await heapMb();
   await long.page.evaluate(() => window.__streamlab.resetStats());

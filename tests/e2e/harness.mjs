@@ -110,12 +110,12 @@ export async function serveDist({ subPath = '/', root = distDir } = {}) {
  * Starts headless Chromium with a fresh, empty profile. Returns a playwright BrowserContext;
  * its close() also deletes the profile.
  */
-export async function launchBrowser() {
+export async function launchBrowser({ extraArgs = [] } = {}) {
   const userDataDir = await mkdtemp(join(tmpdir(), 'streamlab-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath,
     headless: true,
-    args: chromiumArgs,
+    args: [...chromiumArgs, ...extraArgs],
     viewport: { width: 1280, height: 800 },
   });
   const close = context.close.bind(context);

@@ -65,11 +65,11 @@ pub fn app() -> Html {
         html! { <Gallery /> }
     } else if let Some(lesson) = registry::find(slug) {
         lesson.mount(query, None, generation)
-    } else if generation > 0 {
-        // A link to a lesson another bundle carries (or to none, which the loader sends to
-        // the first lesson's bundle): load the page again, and the loader picks the bundle
-        // from the new address. Only after a navigation, so a loader and a bundle that
-        // disagreed could never reload for ever.
+    } else if generation > 0 && (catalog::find(slug).is_some() || registry::first().is_none()) {
+        // A link to a lesson another bundle carries (or to none, from a bundle without the
+        // first lesson): load the page again, and the loader picks the bundle from the new
+        // address (it has usually done so already). Only after a navigation, so a loader and
+        // a bundle that disagreed could never reload for ever.
         reload();
         html! { <p class="loading">{ "Opening the lesson…" }</p> }
     } else {
