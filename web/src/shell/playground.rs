@@ -195,6 +195,8 @@ impl<F: LessonFamily> Component for Playground<F> {
             Msg::Speed(exponent) => self.clock.set_speed(exponent),
             Msg::Seek(at_ms) => self.seek(at_ms),
             Msg::Edit(edit) => {
+                // Timed from here, so the figure includes rebuilding and re-simulating the run.
+                self.knob_started_at = Some(now_ms());
                 for &side in self.editing().sides() {
                     let mut next = self.forked(side);
                     edit(&mut next);
@@ -345,7 +347,7 @@ impl<F: LessonFamily> Playground<F> {
 
     /// The run changed: a new history entry.
     fn record_change(&mut self) {
-        self.knob_started_at = Some(now_ms());
+        self.knob_started_at.get_or_insert_with(now_ms);
         let fragment = self.fragment();
         self.share_url = self.address.write(&fragment, Write::Change);
     }
