@@ -7,6 +7,7 @@
 //! title never overlaps a tick label. Colours are plotters' own `RGBColor`, named [`Rgb`]
 //! here.
 
+use crate::platform::measured_canvas::MeasuredCanvas;
 use crate::platform::theme::ChartInk;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -14,9 +15,8 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::{
     Cartesian2d, ChartBuilder, ChartContext, Circle, Color, Cross, DrawingArea, DynElement,
     EmptyElement, IntoDrawingArea, IntoDynElement, IntoFont, PathElement, Ranged, Rectangle,
-    SeriesLabelPosition, ShapeStyle, Text, TextStyle, TriangleMarker,
+    ShapeStyle, Text, TextStyle, TriangleMarker,
 };
-use plotters_canvas::CanvasBackend;
 use std::iter::once;
 use std::ops::Range;
 use wasm_bindgen::JsCast;
@@ -99,9 +99,9 @@ pub struct Layout {
 }
 
 /// Anything plotters draws at points of type `C` (data units on the chart, pixels in a legend).
-type Element<C> = DynElement<'static, CanvasBackend, C>;
+type Element<C> = DynElement<'static, MeasuredCanvas, C>;
 
-type Chart = ChartContext<'static, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+type Chart = ChartContext<'static, MeasuredCanvas, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// A canvas being drawn on through plotters.
 pub struct Plot {
@@ -114,7 +114,7 @@ impl Plot {
     /// canvas has no 2D context.
     pub fn new(canvas: &HtmlCanvasElement, layout: Layout) -> Option<Plot> {
         round_line_joins(canvas)?;
-        let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+        let root = MeasuredCanvas::new(canvas)?.into_drawing_area();
         let ink = ChartInk::current();
         root.fill(&ink.paper).ok()?;
         let y = layout.y.0..layout.y.1;
@@ -212,34 +212,36 @@ impl Plot {
             return;
         }
         let ink = self.ink;
-        // Plotters centres each sample on its label's layout box, which the page's line height
-        // makes taller than the glyphs the canvas draws from the box's top: lift the sample to
-        // the glyphs' middle.
-        let (_, box_height) = self
-            .chart
-            .plotting_area()
-            .estimate_text_size("p", &font(&ink))
-            .unwrap_or((0, FONT_PX));
-        let lift = (box_height as i32 - FONT_PX as i32) / 2;
-        for &(label, look) in entries {
-            // Plotters keeps legend entries with series; an empty one carries each entry.
-            let empty = std::iter::empty::<Element<(f64, f64)>>();
-            if let Ok(entry) = self.chart.draw_series(empty) {
-                entry
-                    .label(label)
-                    .legend(move |(x, y)| sample((x, y - lift), &look));
-            }
+        let style = font(&ink);
+        // Laid out as plotters lays out its series labels (a box at (10, 10) in the plot, a
+        // margin, the samples' column, then the labels at 1.25 lines apart), but drawn here,
+        // because plotters would measure each label in the page, forcing a layout per label.
+        let area = self.chart.plotting_area().strip_coord_spec();
+        let line_px = (f64::from(FONT_PX) * 1.25) as i32;
+        let sizes: Vec<(u32, u32)> = entries
+            .iter()
+            .map(|(label, _)| {
+                area.estimate_text_size(label, &style)
+                    .unwrap_or((0, FONT_PX))
+            })
+            .collect();
+        let widest = sizes.iter().map(|&(w, _)| w as i32).max().unwrap_or(0);
+        let last_height = sizes.last().map_or(0, |&(_, h)| h as i32);
+        let (left, top, margin) = (10, 10, LEGEND_PADDING_PX);
+        let width = widest + LEGEND_SAMPLE_PX + LEGEND_PADDING_PX + 2 * margin;
+        let height = (entries.len() as i32 - 1) * line_px + last_height + 2 * margin;
+        let corners = [(left, top), (left + width, top + height)];
+        let _ = area.draw(&Rectangle::new(corners, ink.paper.mix(alpha).filled()));
+        let _ = area.draw(&Rectangle::new(corners, ink.grid));
+        for (row, &(label, look)) in entries.iter().enumerate() {
+            let line_top = top + margin + row as i32 * line_px;
+            let text_left = left + margin + LEGEND_SAMPLE_PX + LEGEND_PADDING_PX;
+            let _ = area.draw_text(label, &style, (text_left, line_top));
+            // The canvas draws the glyphs from the line's top, so their middle is half the
+            // font's size below it (a line's box is taller, by the font's leading).
+            let middle = line_top + FONT_PX as i32 / 2;
+            let _ = area.draw(&sample((left + margin, middle), &look));
         }
-        let _ = self
-            .chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::Coordinate(10, 10))
-            .margin(LEGEND_PADDING_PX)
-            .legend_area_size(LEGEND_SAMPLE_PX + LEGEND_PADDING_PX)
-            .background_style(ink.paper.mix(alpha).filled())
-            .border_style(ink.grid)
-            .label_font(font(&ink))
-            .draw();
     }
 }
 
@@ -262,7 +264,7 @@ fn font(ink: &ChartInk) -> TextStyle<'static> {
 
 /// The width left of the plot that the y tick labels of `y`, their tick marks and the title
 /// beside them need.
-fn y_label_room(root: &DrawingArea<CanvasBackend, Shift>, y: Range<f64>, font: &TextStyle) -> u32 {
+fn y_label_room(root: &DrawingArea<MeasuredCanvas, Shift>, y: Range<f64>, font: &TextStyle) -> u32 {
     let step = tick_step(y.clone());
     let widest = ticks(y)
         .into_iter()
