@@ -1,5 +1,4 @@
-//! Databases and streams: the family behind the "dual-writes", "compaction" and "snapshots"
-//! lessons.
+//! Databases and streams: the family behind the "dual-writes" and "bootstrapping" lessons.
 //!
 //! A database and the stores derived from it (a search index, a cache, a new replica) must
 //! agree, and there are several ways to try. This family puts them side by side on one seed
