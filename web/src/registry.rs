@@ -2,7 +2,9 @@
 //! lesson is added. The gallery, the header and the router read it; each entry knows its
 //! family, so the router mounts the family's playground without naming any family.
 
-use crate::families::{eventtime, exactly_once, joins, kafka, practice, queues, replication};
+use crate::families::{
+    databases, eventtime, exactly_once, joins, kafka, practice, queues, replication,
+};
 use crate::shell::family::LessonFamily;
 use crate::shell::family::{Lesson, LessonWords};
 use crate::shell::link::parse_query;
@@ -47,6 +49,8 @@ pub static LESSONS: &[&dyn AnyLesson] = &[
     &queues::lessons::queues::LESSON,
     &queues::lessons::backpressure::LESSON,
     &replication::lessons::replication::LESSON,
+    &databases::lessons::dual_writes::LESSON,
+    &databases::lessons::bootstrapping::LESSON,
     &exactly_once::lessons::checkpoints::LESSON,
     &exactly_once::lessons::effects::LESSON,
     &eventtime::lessons::which_clock::LESSON,

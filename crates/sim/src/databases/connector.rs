@@ -83,7 +83,7 @@ impl Connector {
 
     /// Polls if a poll is due: publishes every change committed since the last position.
     pub fn poll(&mut self, now: u64, db: &Database) {
-        if !self.next_poll_ms.is_some_and(|due| due <= now) {
+        if self.next_poll_ms.is_none_or(|due| due > now) {
             return;
         }
         let arrive = now + self.delivery_ms;

@@ -62,7 +62,8 @@ impl Lane {
         self as usize
     }
 
-    fn words(self) -> &'static str {
+    /// Its name as a learner reads it.
+    pub fn words(self) -> &'static str {
         match self {
             Lane::DualWrite => "Dual write",
             Lane::TryCatch => "Try/catch",

@@ -40,9 +40,8 @@
 //!
 //! # Simplifications
 //!
-//! [`DUAL_WRITE_SIMPLIFICATIONS`], [`COMPACTION_SIMPLIFICATIONS`] and
-//! [`SNAPSHOT_SIMPLIFICATIONS`] list where the model departs from the real systems; the
-//! lessons show them.
+//! [`DUAL_WRITE_SIMPLIFICATIONS`] and [`BOOTSTRAPPING_SIMPLIFICATIONS`] list where the model
+//! departs from the real systems; the lessons show them.
 
 pub mod accounts;
 pub mod bootstrap;
@@ -108,8 +107,9 @@ pub const DUAL_WRITE_SIMPLIFICATIONS: &[&str] = &[
      log keeps the insert.",
 ];
 
-/// Where the compaction model is simpler than Kafka, in a learner's words.
-pub const COMPACTION_SIMPLIFICATIONS: &[&str] = &[
+/// Where the bootstrapping lesson's models (the compacted topic and its cleaner, the
+/// snapshot and its stream) are simpler than Kafka and Debezium, in a learner's words.
+pub const BOOTSTRAPPING_SIMPLIFICATIONS: &[&str] = &[
     "One partition, and every record the same size: the dirty ratio counts records, where \
      Kafka counts bytes, and segments roll only by segment.ms (segment.bytes is never \
      reached).",
@@ -124,10 +124,6 @@ pub const COMPACTION_SIMPLIFICATIONS: &[&str] = &[
      delete.retention.ms: it would then keep a deleted key.",
     "The event-sourced log is a topic with cleanup.policy=delete and no time limit; the \
      balance is the sum of an account's events, and a closed account takes no more events.",
-];
-
-/// Where the snapshot model is simpler than Debezium, in a learner's words.
-pub const SNAPSHOT_SIMPLIFICATIONS: &[&str] = &[
     "A write commits the instant it arrives, and the snapshot reads a fixed number of rows per \
      second; real snapshots read in chunks (snapshot.fetch.size) at the database's pace.",
     "The consistent snapshot is one read as of a log position (Debezium's PostgreSQL \

@@ -46,6 +46,8 @@ pub struct SyncPicture {
     pub races: Vec<RaceTrace>,
     /// The outbox table's latest rows, as the relay reads them from the log.
     pub outbox_rows: Vec<OutboxRow>,
+    /// When the connectors are down, from and to, if the run stops them.
+    pub outage_ms: Option<(u64, u64)>,
     pub samples: Vec<SyncSample>,
 }
 
@@ -241,6 +243,10 @@ impl DatabasesWorld {
             lanes,
             races: sync.races.iter().flatten().copied().collect(),
             outbox_rows,
+            outage_ms: self.scenario().outage.enabled.then(|| {
+                let o = &self.scenario().outage;
+                (o.at_ms, o.at_ms + o.for_ms)
+            }),
             samples: sync.samples.clone(),
         })
     }
