@@ -52,8 +52,8 @@ pub static LESSON: Lesson<DatabasesFamily> = Lesson {
     try_this: &[
         TryThis {
             prompt: "Make the cleaner lazier: min.cleanable.dirty.ratio 0.9.",
-            expect: "Fewer cleanings; the compacted topic grows larger between them, and the \
-                     new consumer reads more records, though still far fewer than every write.",
+            expect: "Fewer cleanings, and the topic grows longer between them: the new \
+                     consumer may read more records, still far fewer than every write.",
             apply: |s| {
                 s.mode = Mode::Compaction;
                 s.topic.min_cleanable_dirty_ratio = 0.9;
@@ -61,8 +61,8 @@ pub static LESSON: Lesson<DatabasesFamily> = Lesson {
         },
         TryThis {
             prompt: "Roll segments only every two minutes (segment.ms).",
-            expect: "The active segment is never cleaned, so most records wait there: the log \
-                     is far longer until a segment closes.",
+            expect: "The active segment is never cleaned, so up to two minutes of writes wait \
+                     there uncompacted and the new consumer reads hundreds of records.
             apply: |s| {
                 s.mode = Mode::Compaction;
                 s.topic.segment_ms = 120_000;

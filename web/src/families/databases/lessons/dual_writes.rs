@@ -46,20 +46,23 @@ pub static LESSON: Lesson<DatabasesFamily> = Lesson {
     try_this: &[
         TryThis {
             prompt: "Make the network steady: no jitter.",
-            expect: "Writes of one product a few milliseconds apart no longer cross; the dual \
-                     writes end equal or nearly so. The race needs delays that vary.",
+            expect: "Every message takes the same time, so writes reach the index in the order \
+                     they reached the database: the dual writes end equal. The race needs \
+                     delays that vary.",
             apply: |s| s.network.jitter_ms = 0,
         },
         TryThis {
             prompt: "Put one server in front instead of two.",
-            expect: "Fewer crossings, but not none: each request is handled concurrently, so \
-                     one server's own writes can still overtake each other.",
+            expect: "About as many crossings: each request is handled concurrently and every \
+                     message takes its own time, so one server's writes overtake each other \
+                     too.",
             apply: |s| s.writes.app_servers = 1,
         },
         TryThis {
             prompt: "Fail one index write in five.",
-            expect: "The dual write loses hundreds of writes; the try/catch loses almost none \
-                     but lands more writes out of order. CDC and the outbox only lag more.",
+            expect: "The dual write loses hundreds of writes; the try/catch loses only those \
+                     that fail three times but lands more writes out of order. CDC and the \
+                     outbox only lag more.
             apply: |s| s.network.index_failure_rate = 0.2,
         },
         TryThis {
