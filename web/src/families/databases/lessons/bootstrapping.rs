@@ -62,7 +62,7 @@ pub static LESSON: Lesson<DatabasesFamily> = Lesson {
         TryThis {
             prompt: "Roll segments only every two minutes (segment.ms).",
             expect: "The active segment is never cleaned, so up to two minutes of writes wait \
-                     there uncompacted and the new consumer reads hundreds of records.
+                     there uncompacted and the new consumer reads hundreds of records.",
             apply: |s| {
                 s.mode = Mode::Compaction;
                 s.topic.segment_ms = 120_000;

@@ -62,7 +62,7 @@ pub static LESSON: Lesson<DatabasesFamily> = Lesson {
             prompt: "Fail one index write in five.",
             expect: "The dual write loses hundreds of writes; the try/catch loses only those \
                      that fail three times but lands more writes out of order. CDC and the \
-                     outbox only lag more.
+                     outbox only lag more.",
             apply: |s| s.network.index_failure_rate = 0.2,
         },
         TryThis {
