@@ -36,21 +36,8 @@ pub(crate) fn check(world: &DatabasesWorld) -> Result<(), String> {
 }
 
 fn check_events(world: &DatabasesWorld) -> Result<(), String> {
-    let now = world.now_ms();
     let recent = &world.events()[world.events_before_tick.saturating_sub(1)..];
-    if let Some(pair) = recent.windows(2).find(|p| p[0].at_ms > p[1].at_ms) {
-        return Err(format!(
-            "an event at {} ms was told after one at {} ms",
-            pair[1].at_ms, pair[0].at_ms
-        ));
-    }
-    match recent.last() {
-        Some(last) if last.at_ms > now => Err(format!(
-            "an event at {} ms is ahead of the clock ({now} ms)",
-            last.at_ms
-        )),
-        _ => Ok(()),
-    }
+    crate::family::events_in_order(recent.iter().map(|e| e.at_ms), world.now_ms())
 }
 
 fn check_sync(sync: &SyncWorld) -> Result<(), String> {
