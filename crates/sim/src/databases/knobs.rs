@@ -201,7 +201,8 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
         field: "retry.backoff_ms",
         label: "Back-off",
         config_name: Some("@Backoff(delay)"),
-        hint: "The wait before each retry; newer writes of the key do not wait with it.",
+        hint: "The wait before each retry; newer writes of the key do not wait with it. \
+               Spring Retry waits 1000 ms when neither delay nor value is set.",
         section: section::RETRY,
         control: real_number(
             Bounds::new(0.0, 60_000.0, MS),

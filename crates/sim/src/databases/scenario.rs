@@ -155,7 +155,8 @@ impl Default for NetworkSpec {
 pub struct RetrySpec {
     /// `maxAttempts`: attempts in all, the first one included (Spring Retry: 3).
     pub max_attempts: u32,
-    /// `@Backoff(delay)`: the wait before each retry, in ms (Spring Retry: 1000).
+    /// `@Backoff(delay)`: the wait before each retry, in ms (Spring Retry waits 1000, its
+    /// `value` default, when neither is set).
     pub backoff_ms: u64,
 }
 
