@@ -8,7 +8,9 @@
 //! reloads the page when a link leads to a lesson another bundle carries. The loader's table of
 //! slugs and this file must agree; a test holds them together.
 
-use crate::families::{eventtime, exactly_once, joins, kafka, practice, queues, replication};
+use crate::families::{
+    databases, eventtime, exactly_once, joins, kafka, practice, queues, replication,
+};
 use crate::registry::AnyLesson;
 
 /// One WebAssembly module of the site.
@@ -56,6 +58,15 @@ pub static REPLICATION: Bundle = Bundle {
     install_hooks: no_hooks,
 };
 
+pub static DATABASES: Bundle = Bundle {
+    name: "databases",
+    lessons: &[
+        &databases::lessons::dual_writes::LESSON,
+        &databases::lessons::bootstrapping::LESSON,
+    ],
+    install_hooks: no_hooks,
+};
+
 pub static EXACTLY_ONCE: Bundle = Bundle {
     name: "exactly_once",
     lessons: &[
@@ -97,6 +108,7 @@ pub static EVERY_BUNDLE: &[&Bundle] = &[
     &KAFKA,
     &QUEUES,
     &REPLICATION,
+    &DATABASES,
     &EXACTLY_ONCE,
     &EVENTTIME,
     &JOINS,

@@ -7,7 +7,9 @@
 //! family's code, which keeps the other families out of every bundle. A test checks that each
 //! bundle's lessons carry these same words and draw the same thumbnail.
 
-use crate::families::{eventtime, exactly_once, joins, kafka, practice, queues, replication};
+use crate::families::{
+    databases, eventtime, exactly_once, joins, kafka, practice, queues, replication,
+};
 use crate::shell::family::LessonWords;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 
@@ -43,6 +45,14 @@ pub static CATALOG: &[CatalogEntry] = &[
     entry(
         &replication::lessons::replication::WORDS,
         Thumbnail::Replication,
+    ),
+    entry(
+        &databases::lessons::dual_writes::WORDS,
+        Thumbnail::DualWrites,
+    ),
+    entry(
+        &databases::lessons::bootstrapping::WORDS,
+        Thumbnail::Compaction,
     ),
     entry(
         &exactly_once::lessons::checkpoints::WORDS,

@@ -8,6 +8,7 @@
 //! every family once; adding a family to it makes its presets runnable here and listed by
 //! `--list`.
 
+use crate::databases::DatabasesWorld;
 use crate::eventtime::EventTimeWorld;
 use crate::exactly_once::EosWorld;
 use crate::family::{Headless, ScenarioError};
@@ -104,6 +105,7 @@ pub static FAMILIES: &[&dyn AnyFamily] = &[
     &Family::<JoinsWorld>::NEW,
     &Family::<InkwellWorld>::NEW,
     &Family::<EosWorld>::NEW,
+    &Family::<DatabasesWorld>::NEW,
 ];
 
 /// Every preset of every family.

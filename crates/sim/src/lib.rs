@@ -6,6 +6,8 @@
 //! queue; backpressure, direct delivery, added partitions and Kinesis shard limits) and
 //! [`replication`] (brokers, leaders and followers, the ISR and the high watermark, acks,
 //! failover clean and unclean, and what each loses).
+//! [`databases`] keeps a derived store in step with a database (dual writes, CDC, the outbox),
+//! compacts a topic beside an event-sourced log, and bootstraps a store from a snapshot.
 //! [`window`] is the event-time window operator of the `window` CLI contract and [`assignor`]
 //! Kafka's partition assignors; both are shared operators. [`replay`]
 //! is the machinery every family shares: seeded random streams, portable sorts, the trace hash,
@@ -18,6 +20,7 @@
 //! scenario gives the same run bit for bit natively and in WebAssembly.
 
 pub mod assignor;
+pub mod databases;
 pub mod eventtime;
 pub mod exactly_once;
 pub mod family;

@@ -94,6 +94,30 @@ pub const MISCONCEPTIONS: &[Misconception] = &[
         refuted_when: Refutation::AboveZero,
     },
     Misconception {
+        number: 5,
+        belief: "Wrapping the second write of a dual write in a try/catch keeps the two \
+                 stores in sync.",
+        truth: "A retry recovers a write that failed, but two writes that both succeed can \
+                still reach the index in the other order than they reached the database, and \
+                a late retry can overwrite a newer value. Feed the index from the database's \
+                own change log (CDC, or an outbox), which has one order.",
+        preset: "misconception-5",
+        lesson: "dual-writes",
+        figure: "try_catch.divergent_keys",
+        refuted_when: Refutation::AboveZero,
+    },
+    Misconception {
+        number: 6,
+        belief: "Change data capture is the same thing as event sourcing.",
+        truth: "CDC streams each row's new state, so a compacted topic may keep only the \
+                latest per key. Event sourcing stores what happened, and the state is built \
+                from all of it: keep only each account's last event and the balance is wrong.",
+        preset: "misconception-6",
+        lesson: "bootstrapping",
+        figure: "event_sourced.wrong_if_compacted",
+        refuted_when: Refutation::AboveZero,
+    },
+    Misconception {
         number: 7,
         belief: "Windows can be closed by the server's clock.",
         truth: "Counting by arrival time is only right while nothing is delayed. After an \

@@ -3,6 +3,7 @@
 //! controls do. This test fails when the file is out of date; run it with
 //! `STREAMLAB_WRITE_DOCS=1` to write the file again.
 
+use streamlab_sim::databases::{knobs::KNOBS as DATABASES_KNOBS, DatabasesScenario};
 use streamlab_sim::eventtime::{knobs::KNOBS as EVENT_TIME_KNOBS, EventTimeScenario};
 use streamlab_sim::exactly_once::{knobs::KNOBS as EOS_KNOBS, EosScenario};
 use streamlab_sim::family::knob::markdown_table;
@@ -43,6 +44,11 @@ fn reference() -> String {
     out.push_str(&markdown_table(JOINS_KNOBS, &JoinsScenario::default()));
     out.push_str("\n## Exactly once: checkpoints, sinks and zombies\n\n");
     out.push_str(&markdown_table(EOS_KNOBS, &EosScenario::default()));
+    out.push_str("\n## Databases and streams: dual writes, CDC, compaction, snapshots\n\n");
+    out.push_str(&markdown_table(
+        DATABASES_KNOBS,
+        &DatabasesScenario::default(),
+    ));
     out
 }
 
@@ -67,6 +73,7 @@ fn the_knob_reference_is_generated_from_the_tables() {
         .chain(INKWELL_KNOBS.iter().map(|k| k.field))
         .chain(JOINS_KNOBS.iter().map(|k| k.field))
         .chain(EOS_KNOBS.iter().map(|k| k.field))
+        .chain(DATABASES_KNOBS.iter().map(|k| k.field))
     {
         assert!(actual.contains(&format!("(`{knob}`)")), "{knob}");
     }

@@ -45,6 +45,12 @@ pub enum Thumbnail {
     /// A job's state box with arrows out: one to a single envelope, one to a doubled envelope
     /// crossed out.
     Effects,
+    /// Two servers writing a database and an index: their arrows cross on the way to the
+    /// index (one crossed out); below, the database's log feeding the index in order.
+    DualWrites,
+    /// A long log of keyed records above its compacted copy, one record per key and a
+    /// tombstone, with a reader taking the short copy from the start.
+    Compaction,
 }
 
 const WIDTH: f64 = 240.0;
@@ -77,6 +83,8 @@ pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
         Thumbnail::TopK => top_k(),
         Thumbnail::Checkpoints => checkpoints(),
         Thumbnail::Effects => effects(),
+        Thumbnail::DualWrites => dual_writes(),
+        Thumbnail::Compaction => compaction(),
     };
     html! {
         <svg class="thumbnail" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} aria-hidden="true" focusable="false">
@@ -259,6 +267,54 @@ fn effects() -> Html {
             <rect class="thumb-member" x="134" y="58" width="30" height="22" rx="2" />
             <rect class="thumb-member" x="170" y="58" width="30" height="22" rx="2" />
             <path class="thumb-cross" d="M 172 60 l 26 18 m 0 -18 l -26 18" />
+        </>
+    }
+}
+
+fn dual_writes() -> Html {
+    html! {
+        <>
+            <rect class="thumb-member" x="10" y="10" width="34" height="18" rx="3" />
+            <rect class="thumb-member" x="10" y="36" width="34" height="18" rx="3" />
+            <rect class="thumb-member" x="104" y="10" width="40" height="44" rx="3" />
+            <text class="thumb-label" x="108" y="36">{ "DB" }</text>
+            <rect class="thumb-member" x="196" y="10" width="36" height="44" rx="3" />
+            <text class="thumb-label" x="200" y="36">{ "index" }</text>
+            <line class="thumb-link" x1="44" x2="104" y1="19" y2="22" />
+            <line class="thumb-link" x1="44" x2="104" y1="45" y2="42" />
+            // Two writes cross on their way to the index: the older one lands last.
+            <line class="thumb-link" x1="144" x2="196" y1="18" y2="46" />
+            <line class="thumb-link" x1="144" x2="196" y1="46" y2="18" />
+            <path class="thumb-cross" d="M 166 26 l 8 8 m 0 -8 l -8 8" />
+            // Below: the database's log, in order, feeding the index.
+            { for (0..10u32).map(|i| html! {
+                <rect x={(104.0 + f64::from(i) * 9.0).to_string()} y="68" width="8" height="12"
+                    fill={key_colour(Some(i % 3))} />
+            }) }
+            <line class="thumb-link" x1="124" x2="124" y1="54" y2="68" />
+            <line class="thumb-link" x1="194" x2="214" y1="74" y2="54" />
+        </>
+    }
+}
+
+fn compaction() -> Html {
+    let keys = [0u32, 1, 2, 0, 1, 0, 2, 1, 0, 3, 1, 0, 2, 0];
+    html! {
+        <>
+            { for keys.iter().enumerate().map(|(i, &k)| html! {
+                <rect x={(12.0 + i as f64 * 15.0).to_string()} y="12" width="13" height="16"
+                    fill={key_colour(Some(k))} />
+            }) }
+            <line class="thumb-link" x1="12" x2="222" y1="38" y2="38" />
+            // The compacted copy: the newest record per key, and a tombstone (an empty box).
+            { for [1u32, 2, 0].iter().enumerate().map(|(i, &k)| html! {
+                <rect x={(12.0 + i as f64 * 15.0).to_string()} y="48" width="13" height="16"
+                    fill={key_colour(Some(k))} />
+            }) }
+            <rect class="thumb-member" x="57" y="48" width="13" height="16" />
+            <text class="thumb-label" x="80" y="61">{ "one per key" }</text>
+            <rect class="thumb-member" x="12" y="74" width="56" height="14" rx="3" />
+            <line class="thumb-link" x1="18" x2="18" y1="64" y2="74" />
         </>
     }
 }

@@ -4,8 +4,8 @@
 //! answer that differs between the runs is marked (≠) as well as tinted; under the orders,
 //! the customer table as each run's processing-time join sees it now.
 
-use super::counters::Counters;
 use crate::platform::shared::Shared;
+use crate::widgets::figure_counters::Counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::{tier_name, EnrichmentPicture, OrderRow};
 use yew::prelude::*;

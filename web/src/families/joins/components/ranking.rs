@@ -4,8 +4,8 @@
 //! misplaced post marked by a sign as well as a tint; what the merge keyed by user left out;
 //! and each method's recall@K, largest overcount and bytes of state over the whole run.
 
-use super::counters::Counters;
 use crate::platform::shared::Shared;
+use crate::widgets::figure_counters::Counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::inputs::item_name;
 use streamlab_sim::joins::ranking::Ranked;

@@ -5,8 +5,8 @@
 //! join's watermark (the smaller of the two sides') is the dashed line; the axis runs past
 //! now by the interval, where the held events' bars end.
 
-use super::counters::Counters;
 use crate::platform::shared::Shared;
+use crate::widgets::figure_counters::Counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::search_click::Fate;
 use streamlab_sim::joins::{ClickMark, ClicksPicture, Side};

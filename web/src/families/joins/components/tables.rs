@@ -4,8 +4,8 @@
 //! as well as a muted colour. The counters say how often the view was checked
 //! against the batch join of the two tables, and how often it differed.
 
-use super::counters::Counters;
 use crate::platform::shared::Shared;
+use crate::widgets::figure_counters::Counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::{tier_name, TablesPicture};
 use yew::prelude::*;
@@ -80,7 +80,7 @@ pub fn tables(props: &TablesProps) -> Html {
                     }) }
                 </ol>
             </section>
-            <Counters figures={props.figures.clone()} rows={ROWS} warn={&["view_mismatches"][..]} />
+            <Counters figures={props.figures.clone()} rows={ROWS} warn={&["view_mismatches"][..]} class="j-counters" />
         </div>
     }
 }

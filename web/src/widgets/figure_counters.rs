@@ -13,6 +13,9 @@ pub struct CountersProps {
     /// Names whose value is a warning when it is not zero.
     #[prop_or_default]
     pub warn: &'static [&'static str],
+    /// The family's own class, beside the shared `q-counters`.
+    #[prop_or_default]
+    pub class: Classes,
 }
 
 /// A figure as printed: counts whole, ratios to three decimals at most.
@@ -30,7 +33,7 @@ pub fn counters(props: &CountersProps) -> Html {
     let flat = props.figures.flattened();
     let value = |name: &str| flat.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
     html! {
-        <dl class="q-counters j-counters">
+        <dl class={classes!("q-counters", props.class.clone())}>
             { for props.rows.iter().filter_map(|&(name, words)| value(name).map(|v| {
                 let warn = props.warn.contains(&name) && v != 0.0;
                 html! {
