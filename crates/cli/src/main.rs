@@ -10,6 +10,7 @@ mod grade;
 mod join;
 mod lines;
 mod partition;
+mod plain_event;
 mod simulate;
 mod topk;
 mod window;

@@ -9,7 +9,7 @@
 //! can tell a complete run by it. Output written before a bad line is left as it is.
 
 use crate::args::Flags;
-use crate::lines::{for_each_line, parse_object, read_config, write_json_string, EventLine};
+use crate::lines::{for_each_line, parse_event, read_config, write_json_string};
 use crate::CliError;
 use std::ffi::OsString;
 use std::io::{BufRead, BufWriter, Write};
@@ -46,7 +46,7 @@ fn process(
 ) -> Result<(), CliError> {
     let mut produced = Vec::new();
     for_each_line(input, |line, _| {
-        let event: EventLine = parse_object(line, "{\"key\": \"a\", \"time\": 0}")?;
+        let event = parse_event(line, "{\"key\": \"a\", \"time\": 0}")?;
         operator
             .push(&*event.key, event.time, &mut produced)
             .map_err(|error| error.to_string())?;
