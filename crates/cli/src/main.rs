@@ -8,6 +8,7 @@ mod args;
 mod assign;
 mod grade;
 mod join;
+mod key;
 mod lines;
 mod partition;
 mod plain_event;

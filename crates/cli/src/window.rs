@@ -9,6 +9,7 @@
 //! can tell a complete run by it. Output written before a bad line is left as it is.
 
 use crate::args::Flags;
+use crate::key::Key;
 use crate::lines::{for_each_line, parse_event, read_config, write_integer, write_json_string};
 use crate::CliError;
 use std::ffi::OsString;
@@ -35,14 +36,14 @@ pub fn run(args: &[OsString]) -> Result<(), CliError> {
     process(operator, stdin, stdout)
 }
 
-fn load_operator(config_path: &str) -> Result<WindowOperator<String>, CliError> {
+fn load_operator(config_path: &str) -> Result<WindowOperator<Key>, CliError> {
     let config: WindowConfig = read_config(config_path)?;
     WindowOperator::new(config)
         .map_err(|error| CliError::new(format!("config {config_path}: {error}")))
 }
 
 fn process(
-    mut operator: WindowOperator<String>,
+    mut operator: WindowOperator<Key>,
     input: impl BufRead,
     mut output: impl Write,
 ) -> Result<(), CliError> {
@@ -50,7 +51,7 @@ fn process(
     for_each_line(input, |line, _| {
         let event = parse_event(line, "{\"key\": \"a\", \"time\": 0}")?;
         operator
-            .push(&*event.key, event.time, &mut produced)
+            .push(&Key::new(&event.key), event.time, &mut produced)
             .map_err(|error| error.to_string())?;
         write_outputs(&mut output, &mut produced).map_err(|error| format!("i/o error: {error}"))
     })?;
@@ -63,15 +64,12 @@ fn process(
 
 /// Writes each record as one JSON line. Pieces go straight to the (buffered) output: with
 /// about one pane per six events, `write!`'s formatting machinery showed in profiles.
-fn write_outputs(
-    output: &mut impl Write,
-    produced: &mut Vec<Output<String>>,
-) -> std::io::Result<()> {
+fn write_outputs(output: &mut impl Write, produced: &mut Vec<Output<Key>>) -> std::io::Result<()> {
     for record in produced.drain(..) {
         match record {
             Output::Pane(pane) => {
                 output.write_all(b"{\"key\":")?;
-                write_json_string(output, &pane.key)?;
+                write_json_string(output, pane.key.as_str())?;
                 output.write_all(b",\"start\":")?;
                 write_integer(output, pane.start_ms)?;
                 output.write_all(b",\"end\":")?;
@@ -85,7 +83,7 @@ fn write_outputs(
             }
             Output::Side { key, time_ms } => {
                 output.write_all(b"{\"key\":")?;
-                write_json_string(output, &key)?;
+                write_json_string(output, key.as_str())?;
                 output.write_all(b",\"time\":")?;
                 write_integer(output, time_ms)?;
                 output.write_all(b",\"side\":true}\n")?;
