@@ -2,7 +2,6 @@
 //! stream events (`window`, `join`, `topk`): every line is parsed on its own, strictly, and
 //! every error names the input line; keys and ids are written back as JSON strings.
 
-use crate::plain_event::parse_plain_event;
 use crate::CliError;
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -81,18 +80,6 @@ pub fn parse_object<'a, T: Deserialize<'a>>(line: &'a [u8], example: &str) -> Re
         Some(_) => return Err(format!("expected a JSON object like {example}")),
     }
     serde_json::from_slice(line).map_err(|error| describe_json_error(&error))
-}
-
-/// Parses an event line as [`EventLine`]: plain lines through the fast path, anything else
-/// (including every bad line, so its error is the full parser's) through [`parse_object`].
-pub fn parse_event<'a>(line: &'a [u8], example: &str) -> Result<EventLine<'a>, String> {
-    match parse_plain_event(line) {
-        Some((key, time)) => Ok(EventLine {
-            key: Cow::Borrowed(key),
-            time,
-        }),
-        None => parse_object(line, example),
-    }
 }
 
 /// serde_json ends its messages with "at line 1 column N", which would be confusing next to

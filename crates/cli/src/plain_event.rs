@@ -11,12 +11,17 @@
 //!
 //! Accepted: JSON whitespace anywhere between tokens; exactly the two members `key` and
 //! `time`, in either order, their names written without escapes; a key without escapes or
-//! control characters (any valid UTF-8 otherwise); a time of 1 to 18 decimal digits without a
-//! leading zero (so it fits in an `i64`). Everything else (escapes, signs, fractions,
-//! exponents, extra or repeated members, trailing text) goes to the full parser.
+//! control characters (any UTF-8 otherwise, which the caller checks); a time of 1 to 18
+//! decimal digits without a leading zero (so it fits in an `i64`). Everything else (escapes,
+//! signs, fractions, exponents, extra or repeated members, trailing text) goes to the full
+//! parser.
 
 /// The key and time of a plain event line, or `None` when the line needs the full parser.
-pub fn parse_plain_event(line: &[u8]) -> Option<(&str, i64)> {
+///
+/// The key comes as bytes, not checked to be UTF-8: the line is plain only if they are, and
+/// the caller, which copies them anyway, checks them on the way more cheaply than
+/// `str::from_utf8` does on a short key (see `Key::from_utf8`).
+pub fn parse_plain_event(line: &[u8]) -> Option<(&[u8], i64)> {
     let mut cursor = Cursor { bytes: line, at: 0 };
     cursor.expect(b'{')?;
     let mut key = None;
@@ -38,9 +43,7 @@ pub fn parse_plain_event(line: &[u8]) -> Option<(&str, i64)> {
     if cursor.at != line.len() {
         return None;
     }
-    // Checked last, on the key alone: a plain key is short, and most lines get this far.
-    let key = std::str::from_utf8(key?).ok()?;
-    Some((key, time_ms?))
+    Some((key?, time_ms?))
 }
 
 /// The longest time accepted here: 18 digits cannot overflow an `i64` (19 can).
