@@ -68,6 +68,12 @@ impl<K> KeyTable<K> {
 }
 
 impl<K: Ord> KeyTable<K> {
+    /// The position of `id`'s key in key order among the ranked keys, if it is ranked: two
+    /// ranked ids compare as their ranks do.
+    pub(crate) fn rank(&self, id: KeyId) -> Option<u32> {
+        self.ranks.get(id as usize).copied()
+    }
+
     /// Orders two ids by their keys (for strings: by UTF-8 bytes), the order output uses.
     pub(crate) fn cmp_keys(&self, a: KeyId, b: KeyId) -> Ordering {
         if a == b {
