@@ -5,7 +5,7 @@
 use crate::CliError;
 use serde::Deserialize;
 use std::borrow::Cow;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, ErrorKind, Write};
 
 /// A keyed event line, `{"key": "a", "time": 123456}` (the `window` and `topk` input). The
 /// key borrows from the line unless it contains escapes, so most lines allocate nothing.
@@ -20,21 +20,48 @@ pub struct EventLine<'a> {
 /// Reads `input` line by line (a last line without `\n` counts, `\r\n` is accepted) and
 /// hands each line, with its number from 1, to `each`; an error from `each` is prefixed with
 /// `stdin line N: `.
+///
+/// Lines are handed out straight from `input`'s buffer; only a line cut by the buffer's end is
+/// copied, so with a large buffer almost no line is.
 pub fn for_each_line(
     mut input: impl BufRead,
     mut each: impl FnMut(&[u8], u64) -> Result<(), String>,
 ) -> Result<(), CliError> {
-    let mut line = Vec::new();
+    let mut partial = Vec::new();
     let mut line_number: u64 = 0;
+    let mut hand_over = |line: &[u8], line_number: u64| {
+        each(trim_line_end(line), line_number)
+            .map_err(|message| CliError::new(format!("stdin line {line_number}: {message}")))
+    };
     loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error.into()),
+        };
+        if buffer.is_empty() {
+            break;
         }
-        line_number += 1;
-        each(trim_line_end(&line), line_number)
-            .map_err(|message| CliError::new(format!("stdin line {line_number}: {message}")))?;
+        let mut line_start = 0;
+        for line_end in memchr::memchr_iter(b'\n', buffer) {
+            line_number += 1;
+            if partial.is_empty() {
+                hand_over(&buffer[line_start..line_end], line_number)?;
+            } else {
+                partial.extend_from_slice(&buffer[line_start..line_end]);
+                hand_over(&partial, line_number)?;
+                partial.clear();
+            }
+            line_start = line_end + 1;
+        }
+        partial.extend_from_slice(&buffer[line_start..]);
+        let length = buffer.len();
+        input.consume(length);
     }
+    if !partial.is_empty() {
+        hand_over(&partial, line_number + 1)?;
+    }
+    Ok(())
 }
 
 /// Strips the line terminator, `\n` or `\r\n`.
@@ -66,10 +93,25 @@ fn describe_json_error(error: &serde_json::Error) -> String {
     }
 }
 
-/// Writes `text` as a JSON string.
+/// Writes `text` as a JSON string, exactly as serde_json would.
 pub fn write_json_string(output: &mut impl Write, text: &str) -> std::io::Result<()> {
+    // serde_json escapes only quotes, backslashes and control characters; keys rarely hold
+    // any, and writing those as they are skips its per-byte escape table.
+    let plain = text
+        .bytes()
+        .all(|byte| byte >= 0x20 && byte != b'"' && byte != b'\\');
+    if plain {
+        output.write_all(b"\"")?;
+        output.write_all(text.as_bytes())?;
+        return output.write_all(b"\"");
+    }
     // Serializing a str cannot fail except through the writer.
     serde_json::to_writer(&mut *output, text).map_err(std::io::Error::from)
+}
+
+/// Writes `value` in decimal, as `Display` would, without going through the formatter.
+pub fn write_integer(output: &mut impl Write, value: impl itoa::Integer) -> std::io::Result<()> {
+    output.write_all(itoa::Buffer::new().format(value).as_bytes())
 }
 
 /// Reads the config file at `path` as `T`; every error names the file.
@@ -109,5 +151,45 @@ mod tests {
         })
         .unwrap_err();
         assert_eq!(error.0, "stdin line 2: bad");
+    }
+
+    /// A reader that hands out at most `chunk` bytes per fill, so lines are cut by buffer
+    /// ends at every position.
+    fn chunked(text: &[u8], chunk: usize) -> impl BufRead + '_ {
+        std::io::BufReader::with_capacity(chunk, text)
+    }
+
+    #[test]
+    fn lines_cut_by_the_buffer_end_are_whole() {
+        let text = b"first\r\nsecond line\n\nlast\r";
+        for chunk in 1..=text.len() + 1 {
+            let mut seen = Vec::new();
+            for_each_line(chunked(text, chunk), |line, n| {
+                seen.push((String::from_utf8(line.to_vec()).unwrap(), n));
+                Ok(())
+            })
+            .unwrap();
+            let expected = [("first", 1), ("second line", 2), ("", 3), ("last", 4)];
+            let expected: Vec<(String, u64)> =
+                expected.iter().map(|&(line, n)| (line.into(), n)).collect();
+            assert_eq!(seen, expected, "chunk {chunk}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn json_strings_are_written_as_serde_json_writes_them(text in "\\PC*|[\\x00-\\x7f]*") {
+            let mut written = Vec::new();
+            write_json_string(&mut written, &text).unwrap();
+            proptest::prop_assert_eq!(written, serde_json::to_vec(&text).unwrap());
+        }
+
+        #[test]
+        fn integers_are_written_as_display_writes_them(value: i64, count: u64) {
+            let mut written = Vec::new();
+            write_integer(&mut written, value).unwrap();
+            write_integer(&mut written, count).unwrap();
+            proptest::prop_assert_eq!(written, format!("{value}{count}").into_bytes());
+        }
     }
 }

@@ -8,9 +8,10 @@
 //! call site keeps only a small shim. Natively they call the standard library, so the
 //! benchmarks measure what they always did.
 //!
-//! Every function here is a stable sort, so both builds give the same order whenever the
-//! comparator is a total order (and the unstable sorts this replaces were only used where it
-//! is), which the determinism test checks on a whole run.
+//! Every function here is a stable sort, except `sort_unstable_by_key`, which is only for
+//! distinct keys, so both builds give the same order whenever the comparator is a total order
+//! (and the unstable sorts this replaces were only used where it is), which the determinism
+//! test checks on a whole run.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,6 +30,17 @@ pub fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ordering) 
 /// Sorts `items` stably by the key `key` extracts.
 pub fn sort_by_key<T, K: Ord>(items: &mut [T], mut key: impl FnMut(&T) -> K) {
     sort_by(items, |a, b| key(a).cmp(&key(b)));
+}
+
+/// Sorts `items` by the key `key` extracts, for items whose keys are all distinct, where any
+/// sort gives the one order a stable sort gives. Natively it sorts in place, without the
+/// stable sort's scratch buffer (which for the window operator's batches of panes was
+/// allocated and page-faulted in afresh for every batch); in WebAssembly it is the stable one.
+pub fn sort_unstable_by_key<T, K: Ord>(items: &mut [T], key: impl FnMut(&T) -> K) {
+    #[cfg(target_arch = "wasm32")]
+    sort_by_key(items, key);
+    #[cfg(not(target_arch = "wasm32"))]
+    items.sort_unstable_by_key(key);
 }
 
 /// Sorts `items` in their natural order.

@@ -68,6 +68,12 @@ impl<K> KeyTable<K> {
 }
 
 impl<K: Ord> KeyTable<K> {
+    /// The position of `id`'s key in key order among the ranked keys, if it is ranked: two
+    /// ranked ids compare as their ranks do.
+    pub(crate) fn rank(&self, id: KeyId) -> Option<u32> {
+        self.ranks.get(id as usize).copied()
+    }
+
     /// Orders two ids by their keys (for strings: by UTF-8 bytes), the order output uses.
     pub(crate) fn cmp_keys(&self, a: KeyId, b: KeyId) -> Ordering {
         if a == b {
@@ -149,9 +155,14 @@ impl Hasher for KeyHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.fold(u64::from_le_bytes(word));
+            // The same word as zero-padding `rest` into `[u8; 8]`, built in a register: the
+            // padded copy compiled to a `memcpy` call and a store-to-load stall, which took
+            // about a sixth of `streamlab window`'s time on keys like `user-00123`.
+            let word = rest
+                .iter()
+                .rev()
+                .fold(0u64, |word, &byte| (word << 8) | u64::from(byte));
+            self.fold(word);
         }
     }
 
@@ -251,5 +262,21 @@ mod tests {
             .map(|i| low_bits(&format!("user-{i:04}")))
             .collect();
         assert!(distinct.len() > 950, "only {} distinct", distinct.len());
+    }
+
+    #[test]
+    fn a_short_tail_is_folded_as_its_zero_padded_little_endian_word() {
+        for length in 0..=17u8 {
+            let bytes: Vec<u8> = (1..=length).map(|byte: u8| byte.wrapping_mul(37)).collect();
+            let mut expected = KeyHasher::default();
+            for chunk in bytes.chunks(8) {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                expected.fold(u64::from_le_bytes(word));
+            }
+            let mut hasher = KeyHasher::default();
+            hasher.write(&bytes);
+            assert_eq!(hasher.finish(), expected.finish(), "{length} bytes");
+        }
     }
 }

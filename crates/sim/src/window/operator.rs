@@ -275,7 +275,15 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         }
         self.keys.refresh_ranks_for(self.fired.len());
         let keys = &self.keys;
-        crate::replay::sort::sort_by(&mut self.fired, |a, b| pane_order(keys, a, b));
+        if self.fired.iter().all(|pane| keys.rank(pane.key).is_some()) {
+            // The usual case, all keys ranked: integers alone give the order, and since no
+            // two panes share (end, start, key) an in-place unstable sort gives the same one.
+            crate::replay::sort::sort_unstable_by_key(&mut self.fired, |pane| {
+                (pane.end_ms, pane.start_ms, keys.rank(pane.key))
+            });
+        } else {
+            crate::replay::sort::sort_by(&mut self.fired, |a, b| pane_order(keys, a, b));
+        }
         out.reserve(self.fired.len());
         for fired in self.fired.drain(..) {
             out.push(Output::Pane(Pane {

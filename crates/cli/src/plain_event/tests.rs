@@ -1,0 +1,270 @@
+//! The fast path against the full parser: on lines assembled from plain and awkward pieces
+//! (whitespace, member order, escapes, unicode, invalid UTF-8, numbers at the edges of `i64`,
+//! extra or repeated members, trailing text), whatever the fast path accepts the full parser
+//! accepts with the same key and time, and the plain lines producers write are all accepted.
+
+use crate::lines::{parse_object, EventLine};
+use proptest::prelude::*;
+
+/// What the fast path makes of a line, with the key checked to be UTF-8 as its callers do.
+fn parse_plain_event(line: &[u8]) -> Option<(&str, i64)> {
+    let (key, time) = super::parse_plain_event(line)?;
+    Some((std::str::from_utf8(key).ok()?, time))
+}
+
+/// What the full parser makes of a line: the key and time, or `None` for an error.
+fn full_parse(line: &[u8]) -> Option<(String, i64)> {
+    let event: EventLine = parse_object(line, "{}").ok()?;
+    Some((event.key.into_owned(), event.time))
+}
+
+fn pieces(options: &[&'static str]) -> BoxedStrategy<Vec<u8>> {
+    let options: Vec<Vec<u8>> = options
+        .iter()
+        .map(|text| text.as_bytes().to_vec())
+        .collect();
+    prop::sample::select(options).boxed()
+}
+
+/// Mostly one of `usual`, sometimes one of `odd`: a line has a score of pieces, and a few odd
+/// ones per line keep most lines close to valid, where the edge cases are.
+fn usually(usual: BoxedStrategy<Vec<u8>>, odd: BoxedStrategy<Vec<u8>>) -> BoxedStrategy<Vec<u8>> {
+    prop_oneof![14 => usual, 1 => odd].boxed()
+}
+
+/// JSON's whitespace: space, tab, carriage return and line feed.
+fn json_whitespace() -> BoxedStrategy<Vec<u8>> {
+    pieces(&["", "", "", " ", "  ", "\t", "\r", "\n", " \t "])
+}
+
+/// Mostly JSON's whitespace; sometimes form feed or no-break space, which are not.
+fn whitespace() -> BoxedStrategy<Vec<u8>> {
+    usually(json_whitespace(), pieces(&["\u{c}", "\u{a0}"]))
+}
+
+/// Key values: mostly plain (unicode included), sometimes escaped, with raw control
+/// characters or bytes that are not UTF-8, or not a string at all.
+fn key_value() -> BoxedStrategy<Vec<u8>> {
+    let plain = prop::string::string_regex("[^\"\\\\\\x00-\\x1f]{0,8}")
+        .expect("valid regex")
+        .prop_map(|key| format!("\"{key}\"").into_bytes());
+    let odd = pieces(&[
+        "\"a\\\"b\"",
+        "\"a\\\\\"",
+        "\"\\u00e9\"",
+        "\"\\ud83d\\ude00\"",
+        "\"\\ud83d\"",
+        "\"a\\n\"",
+        "\"a\\x\"",
+        "\"a\u{1}b\"",
+        "\"a\tb\"",
+        "\"unterminated",
+        "1",
+        "null",
+        "[\"a\"]",
+        "{}",
+    ]);
+    let raw_bytes = prop::collection::vec(any::<u8>(), 0..6)
+        .prop_map(|bytes| [vec![b'"'], bytes, vec![b'"']].concat());
+    usually(plain.boxed(), prop_oneof![odd, raw_bytes].boxed())
+}
+
+/// Time values: mostly naturals of every length, sometimes the numbers and non-numbers
+/// around them.
+fn time_value() -> BoxedStrategy<Vec<u8>> {
+    let natural = prop_oneof![
+        (0u64..100_000_000).prop_map(|value| value.to_string().into_bytes()),
+        any::<u64>().prop_map(|value| value.to_string().into_bytes()),
+        pieces(&["0", "999999999999999999", "9223372036854775807"]),
+    ];
+    let odd = pieces(&[
+        "00",
+        "01",
+        "-0",
+        "-5",
+        "1.0",
+        "1e3",
+        "1E3",
+        "1.",
+        "+1",
+        "1000000000000000000",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "18446744073709551616",
+        "\"5\"",
+        "null",
+        "true",
+        "",
+    ]);
+    usually(natural.boxed(), odd)
+}
+
+/// A member: `name`, a colon and `value`, whitespace around each.
+fn member(name: BoxedStrategy<Vec<u8>>, value: BoxedStrategy<Vec<u8>>) -> BoxedStrategy<Vec<u8>> {
+    let colon = usually(pieces(&[":"]), pieces(&["", "::", "="]));
+    (name, whitespace(), colon, whitespace(), value)
+        .prop_map(|(name, before, colon, after, value)| {
+            [name, before, colon, after, value].concat()
+        })
+        .boxed()
+}
+
+fn odd_name() -> BoxedStrategy<Vec<u8>> {
+    pieces(&[
+        "\"k\\u0065y\"",
+        "\"Key\"",
+        "\"keys\"",
+        "\"extra\"",
+        "\"\"",
+        "key",
+    ])
+}
+
+/// The members of a line: mostly `key` and `time` once each, in either order; sometimes any
+/// zero to three members, repeats and strangers included.
+fn members() -> BoxedStrategy<Vec<Vec<u8>>> {
+    let key = || member(usually(pieces(&["\"key\""]), odd_name()), key_value());
+    let time = || member(usually(pieces(&["\"time\""]), odd_name()), time_value());
+    let pair = (key(), time(), any::<bool>()).prop_map(|(key, time, key_first)| {
+        if key_first {
+            vec![key, time]
+        } else {
+            vec![time, key]
+        }
+    });
+    let any_member = prop_oneof![key(), time(), member(odd_name(), time_value())];
+    let any_members = prop::collection::vec(any_member, 0..4);
+    prop_oneof![6 => pair, 1 => any_members].boxed()
+}
+
+/// A whole line: braces around the members, separated by commas, whitespace and text around
+/// them, each of which is sometimes something else.
+fn line() -> impl Strategy<Value = Vec<u8>> {
+    let open = usually(pieces(&["{"]), pieces(&["", "[", "{{"]));
+    let comma = usually(pieces(&[","]), pieces(&["", ";", ",,"]));
+    let close = usually(pieces(&["}"]), pieces(&["", "]", "}}", "},"]));
+    let tail = usually(pieces(&[""]), pieces(&["x", "{}", "\u{0}"]));
+    let spaced_members = members().prop_flat_map(|members| {
+        let count = members.len();
+        (
+            Just(members),
+            prop::collection::vec((whitespace(), whitespace()), count),
+        )
+    });
+    (
+        whitespace(),
+        open,
+        spaced_members,
+        comma,
+        close,
+        whitespace(),
+        tail,
+    )
+        .prop_map(
+            |(lead, open, (members, spaces), comma, close, tail_space, tail)| {
+                let members: Vec<Vec<u8>> = members
+                    .into_iter()
+                    .zip(spaces)
+                    .map(|(member, (before, after))| [before, member, after].concat())
+                    .collect();
+                [
+                    lead,
+                    open,
+                    members.join(&comma[..]),
+                    close,
+                    tail_space,
+                    tail,
+                ]
+                .concat()
+            },
+        )
+}
+
+/// The plain lines the fast path is for: both members once, either order, any whitespace.
+fn plain_line() -> impl Strategy<Value = (Vec<u8>, String, i64)> {
+    let key = prop::string::string_regex("[^\"\\\\\\x00-\\x1f]{0,12}").expect("valid regex");
+    (
+        key,
+        0i64..=999_999_999_999_999_999,
+        any::<bool>(),
+        prop::collection::vec(json_whitespace(), 6),
+    )
+        .prop_map(|(key, time, key_first, spaces)| {
+            let space = |index: usize| String::from_utf8(spaces[index].clone()).unwrap();
+            let key_member = format!("\"key\"{}:{}\"{key}\"", space(0), space(1));
+            let time_member = format!("\"time\"{}:{}{time}", space(2), space(3));
+            let (first, second) = if key_first {
+                (key_member, time_member)
+            } else {
+                (time_member, key_member)
+            };
+            let line = format!(
+                "{}{{{}{first}{},{}{second}{}}}{}",
+                space(4),
+                space(5),
+                space(4),
+                space(5),
+                space(0),
+                space(1)
+            );
+            (line.into_bytes(), key, time)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    #[test]
+    fn whatever_the_fast_path_accepts_the_full_parser_reads_the_same(line in line()) {
+        if let Some((key, time)) = parse_plain_event(&line) {
+            prop_assert_eq!(
+                full_parse(&line),
+                Some((key.to_string(), time)),
+                "line {:?}",
+                String::from_utf8_lossy(&line)
+            );
+        }
+    }
+
+    #[test]
+    fn plain_lines_take_the_fast_path((line, key, time) in plain_line()) {
+        prop_assert_eq!(parse_plain_event(&line), Some((key.as_str(), time)));
+        prop_assert_eq!(full_parse(&line), Some((key, time)));
+    }
+}
+
+#[test]
+fn the_contracts_lines_take_the_fast_path() {
+    assert_eq!(
+        parse_plain_event(b"{\"key\": \"a\", \"time\": 123456}"),
+        Some(("a", 123456))
+    );
+    assert_eq!(
+        parse_plain_event(b" { \"time\":0,\"key\":\"\xc3\xa9\" } "),
+        Some(("é", 0))
+    );
+}
+
+#[test]
+fn unusual_lines_are_left_to_the_full_parser() {
+    let unusual: [&[u8]; 10] = [
+        b"{\"key\":\"a\\\"b\",\"time\":1}",
+        b"{\"key\":\"a\",\"time\":-1}",
+        b"{\"key\":\"a\",\"time\":1.0}",
+        b"{\"key\":\"a\",\"time\":1000000000000000000}",
+        b"{\"key\":\"a\",\"time\":01}",
+        b"{\"key\":\"a\",\"time\":1,\"extra\":2}",
+        b"{\"key\":\"a\",\"key\":\"b\"}",
+        b"{\"key\":\"\xff\",\"time\":1}",
+        b"{\"key\":\"a\",\"time\":1} x",
+        b"\x0c{\"key\":\"a\",\"time\":1}",
+    ];
+    for line in unusual {
+        assert_eq!(
+            parse_plain_event(line),
+            None,
+            "{}",
+            String::from_utf8_lossy(line)
+        );
+    }
+}
