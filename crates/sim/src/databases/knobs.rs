@@ -12,7 +12,9 @@ use super::scenario::{
     KAFKA_DELETE_RETENTION_MS, KAFKA_SEGMENT_MS, MAX_APP_SERVERS, MAX_DURATION_MS, MAX_KEYS,
     MAX_WRITES,
 };
-use crate::family::knob::{options, set_choice, Bounds, Choice, Control, Knob, NumberControl};
+use crate::family::knob::{
+    number, options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+};
 
 /// Section headings, in the order a panel shows them.
 pub mod section {
@@ -29,37 +31,6 @@ pub mod section {
 
 const MS: &str = "ms";
 const RUN_MS: f64 = MAX_DURATION_MS as f64;
-
-/// A number knob whose real default is the scenario's (or that has no real name).
-const fn number(
-    bounds: Bounds,
-    step: f64,
-    slider_max: Option<f64>,
-    get: fn(&DatabasesScenario) -> f64,
-    set: fn(&mut DatabasesScenario, f64),
-) -> Control<DatabasesScenario> {
-    real_number(bounds, step, slider_max, None, get, set)
-}
-
-/// A number knob whose real system defaults to `config_default`.
-const fn real_number(
-    bounds: Bounds,
-    step: f64,
-    slider_max: Option<f64>,
-    config_default: Option<f64>,
-    get: fn(&DatabasesScenario) -> f64,
-    set: fn(&mut DatabasesScenario, f64),
-) -> Control<DatabasesScenario> {
-    Control::Number(NumberControl {
-        bounds,
-        step,
-        slider_max,
-        config_default,
-        max_for: None,
-        get,
-        set,
-    })
-}
 
 /// An instant within the longest run; one after the run's end simply never comes.
 const fn instant(

@@ -10,7 +10,9 @@ use super::scenario::{
     EventTimeScenario, LateRecordPolicy, TimeDomain, TimestampSource, MAX_DURATION_MS,
     MAX_KNOB_DURATION_MS, MAX_RECORDS,
 };
-use crate::family::knob::{options, set_choice, Bounds, Choice, Control, Knob, NumberControl};
+use crate::family::knob::{
+    number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+};
 use crate::window::WindowSpec;
 
 /// Section headings, in the order a panel shows them.
@@ -30,24 +32,6 @@ const DAY_MS: f64 = MAX_KNOB_DURATION_MS as f64;
 const MIN_WINDOW_MS: i64 = 100;
 /// Hopping windows may put a record into at most this many windows.
 const MAX_HOPPING_WINDOWS_PER_RECORD: i64 = 100;
-
-const fn number(
-    bounds: Bounds,
-    step: f64,
-    slider_max: Option<f64>,
-    get: fn(&EventTimeScenario) -> f64,
-    set: fn(&mut EventTimeScenario, f64),
-) -> Control<EventTimeScenario> {
-    Control::Number(NumberControl {
-        bounds,
-        step,
-        slider_max,
-        config_default: None,
-        max_for: None,
-        get,
-        set,
-    })
-}
 
 /// Every event-time knob.
 pub const KNOBS: &[Knob<EventTimeScenario>] = &[

@@ -144,6 +144,38 @@ pub trait Choice: Copy + PartialEq + Sized + 'static {
     }
 }
 
+/// A number knob whose real system has no default of its own to show (or whose default is the
+/// scenario's), and whose range does not depend on other knobs.
+pub const fn number<S>(
+    bounds: Bounds,
+    step: f64,
+    slider_max: Option<f64>,
+    get: fn(&S) -> f64,
+    set: fn(&mut S, f64),
+) -> Control<S> {
+    real_number(bounds, step, slider_max, None, get, set)
+}
+
+/// A number knob whose real system defaults to `config_default`, shown beside the scenario's.
+pub const fn real_number<S>(
+    bounds: Bounds,
+    step: f64,
+    slider_max: Option<f64>,
+    config_default: Option<f64>,
+    get: fn(&S) -> f64,
+    set: fn(&mut S, f64),
+) -> Control<S> {
+    Control::Number(NumberControl {
+        bounds,
+        step,
+        slider_max,
+        config_default,
+        max_for: None,
+        get,
+        set,
+    })
+}
+
 /// A choice knob's options, from its enum (a plain `fn` for [`Control::Choice`]).
 pub fn options<C: Choice>() -> Vec<ChoiceOption> {
     C::ALL

@@ -8,7 +8,9 @@
 
 use super::config::Outer;
 use super::scenario::{ClickDelay, JoinsScenario, Mode, TopKWindow, MAX_DURATION_MS};
-use crate::family::knob::{options, set_choice, Bounds, Choice, Control, Knob, NumberControl};
+use crate::family::knob::{
+    number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+};
 
 /// Section headings, in the order a panel shows them.
 pub mod section {
@@ -27,24 +29,6 @@ pub mod section {
 const MS: &str = "ms";
 
 type S = JoinsScenario;
-
-const fn number(
-    bounds: Bounds,
-    step: f64,
-    slider_max: Option<f64>,
-    get: fn(&S) -> f64,
-    set: fn(&mut S, f64),
-) -> Control<S> {
-    Control::Number(NumberControl {
-        bounds,
-        step,
-        slider_max,
-        config_default: None,
-        max_for: None,
-        get,
-        set,
-    })
-}
 
 const fn knob(
     field: &'static str,

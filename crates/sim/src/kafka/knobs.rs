@@ -13,7 +13,9 @@ use super::scenario::{
 };
 use super::sink::SinkMode;
 use crate::assignor::Strategy;
-use crate::family::knob::{options, set_choice, Bounds, Choice, Control, Knob, NumberControl};
+use crate::family::knob::{
+    number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+};
 
 /// Section headings, in the order a panel shows them.
 pub mod section {
@@ -33,25 +35,6 @@ pub mod section {
     pub const COMMITS: &str = "Commits";
     /// Per group: the output store, crashes, offset resets and the error handler.
     pub const DELIVERY: &str = "Delivery";
-}
-
-/// A number knob's control with Kafka's default equal to the scenario's.
-const fn number<S>(
-    bounds: Bounds,
-    step: f64,
-    slider_max: Option<f64>,
-    get: fn(&S) -> f64,
-    set: fn(&mut S, f64),
-) -> Control<S> {
-    Control::Number(NumberControl {
-        bounds,
-        step,
-        slider_max,
-        config_default: None,
-        max_for: None,
-        get,
-        set,
-    })
 }
 
 const MS: &str = "ms";

@@ -11,7 +11,9 @@ use super::scenario::{
     Mode, QueuesScenario, ShareFailureAck, MAX_CONSUMERS, MAX_DURATION_MS, MAX_PARTITIONS,
     MAX_RECORDS,
 };
-use crate::family::knob::{options, set_choice, Bounds, Choice, Control, Knob, NumberControl};
+use crate::family::knob::{
+    number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+};
 
 /// Section headings, in the order a panel shows them.
 pub mod section {
@@ -30,24 +32,6 @@ pub mod section {
 
 const MS: &str = "ms";
 const RUN_MS: f64 = MAX_DURATION_MS as f64;
-
-const fn number(
-    bounds: Bounds,
-    step: f64,
-    slider_max: Option<f64>,
-    get: fn(&QueuesScenario) -> f64,
-    set: fn(&mut QueuesScenario, f64),
-) -> Control<QueuesScenario> {
-    Control::Number(NumberControl {
-        bounds,
-        step,
-        slider_max,
-        config_default: None,
-        max_for: None,
-        get,
-        set,
-    })
-}
 
 /// An instant within the longest run; one after the run's end simply never comes.
 const fn instant(

@@ -12,7 +12,9 @@
 use super::scenario::{
     Acks, ReplicationScenario, MAX_BROKERS, MAX_DURATION_MS, MAX_PARTITIONS, MAX_RECORDS,
 };
-use crate::family::knob::{options, set_choice, Bounds, Choice, Control, Knob, NumberControl};
+use crate::family::knob::{
+    options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+};
 
 /// Section headings, in the order a panel shows them.
 pub mod section {
@@ -23,25 +25,6 @@ pub mod section {
 }
 
 const MS: &str = "ms";
-
-const fn number(
-    bounds: Bounds,
-    step: f64,
-    slider_max: Option<f64>,
-    config_default: Option<f64>,
-    get: fn(&ReplicationScenario) -> f64,
-    set: fn(&mut ReplicationScenario, f64),
-) -> Control<ReplicationScenario> {
-    Control::Number(NumberControl {
-        bounds,
-        step,
-        slider_max,
-        config_default,
-        max_for: None,
-        get,
-        set,
-    })
-}
 
 /// The most records per second a run of `duration_ms` may have under [`MAX_RECORDS`].
 pub fn max_rate_per_s(duration_ms: u64) -> u32 {
@@ -99,7 +82,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         hint: "How often a batch is sent again after a transient error; 0 gives the error to the \
                application at once (and turns idempotence off).",
         section: section::PRODUCER,
-        control: number(
+        control: real_number(
             Bounds::new(0.0, i32::MAX as f64, "retries"),
             1.0,
             Some(20.0),
@@ -139,7 +122,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         hint: "How long after send() a record may take, retries included, before its callback \
                reports failure. At least request.timeout.ms.",
         section: section::PRODUCER,
-        control: number(
+        control: real_number(
             Bounds::new(100.0, 600_000.0, MS),
             1000.0,
             Some(300_000.0),
@@ -160,7 +143,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         config_name: Some("retry.backoff.ms"),
         hint: "The first wait before a retry; it doubles on every failure, with 20 % jitter.",
         section: section::PRODUCER,
-        control: number(
+        control: real_number(
             Bounds::new(0.0, 10_000.0, MS),
             10.0,
             Some(2_000.0),
@@ -175,7 +158,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         config_name: Some("retry.backoff.max.ms"),
         hint: "The back-off stops doubling here.",
         section: section::PRODUCER,
-        control: number(
+        control: real_number(
             Bounds::new(1.0, 60_000.0, MS),
             100.0,
             Some(10_000.0),
@@ -208,7 +191,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         config_name: Some("num.partitions"),
         hint: "Partitions of the topic; their leaders spread over the brokers.",
         section: section::TOPIC,
-        control: number(
+        control: real_number(
             Bounds::new(1.0, MAX_PARTITIONS as f64, "partitions"),
             1.0,
             None,
@@ -240,7 +223,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         hint: "With acks=all, the fewest in-sync replicas (leader included) a write needs; fewer, \
                and it is refused with NotEnoughReplicas. Ignored by acks=0 and 1.",
         section: section::TOPIC,
-        control: number(
+        control: real_number(
             Bounds::new(1.0, MAX_BROKERS as f64, "replicas"),
             1.0,
             None,
@@ -269,7 +252,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
             "Brokers in the cluster, numbered from 1. Faults on brokers that no longer exist are \
                dropped.",
         section: section::BROKERS,
-        control: number(
+        control: real_number(
             Bounds::new(1.0, MAX_BROKERS as f64, "brokers"),
             1.0,
             None,
@@ -290,7 +273,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         hint: "A follower that has not caught up with the leader's log end for this long leaves \
                the ISR (checked every half of it).",
         section: section::BROKERS,
-        control: number(
+        control: real_number(
             Bounds::new(1_000.0, 300_000.0, MS),
             1000.0,
             Some(60_000.0),
@@ -305,7 +288,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         config_name: Some("replica.fetch.wait.max.ms"),
         hint: "How long a leader holds a follower's fetch when it has nothing new for it.",
         section: section::BROKERS,
-        control: number(
+        control: real_number(
             Bounds::new(1.0, 10_000.0, MS),
             10.0,
             Some(2_000.0),
@@ -321,7 +304,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         hint: "How long the controller waits without a heartbeat before it fences a broker and \
                moves its leaderships: the least a failover takes.",
         section: section::BROKERS,
-        control: number(
+        control: real_number(
             Bounds::new(1_000.0, 120_000.0, MS),
             1000.0,
             Some(30_000.0),
@@ -337,7 +320,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         hint: "Time a follower takes to write what it fetched before it fetches again; the gap \
                acks=1 can lose in a crash, and what acks=all waits for.",
         section: section::BROKERS,
-        control: number(
+        control: real_number(
             Bounds::new(0.0, 10_000.0, MS),
             1.0,
             Some(500.0),
@@ -353,7 +336,7 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
         hint: "One-way delay between any two nodes; each message takes between this and twice \
                this.",
         section: section::BROKERS,
-        control: number(
+        control: real_number(
             Bounds::new(0.0, 1_000.0, MS),
             1.0,
             Some(100.0),
