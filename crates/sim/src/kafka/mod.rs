@@ -16,6 +16,7 @@ pub mod scenario;
 mod simulation;
 pub mod sink;
 pub mod snapshot;
+pub mod stall_tally;
 pub mod topic;
 pub mod validate;
 pub mod world;

@@ -13,6 +13,7 @@ use streamlab_sim::kafka::events::{narrate, Event};
 use streamlab_sim::kafka::group::{GroupState, MemberPhase};
 use streamlab_sim::kafka::metrics::{Sample, SAMPLE_INTERVAL_MS};
 use streamlab_sim::kafka::snapshot::Snapshot;
+use streamlab_sim::kafka::stall_tally::StallTally;
 use streamlab_sim::kafka::World;
 
 /// Simulated time the charts and timelines show.
@@ -21,7 +22,11 @@ pub const CHART_WINDOW_MS: u64 = 60_000;
 const THROUGHPUT_WINDOW_MS: u64 = 5_000;
 
 /// Counters per group at the world's current time.
-pub fn group_counters(world: &World, snapshot: &Snapshot) -> Vec<GroupCounters> {
+pub fn group_counters(
+    world: &World,
+    snapshot: &Snapshot,
+    tally: &StallTally,
+) -> Vec<GroupCounters> {
     let samples = &world.metrics().samples;
     let back = (THROUGHPUT_WINDOW_MS / SAMPLE_INTERVAL_MS) as usize;
     // Early in a run the window is whatever has been sampled so far.
@@ -50,8 +55,8 @@ pub fn group_counters(world: &World, snapshot: &Snapshot) -> Vec<GroupCounters> 
                     .count(),
                 rebalances: group.rebalances_total,
                 duplicates: group.duplicates_total,
-                stalled_member_s: stalled_member_ms(samples, g) / 1000,
-                stopped_s: stopped_ms(samples, g) / 1000,
+                stalled_member_s: tally.stalled_member_ms(g) / 1000,
+                stopped_s: tally.stopped_ms(g) / 1000,
             }
         })
         .collect()
@@ -71,28 +76,6 @@ pub fn client_metric_rows(world: &World, snapshot: &Snapshot) -> Vec<GroupMetric
             now: group_metrics(metrics, g, now_ms),
         })
         .collect()
-}
-
-/// Member-milliseconds spent in a rebalance with nothing they may process.
-pub fn stalled_member_ms(samples: &[Sample], group: usize) -> u64 {
-    let stalled = samples
-        .iter()
-        .flat_map(|s| s.groups[group].members.iter())
-        .filter(|phase| **phase == MemberPhase::Rebalancing)
-        .count() as u64;
-    stalled * SAMPLE_INTERVAL_MS
-}
-
-/// Time in which the group processed nothing although records were waiting: no member of the
-/// group was at work (a removed member finishing its old batch does not count).
-pub fn stopped_ms(samples: &[Sample], group: usize) -> u64 {
-    let stopped = samples
-        .iter()
-        .map(|s| &s.groups[group])
-        .filter(|g| g.lag.iter().any(|&lag| lag > 0))
-        .filter(|g| !g.members.contains(&MemberPhase::Processing))
-        .count() as u64;
-    stopped * SAMPLE_INTERVAL_MS
 }
 
 /// The samples of the last [`CHART_WINDOW_MS`], and the index of the first one.
