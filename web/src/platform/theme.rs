@@ -5,6 +5,8 @@
 //! CSS variables directly, so [`colour_var`] reads the current value for them.
 
 use crate::platform::plot::{parse_hex, Rgb};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 /// The themes, in the order the switcher offers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,24 +100,53 @@ pub struct ChartInk {
 }
 
 impl ChartInk {
+    /// The ink of the theme on show. Reading the page's computed style makes the browser
+    /// bring its styles up to date on the spot, in the middle of a frame that has just
+    /// changed the page, so the answer is kept per theme (`data-theme` on the root) and read
+    /// again only when the theme changes or the style sheet had not given every colour yet.
     pub fn current() -> Self {
-        Self {
-            paper: colour_var("--paper", Rgb(255, 255, 255)),
-            ink: colour_var("--ink", Rgb(27, 31, 36)),
-            muted: colour_var("--ink-muted", Rgb(87, 96, 106)),
-            grid: colour_var("--paper-sunken", Rgb(243, 244, 246)),
+        let theme = document_element()
+            .and_then(|root| root.get_attribute("data-theme"))
+            .unwrap_or_default();
+        if let Some(ink) = INK.with(|kept| kept.borrow().get(&theme).copied()) {
+            return ink;
         }
+        let read = |name| computed_colour(name);
+        let colours = [
+            read("--paper"),
+            read("--ink"),
+            read("--ink-muted"),
+            read("--paper-sunken"),
+        ];
+        let ink = Self {
+            paper: colours[0].unwrap_or(Rgb(255, 255, 255)),
+            ink: colours[1].unwrap_or(Rgb(27, 31, 36)),
+            muted: colours[2].unwrap_or(Rgb(87, 96, 106)),
+            grid: colours[3].unwrap_or(Rgb(243, 244, 246)),
+        };
+        if colours.iter().all(Option::is_some) {
+            INK.with(|kept| kept.borrow_mut().insert(theme, ink));
+        }
+        ink
     }
+}
+
+thread_local! {
+    /// The chart ink of each theme shown so far.
+    static INK: RefCell<BTreeMap<String, ChartInk>> = const { RefCell::new(BTreeMap::new()) };
 }
 
 /// The current value of the CSS colour variable `--name` as a colour for a canvas, or
 /// `fallback` when it is missing or not a `#rrggbb` value.
 pub fn colour_var(name: &str, fallback: Rgb) -> Rgb {
+    computed_colour(name).unwrap_or(fallback)
+}
+
+fn computed_colour(name: &str) -> Option<Rgb> {
     let value = document_element()
         .and_then(|root| web_sys::window()?.get_computed_style(&root).ok().flatten())
-        .and_then(|style| style.get_property_value(name).ok())
-        .unwrap_or_default();
-    parse_hex(value.trim()).unwrap_or(fallback)
+        .and_then(|style| style.get_property_value(name).ok())?;
+    parse_hex(value.trim())
 }
 
 fn document_element() -> Option<web_sys::Element> {
