@@ -10,6 +10,7 @@
 //! plus a message to show. The core's `share::query::open` does the reading.
 
 use super::family::{Lesson, LessonFamily, Scenario};
+use std::cell::RefCell;
 use streamlab_sim::family::preset;
 use streamlab_sim::family::Headless;
 use streamlab_sim::replay::share::decode_against;
@@ -81,6 +82,48 @@ pub fn parse_query<F: LessonFamily>(lesson: &'static Lesson<F>, query: &str) -> 
         compared,
         at_ms: opened.at_ms,
         error: opened.error.or(compare_error),
+    }
+}
+
+/// What a link was made from: the scenario, the comparison's, and the paused time.
+type LinkInputs<S> = (S, Option<S>, Option<u64>);
+
+/// The last fragment made and what it was made from. The page asks for its link on every
+/// frame (a course page's state carries it) while it changes only with the scenarios or
+/// the paused time, and making one deflates the scenario.
+pub struct LinkMemo<F: LessonFamily> {
+    kept: RefCell<Option<(LinkInputs<Scenario<F>>, String)>>,
+}
+
+impl<F: LessonFamily> Default for LinkMemo<F> {
+    fn default() -> Self {
+        Self {
+            kept: RefCell::new(None),
+        }
+    }
+}
+
+impl<F: LessonFamily> LinkMemo<F> {
+    /// [`fragment_for`] these arguments, made again only when they differ from the last.
+    pub fn fragment(
+        &self,
+        lesson: &Lesson<F>,
+        scenario: &Scenario<F>,
+        compared: Option<&Scenario<F>>,
+        at_ms: Option<u64>,
+    ) -> String {
+        let same = |(s, c, t): &LinkInputs<Scenario<F>>| {
+            s == scenario && c.as_ref() == compared && *t == at_ms
+        };
+        if let Some((inputs, fragment)) = &*self.kept.borrow() {
+            if same(inputs) {
+                return fragment.clone();
+            }
+        }
+        let fragment = fragment_for(lesson, scenario, compared, at_ms);
+        let inputs = (scenario.clone(), compared.cloned(), at_ms);
+        *self.kept.borrow_mut() = Some((inputs, fragment.clone()));
+        fragment
     }
 }
 

@@ -28,7 +28,7 @@ use super::components::timeline_scrubber::{TimelineMark, TimelineScrubber};
 use super::components::transport::{speed_factor, Transport};
 use super::family::{Act, Edit, Lesson, LessonFamily, Scenario, StageContext};
 use super::host_api::{self, HostCommand};
-use super::link::{fragment_for, LessonLink};
+use super::link::{LessonLink, LinkMemo};
 use super::page::page_of;
 use super::run::Run;
 use super::test_hooks::{now_ms, publish_frame, publish_knob_latency};
@@ -100,6 +100,7 @@ pub struct Playground<F: LessonFamily> {
     clock: SimClock,
     /// The link that reproduces what is on screen, rebuilt only when it changes.
     share_url: AttrValue,
+    link: LinkMemo<F>,
     address: AddressBar,
     /// Made once: a new callback on every frame would re-render the knobs on every frame,
     /// resetting a number box while the learner types in it.
@@ -154,6 +155,7 @@ impl<F: LessonFamily> Component for Playground<F> {
             comparison,
             clock,
             share_url: AttrValue::default(),
+            link: LinkMemo::default(),
             address: AddressBar::default(),
             on_edit: ctx.link().callback(Msg::Edit),
             on_act: ctx.link().callback(Msg::Act),
@@ -331,7 +333,7 @@ impl<F: LessonFamily> Playground<F> {
     /// The address of what is on screen: the scenario, the comparison, and the time while
     /// paused.
     fn fragment(&self) -> String {
-        fragment_for(
+        self.link.fragment(
             self.lesson,
             &self.scenario,
             self.comparison.as_ref().map(|c| &c.scenario),
