@@ -40,6 +40,23 @@ test('the first lesson animates records into partitions and out to members', { t
   await page.close();
 });
 
+test('paused, a record and a marker tell their details on hover; playing, the moving records carry none', { timeout: 90_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/partitions`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.waitForFunction(() => window.__streamlab.simMs() > 1000);
+  assert.equal(await page.locator('svg.diagram rect.cell title').count(), 0, 'no tooltips while playing');
+  await pauseAt(page, 3000);
+  const cell = page.locator('svg.diagram rect.cell').last();
+  assert.match(await cell.locator('title').textContent(), /^p\d+ offset \d+: key-\d+, sent at \d+\.\d{3} s$/);
+  const marker = page.locator('svg.diagram g.lane polygon').first();
+  assert.match(await marker.locator('title').textContent(), /^search: committed offset \d+$/);
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelectorAll('svg.diagram rect.cell title').length === 0);
+  assertQuiet(visit);
+  await page.close();
+});
+
 test('a knob changes the picture and the link reproduces the exact run', { timeout: 90_000 }, async () => {
   const visit = await openPage(env.browser, `${env.site.url}#/partitions`);
   const { page } = visit;

@@ -39,6 +39,9 @@ pub struct StageContext<S: 'static> {
     /// Simulated milliseconds per wall millisecond.
     pub speed: f64,
     pub reduced_motion: bool,
+    /// The clock is running. A picture may leave out what only a still picture can use
+    /// (hover details on things that move on every frame).
+    pub playing: bool,
     pub on_edit: Callback<Edit<S>>,
     pub on_act: Callback<Act<S>>,
     /// The picture is one of two side by side.

@@ -324,6 +324,7 @@ impl<F: LessonFamily> Playground<F> {
             view_ms: self.clock.view_ms,
             speed: speed_factor(self.clock.speed_exponent),
             reduced_motion: self.reduced_motion,
+            playing: self.clock.playing,
             on_edit: self.on_edit.clone(),
             on_act: self.on_act.clone(),
             compared,

@@ -68,7 +68,7 @@ impl LessonFamily for KafkaFamily {
         html! {
             <div class="run">
                 <Diagram snapshot={view.snapshot.clone()} view_ms={ctx.view_ms} speed={ctx.speed}
-                    reduced_motion={ctx.reduced_motion} />
+                    reduced_motion={ctx.reduced_motion} hover_details={!ctx.playing} />
                 <Counters produced={view.snapshot.producer.sent_total} groups={view.counters.clone()}
                     membership={lesson.options.shows_membership} />
             </div>
@@ -232,7 +232,7 @@ fn legend() -> Html {
             <span><svg width="14" height="10" aria-hidden="true"><polygon points="7,1 1,9 13,9" fill="white" stroke="#0072B2" stroke-width="1.5" /></svg>{ " position: next offset poll() returns" }</span>
             <span><svg width="14" height="10" aria-hidden="true"><polygon points="7,1 1,9 13,9" fill="#0072B2" /></svg>{ " committed offset: where a new owner resumes" }</span>
             <span><svg width="6" height="10" aria-hidden="true"><line x1="3" x2="3" y1="0" y2="10" stroke="#0072B2" stroke-width="2" /></svg>{ " processed up to here" }</span>
-            <span>{ "Cells are records, coloured by key; dashed members are idle." }</span>
+            <span>{ "Cells are records, coloured by key; dashed members are idle. Pause, then hover a record or a marker for its details." }</span>
         </p>
     }
 }

@@ -75,7 +75,7 @@ impl LessonFamily for PracticeFamily {
                 <Goals verdict={view.verdict.clone()} />
                 <CostMeter verdict={view.verdict.clone()} />
                 <Diagram snapshot={kafka.snapshot.clone()} view_ms={ctx.view_ms} speed={ctx.speed}
-                    reduced_motion={ctx.reduced_motion} />
+                    reduced_motion={ctx.reduced_motion} hover_details={!ctx.playing} />
                 <Counters produced={kafka.snapshot.producer.sent_total} groups={kafka.counters.clone()} />
             </div>
         }

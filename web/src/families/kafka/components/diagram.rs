@@ -39,6 +39,10 @@ pub struct DiagramProps {
     /// Under `prefers-reduced-motion`, nothing travels: states just change.
     #[prop_or_default]
     pub reduced_motion: bool,
+    /// Tooltips on the records and markers. While the clock runs they are left out: at 32x
+    /// every record moves on every frame, no one can hover one, and rewriting some 300
+    /// tooltip texts per frame was a third of the diagram's work.
+    pub hover_details: bool,
 }
 
 /// Where things go, computed once per frame from the snapshot's shape.
@@ -112,7 +116,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
             aria-label={describe(snapshot)}>
             { headers(snapshot) }
             { producer(snapshot, &layout) }
-            { for snapshot.partitions.iter().enumerate().map(|(p, view)| partition_row(p, view, snapshot, &layout)) }
+            { for snapshot.partitions.iter().enumerate().map(|(p, view)| partition_row(p, view, snapshot, &layout, props.hover_details)) }
             { for snapshot.groups.iter().enumerate().map(|(g, group)| ownership_lines(g, group, &layout)) }
             { for snapshot.groups.iter().enumerate().map(|(g, group)| group_column(g, group, props, &layout)) }
             if !props.reduced_motion {
@@ -176,7 +180,13 @@ fn producer(snapshot: &Snapshot, layout: &Layout) -> Html {
     }
 }
 
-fn partition_row(p: usize, view: &PartitionView, snapshot: &Snapshot, layout: &Layout) -> Html {
+fn partition_row(
+    p: usize,
+    view: &PartitionView,
+    snapshot: &Snapshot,
+    layout: &Layout,
+    details: bool,
+) -> Html {
     let top = layout.row_top(p);
     let end = view.log_end_offset;
     let label_every = if layout.cell_h >= 16.0 { 4 } else { u64::MAX };
@@ -189,12 +199,14 @@ fn partition_row(p: usize, view: &PartitionView, snapshot: &Snapshot, layout: &L
             // nothing is created or removed per frame, even at 32x.
             { for view.tail.iter().map(|r| {
                 let (x, _) = layout.offset_x(r.offset, end);
-                let key = r.key.map_or("null".to_string(), |k| format!("key-{k}"));
+                let key = || r.key.map_or("null".to_string(), |k| format!("key-{k}"));
                 html! {
                     <rect class="cell" x={x.to_string()} y={(top + 2.0).to_string()}
                         width={(layout.cell_w - 1.0).to_string()} height={layout.cell_h.to_string()}
                         fill={key_colour(r.key)}>
-                        <title>{ format!("p{p} offset {}: {key}, sent at {:.3} s", r.offset, r.send_ms as f64 / 1000.0) }</title>
+                        if details {
+                            <title>{ format!("p{p} offset {}: {}, sent at {:.3} s", r.offset, key(), r.send_ms as f64 / 1000.0) }</title>
+                        }
                     </rect>
                 }
             }) }
@@ -207,13 +219,20 @@ fn partition_row(p: usize, view: &PartitionView, snapshot: &Snapshot, layout: &L
             <text class="leo" x={(LOG_X + LOG_W + 6.0).to_string()} y={(layout.row_mid(p) + 4.0).to_string()}>
                 { format!("end {end}") }
             </text>
-            { for snapshot.groups.iter().enumerate().map(|(g, group)| group_lane(p, g, group, end, layout)) }
+            { for snapshot.groups.iter().enumerate().map(|(g, group)| group_lane(p, g, group, end, layout, details)) }
         </g>
     }
 }
 
 /// One group's markers under partition `p`.
-fn group_lane(p: usize, g: usize, group: &GroupView, end: u64, layout: &Layout) -> Html {
+fn group_lane(
+    p: usize,
+    g: usize,
+    group: &GroupView,
+    end: u64,
+    layout: &Layout,
+    details: bool,
+) -> Html {
     let progress = group.partitions[p];
     let lane_top = layout.row_top(p) + 4.0 + layout.cell_h + g as f64 * layout.lane_h;
     let s = layout.lane_h.min(8.0);
@@ -242,13 +261,19 @@ fn group_lane(p: usize, g: usize, group: &GroupView, end: u64, layout: &Layout) 
     html! {
         <g class="lane">
             <line x1={processed_x.to_string()} x2={processed_x.to_string()} y1={(lane_top - 2.0).to_string()} y2={(lane_top + s).to_string()} stroke={colour} stroke-width="2">
-                <title>{ format!("{}: processed up to offset {}", group.group_id, progress.processed) }</title>
+                if details {
+                    <title>{ format!("{}: processed up to offset {}", group.group_id, progress.processed) }</title>
+                }
             </line>
             <polygon points={solid} fill={colour}>
-                <title>{ format!("{}: committed offset {}", group.group_id, progress.committed) }</title>
+                if details {
+                    <title>{ format!("{}: committed offset {}", group.group_id, progress.committed) }</title>
+                }
             </polygon>
             <polygon points={hollow} fill="white" stroke={colour} stroke-width="1.5">
-                <title>{ format!("{}: position {} (next offset poll() returns)", group.group_id, progress.position) }</title>
+                if details {
+                    <title>{ format!("{}: position {} (next offset poll() returns)", group.group_id, progress.position) }</title>
+                }
             </polygon>
             if behind {
                 <text class="behind" x={(LOG_X + 4.0).to_string()} y={(lane_top + s).to_string()} fill={colour}>
