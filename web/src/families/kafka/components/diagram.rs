@@ -116,12 +116,23 @@ pub fn diagram(props: &DiagramProps) -> Html {
             aria-label={describe(snapshot)}>
             { headers(snapshot) }
             { producer(snapshot, &layout) }
-            { for snapshot.partitions.iter().enumerate().map(|(p, view)| partition_row(p, view, snapshot, &layout, props.hover_details)) }
-            { for snapshot.groups.iter().enumerate().map(|(g, group)| ownership_lines(g, group, &layout)) }
-            { for snapshot.groups.iter().enumerate().map(|(g, group)| group_column(g, group, props, &layout)) }
+            // Every list whose length a knob or the run changes sits in a group of its own:
+            // Yew matches an unkeyed list's children from the end, so a longer or shorter list
+            // among fixed siblings would make it rebuild those siblings instead of adding one.
+            <g class="partitions">
+                { for snapshot.partitions.iter().enumerate().map(|(p, view)| partition_row(p, view, snapshot, &layout, props.hover_details)) }
+            </g>
+            <g class="ownerships">
+                { for snapshot.groups.iter().enumerate().map(|(g, group)| ownership_lines(g, group, &layout)) }
+            </g>
+            <g class="groups">
+                { for snapshot.groups.iter().enumerate().map(|(g, group)| group_column(g, group, props, &layout)) }
+            </g>
             if !props.reduced_motion {
                 { in_flight(snapshot, props.view_ms, &layout) }
-                { for snapshot.groups.iter().enumerate().map(|(g, group)| fetch_packets(g, group, snapshot, props, &layout)) }
+                <g class="fetch-groups">
+                    { for snapshot.groups.iter().enumerate().map(|(g, group)| fetch_packets(g, group, snapshot, props, &layout)) }
+                </g>
             }
         </svg>
     }
@@ -194,9 +205,10 @@ fn partition_row(
         <g class="partition" key={p}>
             <text x={(LOG_X - 8.0).to_string()} y={(layout.row_mid(p) + 4.0).to_string()} class="row-label" text-anchor="end">{ format!("p{p}") }</text>
             <rect class="log-bg" x={LOG_X.to_string()} y={(top + 2.0).to_string()} width={LOG_W.to_string()} height={layout.cell_h.to_string()} />
-            // The cells and their offset labels are two lists of fixed length, so as records
-            // stream through a row its nodes stay and only their attributes and text change:
-            // nothing is created or removed per frame, even at 32x.
+            // The cells and their offset labels are two lists of fixed length (once the log
+            // holds a row's worth), so as records stream through a row its nodes stay and only
+            // their attributes and text change: nothing is created or removed per frame.
+            <g class="cells">
             { for view.tail.iter().map(|r| {
                 let (x, _) = layout.offset_x(r.offset, end);
                 let key = || r.key.map_or("null".to_string(), |k| format!("key-{k}"));
@@ -210,16 +222,21 @@ fn partition_row(
                     </rect>
                 }
             }) }
+            </g>
+            <g class="offsets">
             { for view.tail.iter().filter(|r| r.offset % label_every == 0).map(|r| {
                 let (x, _) = layout.offset_x(r.offset, end);
                 html! {
                     <text class="offset" x={(x + 2.0).to_string()} y={(top + 2.0 + layout.cell_h - 4.0).to_string()}>{ r.offset }</text>
                 }
             }) }
+            </g>
             <text class="leo" x={(LOG_X + LOG_W + 6.0).to_string()} y={(layout.row_mid(p) + 4.0).to_string()}>
                 { format!("end {end}") }
             </text>
-            { for snapshot.groups.iter().enumerate().map(|(g, group)| group_lane(p, g, group, end, layout, details)) }
+            <g class="lanes">
+                { for snapshot.groups.iter().enumerate().map(|(g, group)| group_lane(p, g, group, end, layout, details)) }
+            </g>
         </g>
     }
 }
@@ -313,7 +330,9 @@ fn group_column(g: usize, group: &GroupView, props: &DiagramProps, layout: &Layo
             if group.members.is_empty() {
                 <text x={x.to_string()} y={(TOP + 16.0).to_string()} class="small">{ "no members: nobody reads" }</text>
             }
-            { for group.members.iter().enumerate().map(|(m, member)| member_box(g, m, member, group, props, layout)) }
+            <g class="members">
+                { for group.members.iter().enumerate().map(|(m, member)| member_box(g, m, member, group, props, layout)) }
+            </g>
         </g>
     }
 }
