@@ -49,6 +49,11 @@ test('paused, a record and a marker tell their details on hover; playing, the mo
   await pauseAt(page, 3000);
   const cell = page.locator('svg.diagram rect.cell').last();
   assert.match(await cell.locator('title').textContent(), /^p\d+ offset \d+: key-\d+, sent at \d+\.\d{3} s$/);
+  const underLabel = await page.evaluate(() => {
+    const box = document.querySelector('svg.diagram text.offset').getBoundingClientRect();
+    return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2)?.getAttribute('class');
+  });
+  assert.equal(underLabel, 'cell', 'a record\'s offset label lets the pointer through to the record');
   const marker = page.locator('svg.diagram g.lane polygon').first();
   assert.match(await marker.locator('title').textContent(), /^search: committed offset \d+$/);
   await page.keyboard.press('Space');
