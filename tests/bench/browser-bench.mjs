@@ -7,7 +7,8 @@
 import { deflateRawSync } from 'node:zlib';
 import { launchBrowser, openPage, serveDist, waitForApp } from '../e2e/harness.mjs';
 
-const site = await serveDist({ subPath: '/bench/' });
+// An optional folder to serve instead of dist/ (a build of an earlier commit, for a before/after).
+const site = await serveDist({ subPath: '/bench/', root: process.argv[2] });
 // gc() and exact heap sizes, so the heap is compared after a collection, not between two.
 const browser = await launchBrowser({ extraArgs: ['--js-flags=--expose-gc', '--enable-precise-memory-info'] });
 try {
@@ -55,6 +56,26 @@ try {
   }
   const knob = await page.evaluate(() => window.__streamlab.knobToPictureStats());
   console.log(`browser knob_to_picture_ms: ${JSON.stringify(knob)}`);
+
+  // Knob to picture at the end of ten simulated minutes (issue 16), paused there by the link,
+  // in the default lesson and in the storm: every change re-simulates the ten minutes.
+  for (const [name, fragment] of [
+    ['default_lesson', '#/partitions?t=600000'],
+    ['storm', '#/rebalances?preset=rebalance-storm&t=600000'],
+  ]) {
+    const late = await openPage(browser, `${site.url}${fragment}`);
+    await waitForApp(late.page);
+    await late.page.waitForFunction(() => window.__streamlab.simMs() === 600000, undefined, { timeout: 60000 });
+    await late.page.evaluate(() => window.__streamlab.resetStats());
+    for (let i = 0; i < 10; i += 1) {
+      await late.page.fill('#knob-partitions', String(6 + (i % 4)));
+      await late.page.dispatchEvent('#knob-partitions', 'change');
+      await late.page.waitForTimeout(250);
+    }
+    const lateKnob = await late.page.evaluate(() => window.__streamlab.knobToPictureStats());
+    console.log(`browser knob_to_picture_ms_at_10min_${name}: ${JSON.stringify(lateKnob)}`);
+    await late.page.close();
+  }
 
   // The rebalance storm with 32 members, ten simulated minutes, in this browser's wasm.
   const storm = await page.evaluate(() => window.__streamlab.benchStorm());
