@@ -368,7 +368,7 @@ mod tests {
     fn recounted(lane: &SearchClickLane) -> (u32, u32) {
         let arrived = lane.search_fates.iter().zip(lane.sessions.iter());
         let (mut searches, mut clicked) = (0, 0);
-        for (fate, s) in arrived.filter(|(fate, _)| **fate != Fate::Unsent) {
+        for (_, s) in arrived.filter(|(fate, _)| **fate != Fate::Unsent) {
             searches += 1;
             clicked += u32::from(s.click.is_some());
         }
