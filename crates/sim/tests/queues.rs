@@ -273,5 +273,5 @@ fn the_snapshot_shows_what_each_consumer_holds() {
     assert_eq!(after.readers[2].consumers[0].holding, 0);
     assert_eq!(after.readers.len(), 3);
     assert_eq!(after.partitions.len(), 3);
-    assert!(after.reader_samples.len() >= 3 * 15);
+    assert!(world.reader_samples().len() >= 3 * 15);
 }

@@ -4,15 +4,20 @@
 //! compaction comparison the compacted log's records and segments, the cleaner's checkpoint
 //! and dirty share, the event-sourced log's tail, a few accounts both ways and the new
 //! consumer's reading; for the snapshot comparison every row's value in the table and in the
-//! new store with the position it was read at; and the sampled series the charts plot.
+//! new store with the position it was read at.
+//!
+//! The sampled series the charts plot are not part of it: the browser takes a snapshot on
+//! every frame, and copying every sample since the start (14 400 of them at the end of an
+//! hour) made each frame's cost grow with the run. The charts read them off the world
+//! ([`DatabasesWorld::sync`] and its siblings) when they are redrawn.
 
 use super::accounts::{AccountEvent, Operation};
-use super::bootstrap::{Phase, SnapshotSample};
+use super::bootstrap::Phase;
 use super::compacted_log::{LogRecord, Segment};
-use super::compaction::{BootstrapReading, CompactionSample, CompactionWorld, WatchedTombstone};
+use super::compaction::{BootstrapReading, CompactionWorld, WatchedTombstone};
 use super::events::{BootstrapMethod, Lane};
 use super::scenario::Mode;
-use super::sync::{RaceTrace, SyncSample};
+use super::sync::RaceTrace;
 use super::world::DatabasesWorld;
 use serde::Serialize;
 
@@ -48,7 +53,6 @@ pub struct SyncPicture {
     pub outbox_rows: Vec<OutboxRow>,
     /// When the connectors are down, from and to, if the run stops them.
     pub outage_ms: Option<(u64, u64)>,
-    pub samples: Vec<SyncSample>,
 }
 
 /// One product: its version in the database and in each lane's index.
@@ -122,7 +126,6 @@ pub struct CompactionPicture {
     /// The event-sourced log's newest events.
     pub recent_events: Vec<Operation>,
     pub accounts: Vec<AccountRow>,
-    pub samples: Vec<CompactionSample>,
 }
 
 /// One open account, both ways.
@@ -154,7 +157,6 @@ pub struct BootstrapPicture {
     pub regressions: u64,
     pub divergent: u32,
     pub lag_ms: u64,
-    pub samples: Vec<SnapshotSample>,
 }
 
 /// One row: its version in the table, in the new store, and where it was read.
@@ -247,7 +249,6 @@ impl DatabasesWorld {
                 let o = &self.scenario().outage;
                 (o.at_ms, o.at_ms + o.for_ms)
             }),
-            samples: sync.samples.clone(),
         })
     }
 
@@ -278,7 +279,6 @@ impl DatabasesWorld {
             regressions: b.regressions,
             divergent: b.store.divergent,
             lag_ms: b.lag_ms(self.now_ms()),
-            samples: b.samples.clone(),
         })
     }
 }
@@ -321,6 +321,5 @@ fn compaction_picture(c: &CompactionWorld, world: &DatabasesWorld) -> Compaction
         reading: c.bootstrap,
         recent_events: c.ops[c.applied.saturating_sub(DRAWN_EVENTS)..c.applied].to_vec(),
         accounts,
-        samples: c.samples.clone(),
     }
 }

@@ -7,7 +7,6 @@
 //! results store.
 
 use super::channel::Element;
-use super::checkpoints::Summary;
 use super::events::{Model, RestoreFrom};
 use super::instance::{Instance, Status};
 use super::microbatch::MicrobatchLane;
@@ -69,13 +68,12 @@ pub struct LanePicture {
     pub channels: Vec<ChannelPicture>,
     pub busy: Option<BusyPicture>,
     pub pending: Option<PendingPicture>,
-    /// Every completed checkpoint, the last one last.
-    pub checkpoints: Vec<Summary>,
     pub batch: Option<BatchPicture>,
     pub zombie: Option<ZombiePicture>,
     pub sink: SinkPicture,
     pub tally: TallyPicture,
-    /// Completed checkpoints, or committed microbatches.
+    /// Completed checkpoints, or committed microbatches. Only their number: the snapshot is
+    /// taken every frame, and the checkpoint history grows with the run.
     pub commits: u32,
 }
 
@@ -271,7 +269,6 @@ fn microbatch_picture(lane: &MicrobatchLane, keys: usize) -> LanePicture {
         channels: Vec::new(),
         busy: None,
         pending: None,
-        checkpoints: Vec::new(),
         batch: batch.map(|b| BatchPicture {
             id: b.planned.id,
             start: b.planned.start.clone(),
@@ -327,7 +324,6 @@ fn streaming_picture(lane: &StreamingLane, input: &Input, scenario: &EosScenario
             snapshot_at_ms: p.snapshot.as_ref().map(|s| s.at_ms),
             source_offsets: p.source_offsets.clone(),
         }),
-        checkpoints: lane.history.clone(),
         batch: None,
         zombie: lane.zombie.as_ref().map(|z| {
             let (paused, until_ms) = match z.status {

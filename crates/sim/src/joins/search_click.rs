@@ -54,6 +54,10 @@ pub struct ClickSample {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClickCounts {
     pub searches: u32,
+    /// Searches arrived whose session really has a click, found by the join or not: the
+    /// true click-through rate's numerator, counted on arrival so that reading the rate
+    /// (every frame, in the browser) does not go over every session of the run.
+    pub searches_clicked: u32,
     pub clicks: u32,
     pub clicked: u32,
     /// Searches that left the state without a click.
@@ -147,7 +151,10 @@ impl SearchClickLane {
                 Side::Right => s.click.expect("a click arrival has a click").at_ms,
             };
             match side {
-                Side::Left => self.counts.searches += 1,
+                Side::Left => {
+                    self.counts.searches += 1;
+                    self.counts.searches_clicked += u32::from(s.click.is_some());
+                }
                 Side::Right => self.counts.clicks += 1,
             }
             self.set_fate(side, session, Fate::Held);
@@ -319,15 +326,7 @@ impl SearchClickLane {
 
     /// The share of the searches arrived so far that really were clicked.
     pub fn true_ctr(&self) -> f64 {
-        let arrived = self.search_fates.iter().zip(self.sessions.iter());
-        let (mut searches, mut clicked) = (0, 0);
-        for (fate, s) in arrived {
-            if *fate != Fate::Unsent {
-                searches += 1;
-                clicked += u32::from(s.click.is_some());
-            }
-        }
-        ratio(clicked, searches)
+        ratio(self.counts.searches_clicked, self.counts.searches)
     }
 
     pub fn sample(&mut self, at_ms: u64) {
@@ -356,5 +355,50 @@ pub fn watermark_ms(watermark: Watermark) -> i64 {
         Watermark::MinusInfinity => i64::MIN,
         Watermark::At(ms) => ms,
         Watermark::PlusInfinity => i64::MAX,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::joins::{JoinsWorld, Lane};
+
+    /// The true click-through rate's counts taken again from every session's fate: a search
+    /// has arrived once its fate is no longer `Unsent`.
+    fn recounted(lane: &SearchClickLane) -> (u32, u32) {
+        let arrived = lane.search_fates.iter().zip(lane.sessions.iter());
+        let (mut searches, mut clicked) = (0, 0);
+        for (_, s) in arrived.filter(|(fate, _)| **fate != Fate::Unsent) {
+            searches += 1;
+            clicked += u32::from(s.click.is_some());
+        }
+        (searches, clicked)
+    }
+
+    fn clicks(world: &JoinsWorld) -> &SearchClickLane {
+        match &world.lane {
+            Lane::Clicks(lane) => lane,
+            _ => panic!("the clicks lesson runs the stream-stream lane"),
+        }
+    }
+
+    #[test]
+    fn the_clicked_searches_counted_on_arrival_equal_a_recount_of_the_fates() {
+        let mut world = JoinsWorld::new(crate::joins::late_click_lost()).unwrap();
+        let mut checked_with_clicks = 0;
+        let end_ms = crate::family::Simulation::end_ms(&world);
+        for at_ms in (0..=end_ms).step_by(7_000) {
+            world.advance_to(at_ms);
+            let lane = clicks(&world);
+            let (searches, clicked) = recounted(lane);
+            assert_eq!(lane.counts.searches, searches, "at {at_ms} ms");
+            assert_eq!(lane.counts.searches_clicked, clicked, "at {at_ms} ms");
+            assert_eq!(lane.true_ctr(), ratio(clicked, searches));
+            checked_with_clicks += u32::from(clicked > 0 && clicked < searches);
+        }
+        assert!(
+            checked_with_clicks > 3,
+            "the run had clicked and unclicked searches"
+        );
     }
 }

@@ -217,20 +217,19 @@ impl Headless for QueuesWorld {
 
     /// The sampled series the charts plot: per reader, per lane, per Kinesis second.
     fn details(&self) -> Map<String, Value> {
-        let snapshot = self.snapshot();
         let mut series = Map::new();
-        if !snapshot.reader_samples.is_empty() {
-            series.insert("readers".into(), to_value(&snapshot.reader_samples));
+        if !self.reader_samples().is_empty() {
+            series.insert("readers".into(), to_value(&self.reader_samples()));
         }
-        for pipe in &snapshot.pipes {
-            series.insert(pipe.lane.name().into(), to_value(&pipe.samples));
+        for pipe in self.pipes() {
+            series.insert(pipe.kind.name().into(), to_value(&pipe.samples));
         }
-        if let Some(kinesis) = &snapshot.kinesis {
+        if let Some(kinesis) = self.kinesis() {
             series.insert("kinesis".into(), to_value(&kinesis.samples));
         }
         let mut out = Map::new();
         out.insert("series".into(), Value::Object(series));
-        if let Some(reading) = snapshot.late_reading {
+        if let Some(reading) = self.late_reading() {
             out.insert("late_reading".into(), to_value(&reading));
         }
         out

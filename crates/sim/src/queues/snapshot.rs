@@ -2,14 +2,18 @@
 //! consumers and what they hold, the topic's partitions with the consumer group's committed
 //! offsets, each share-partition's in-flight window (SPSO, SPEO and the records' states), the
 //! queue's ready and unacknowledged messages, each backpressure or direct lane with its
-//! buffers and losses, the Kinesis shards, and the sampled series the charts plot.
+//! buffers and losses, and the Kinesis shards.
+//!
+//! The sampled series the charts plot are not part of it: the browser takes a snapshot on
+//! every frame, and copying every sample since the start (up to 3 600 per reader or lane at
+//! the end of an hour) made each frame's cost grow with the run. The charts read them off the
+//! world ([`QueuesWorld::reader_samples`], [`QueuesWorld::pipes`], [`QueuesWorld::kinesis`])
+//! when they are redrawn.
 
 use super::events::{PipeKind, Reader};
-use super::kinesis::KinesisSample;
-use super::pipes::PipeSample;
 use super::scenario::Mode;
 use super::share_partition::RecordState;
-use super::world::{LateReading, QueuesWorld, ReaderSample};
+use super::world::{LateReading, QueuesWorld};
 use serde::Serialize;
 
 /// How many records of a share-partition's window, or of the queue's head, a snapshot copies.
@@ -31,7 +35,6 @@ pub struct QueuesSnapshot {
     pub late_reading: Option<LateReading>,
     /// Keys that moved partition when partitions were added.
     pub keys_moved: Option<u32>,
-    pub reader_samples: Vec<ReaderSample>,
 }
 
 /// One reader at this moment.
@@ -110,7 +113,6 @@ pub struct PipePicture {
     pub lost_while_down: u64,
     pub lost_to_retention: u64,
     pub producer_blocked_ms: u64,
-    pub samples: Vec<PipeSample>,
 }
 
 /// The Kinesis stream.
@@ -118,7 +120,6 @@ pub struct PipePicture {
 pub struct KinesisPicture {
     pub accepted: Vec<u64>,
     pub throttled: Vec<u64>,
-    pub samples: Vec<KinesisSample>,
 }
 
 impl QueuesWorld {
@@ -252,17 +253,14 @@ impl QueuesWorld {
                     lost_while_down: p.lost_while_down,
                     lost_to_retention: p.lost_to_retention,
                     producer_blocked_ms: p.blocked_ms(self.now_ms()),
-                    samples: p.samples.clone(),
                 })
                 .collect(),
             kinesis: self.kinesis.as_ref().map(|k| KinesisPicture {
                 accepted: k.shards.iter().map(|s| s.accepted).collect(),
                 throttled: k.shards.iter().map(|s| s.throttled).collect(),
-                samples: k.samples.clone(),
             }),
             late_reading: self.late_reading(),
             keys_moved: self.keys_moved(),
-            reader_samples: self.reader_samples().to_vec(),
         }
     }
 }

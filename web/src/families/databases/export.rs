@@ -12,9 +12,8 @@ pub fn csv_at(scenario: &DatabasesScenario, at_ms: u64) -> String {
         return String::new();
     };
     world.advance_to(at_ms);
-    let snapshot = world.snapshot();
     let mut rows = Vec::new();
-    if let Some(sync) = &snapshot.sync {
+    if let Some(sync) = world.sync() {
         rows.push("at_ms,lane,divergent_keys,peak_divergent_keys,connector_lag_ms".to_string());
         for s in &sync.samples {
             for lane in Lane::ALL {
@@ -30,7 +29,7 @@ pub fn csv_at(scenario: &DatabasesScenario, at_ms: u64) -> String {
             }
         }
     }
-    if let Some(c) = &snapshot.compaction {
+    if let Some(c) = world.compaction() {
         rows.push("at_ms,total_writes,log_records,event_records,live_keys,dirty_ratio".to_string());
         for s in &c.samples {
             rows.push(format!(
@@ -44,7 +43,7 @@ pub fn csv_at(scenario: &DatabasesScenario, at_ms: u64) -> String {
             ));
         }
     }
-    if let Some(b) = &snapshot.bootstrap {
+    if let Some(b) = world.bootstrap() {
         rows.push(
             "at_ms,rows_copied,divergent_keys,connector_lag_ms,missed,duplicated".to_string(),
         );

@@ -38,8 +38,8 @@ impl DatabasesView {
         self.figures = Shared::new(world.figures());
         let wall = now_ms();
         if force || wall - self.chart_drawn_at >= CHART_REDRAW_WALL_MS {
-            self.chart = Shared::new(chart::from_snapshot(&self.snapshot));
-            self.lag = chart::lag(&self.snapshot).map(Shared::new);
+            self.chart = Shared::new(chart::from_run(&self.snapshot, world));
+            self.lag = chart::lag(&self.snapshot, world).map(Shared::new);
             self.chart_drawn_at = wall;
         }
     }

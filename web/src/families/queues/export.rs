@@ -11,12 +11,11 @@ pub fn csv_at(scenario: &QueuesScenario, at_ms: u64) -> String {
         return String::new();
     };
     world.advance_to(at_ms);
-    let snapshot = world.snapshot();
     let mut rows = vec![
         "at_ms,series,completed_per_s_or_producer_per_s,backlog_or_consumer_per_s,depth,lost"
             .to_string(),
     ];
-    for s in &snapshot.reader_samples {
+    for s in world.reader_samples() {
         rows.push(format!(
             "{},{},{},{},,",
             s.at_ms,
@@ -25,12 +24,12 @@ pub fn csv_at(scenario: &QueuesScenario, at_ms: u64) -> String {
             s.backlog
         ));
     }
-    for pipe in &snapshot.pipes {
+    for pipe in world.pipes() {
         for s in &pipe.samples {
             rows.push(format!(
                 "{},{},{},{},{},{}",
                 s.at_ms,
-                pipe.lane.name(),
+                pipe.kind.name(),
                 s.producer_per_s,
                 s.consumer_per_s,
                 s.depth,
@@ -38,7 +37,7 @@ pub fn csv_at(scenario: &QueuesScenario, at_ms: u64) -> String {
             ));
         }
     }
-    if let Some(kinesis) = &snapshot.kinesis {
+    if let Some(kinesis) = world.kinesis() {
         for s in &kinesis.samples {
             rows.push(format!(
                 "{},kinesis,{},{},,",

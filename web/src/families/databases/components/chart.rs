@@ -2,13 +2,16 @@
 //! products differing from the database, and each connector's lag beside it (dual writes), the compacted
 //! log's records against every write made and the event-sourced log (compaction), or the new
 //! store's rows copied, differing and missed (snapshot).
+//!
+//! The series come off the world, not the snapshot: the snapshot is taken every frame and
+//! leaves them out, and the charts are redrawn only a few times a second.
 
 use crate::widgets::time_chart::ChartData;
-use streamlab_sim::databases::{DatabasesSnapshot, Lane};
+use streamlab_sim::databases::{DatabasesSnapshot, DatabasesWorld, Lane};
 
 /// The connector lanes' lag: how long the oldest change not yet in the index has waited.
-pub fn lag(snapshot: &DatabasesSnapshot) -> Option<ChartData> {
-    let sync = snapshot.sync.as_ref()?;
+pub fn lag(snapshot: &DatabasesSnapshot, world: &DatabasesWorld) -> Option<ChartData> {
+    let sync = world.sync()?;
     let series = [Lane::Cdc, Lane::Outbox]
         .into_iter()
         .map(|lane| {
@@ -45,8 +48,8 @@ fn seconds(at_ms: u64) -> f64 {
 }
 
 /// The chart of the run's mode.
-pub fn from_snapshot(snapshot: &DatabasesSnapshot) -> ChartData {
-    if let Some(sync) = &snapshot.sync {
+pub fn from_run(snapshot: &DatabasesSnapshot, world: &DatabasesWorld) -> ChartData {
+    if let Some(sync) = world.sync() {
         let mut series = Vec::new();
         for lane in Lane::ALL {
             series.push((
@@ -66,7 +69,7 @@ pub fn from_snapshot(snapshot: &DatabasesSnapshot) -> ChartData {
             bands: outage_band(snapshot),
         };
     }
-    if let Some(c) = &snapshot.compaction {
+    if let Some(c) = world.compaction() {
         let points = |value: fn(&streamlab_sim::databases::compaction::CompactionSample) -> f64| {
             c.samples
                 .iter()
@@ -88,11 +91,7 @@ pub fn from_snapshot(snapshot: &DatabasesSnapshot) -> ChartData {
             bands: Vec::new(),
         };
     }
-    let samples = snapshot
-        .bootstrap
-        .as_ref()
-        .map(|b| b.samples.as_slice())
-        .unwrap_or(&[]);
+    let samples = world.bootstrap().map_or(&[][..], |b| b.samples.as_slice());
     let points = |value: fn(&streamlab_sim::databases::bootstrap::SnapshotSample) -> f64| {
         samples
             .iter()

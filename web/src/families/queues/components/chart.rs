@@ -2,18 +2,21 @@
 //! and partitions modes), each lane's waiting records and losses (backpressure and direct), or
 //! the Kinesis stream's accepted and throttled writes per second. One line chart through the
 //! shared time chart, so lines differ by dash and marker as well as colour.
+//!
+//! The series come off the world, not the snapshot: the snapshot is taken every frame and
+//! leaves them out, and the charts are redrawn only a few times a second.
 
 use crate::widgets::time_chart::ChartData;
-use streamlab_sim::queues::{Mode, QueuesSnapshot};
+use streamlab_sim::queues::{Mode, QueuesSnapshot, QueuesWorld};
 
 /// The chart of the run's mode.
-pub fn from_snapshot(snapshot: &QueuesSnapshot) -> ChartData {
+pub fn from_run(snapshot: &QueuesSnapshot, world: &QueuesWorld) -> ChartData {
     let s = |at_ms: u64| at_ms as f64 / 1000.0;
     match snapshot.mode {
         Mode::Backpressure | Mode::Direct => {
             let mut series = Vec::new();
-            for pipe in &snapshot.pipes {
-                let name = super::lanes::lane_name(pipe.lane);
+            for pipe in world.pipes() {
+                let name = super::lanes::lane_name(pipe.kind);
                 series.push((
                     format!("{name}: waiting"),
                     pipe.samples
@@ -38,11 +41,7 @@ pub fn from_snapshot(snapshot: &QueuesSnapshot) -> ChartData {
             }
         }
         Mode::Kinesis => {
-            let samples = snapshot
-                .kinesis
-                .as_ref()
-                .map(|k| k.samples.as_slice())
-                .unwrap_or(&[]);
+            let samples = world.kinesis().map_or(&[][..], |k| k.samples.as_slice());
             ChartData {
                 title: "Writes per second the stream accepted and throttled".into(),
                 y_title: "records/s",
@@ -74,8 +73,8 @@ pub fn from_snapshot(snapshot: &QueuesSnapshot) -> ChartData {
                 .readers
                 .iter()
                 .map(|reader| {
-                    let points = snapshot
-                        .reader_samples
+                    let points = world
+                        .reader_samples()
                         .iter()
                         .filter(|sample| sample.reader == reader.reader)
                         .map(|sample| (s(sample.at_ms), sample.completed_per_s as f64))
@@ -93,14 +92,14 @@ pub fn from_snapshot(snapshot: &QueuesSnapshot) -> ChartData {
 
 /// The backpressure lanes' rates: what each lane's producer managed to send, and what its
 /// consumer processed, per second (a blocked producer's rate falls to its consumer's).
-pub fn rates(snapshot: &QueuesSnapshot) -> Option<ChartData> {
+pub fn rates(snapshot: &QueuesSnapshot, world: &QueuesWorld) -> Option<ChartData> {
     if !matches!(snapshot.mode, Mode::Backpressure | Mode::Direct) {
         return None;
     }
     let s = |at_ms: u64| at_ms as f64 / 1000.0;
     let mut series = Vec::new();
-    for pipe in &snapshot.pipes {
-        let name = super::lanes::lane_name(pipe.lane);
+    for pipe in world.pipes() {
+        let name = super::lanes::lane_name(pipe.kind);
         series.push((
             format!("{name}: producer"),
             pipe.samples
