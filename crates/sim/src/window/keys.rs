@@ -57,6 +57,8 @@ struct Entry<K, S> {
 const MAX_LOAD_NUMERATOR: usize = 3;
 const MAX_LOAD_DENOMINATOR: usize = 4;
 const FIRST_INDEX_SLOTS: usize = 16;
+/// How many index slots from a key's home `touch` looks at for its tag.
+const TOUCHED_SLOTS: usize = 4;
 
 impl<K, S> Default for KeyTable<K, S> {
     fn default() -> Self {
@@ -93,11 +95,11 @@ impl<K: Hash + Eq, S: Default> KeyTable<K, S> {
         }
     }
 
-    /// Reads the index slot where a key with `hash` most likely is, and the entry it points
-    /// to, so that a lookup of that key shortly after finds both in cache; changes nothing.
-    /// Nothing here branches on what it reads, so several touches in a row overlap their
-    /// cache misses, where a lookup's branches on a line still missing would hold up the
-    /// next one.
+    /// Reads the index slots where a key with `hash` most likely is, and the entry the first
+    /// one with its tag points to (or any entry), so that a lookup of that key shortly after
+    /// finds both in cache; changes nothing. Nothing here branches on what it reads, so
+    /// several touches in a row overlap their cache misses, where a lookup's branches on a
+    /// line still missing would hold up the next one.
     pub(crate) fn touch(&self, hash: u64)
     where
         S: Copy,
@@ -105,9 +107,19 @@ impl<K: Hash + Eq, S: Default> KeyTable<K, S> {
         let Some(last_id) = self.entries.len().checked_sub(1) else {
             return;
         };
-        let slot = self.index[home_of(hash, self.index.len() - 1)];
+        let mask = self.index.len() - 1;
+        let (home, tag) = (home_of(hash, mask), tag_of(hash));
+        // A key is seldom more than a few slots past its home; the nearest slot with its tag
+        // wins, picked with selects rather than branches.
+        let mut id_plus_one = self.index[home].id_plus_one;
+        for offset in (0..TOUCHED_SLOTS).rev() {
+            let slot = self.index[(home + offset) & mask];
+            if slot.tag == tag {
+                id_plus_one = slot.id_plus_one;
+            }
+        }
         // An empty slot's 0 wraps around to the last entry: any entry will do, it is only read.
-        let id = (slot.id_plus_one as usize).wrapping_sub(1).min(last_id);
+        let id = (id_plus_one as usize).wrapping_sub(1).min(last_id);
         std::hint::black_box(self.entries[id].state);
     }
 

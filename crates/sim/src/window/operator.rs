@@ -145,7 +145,11 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
             let mut hashes = [0; LOOKAHEAD_EVENTS];
             for (hash, (key, _)) in hashes.iter_mut().zip(chunk) {
                 *hash = key_hash(key);
-                self.keys.touch(*hash);
+            }
+            // Touching in a loop of its own keeps the touches close together in the
+            // instruction stream, so all of them are in flight before the first miss is over.
+            for &hash in &hashes[..chunk.len()] {
+                self.keys.touch(hash);
             }
             for (offset, ((key, time_ms), &hash)) in chunk.iter().zip(&hashes).enumerate() {
                 self.push_hashed(key, hash, *time_ms, out)
