@@ -18,20 +18,19 @@ pub struct EventLine<'a> {
 }
 
 /// Reads `input` line by line (a last line without `\n` counts, `\r\n` is accepted) and
-/// hands each line, with its number from 1, to `each`; an error from `each` is prefixed with
-/// `stdin line N: `.
+/// hands each line, with its number from 1, to `each`; an error from `each` is located with
+/// [`LineError::at_line`] (a message about the line is prefixed with `stdin line N: `).
 ///
 /// Lines are handed out straight from `input`'s buffer; only a line cut by the buffer's end is
 /// copied, so with a large buffer almost no line is.
-pub fn for_each_line(
+pub fn for_each_line<E: LineError>(
     mut input: impl BufRead,
-    mut each: impl FnMut(&[u8], u64) -> Result<(), String>,
+    mut each: impl FnMut(&[u8], u64) -> Result<(), E>,
 ) -> Result<(), CliError> {
     let mut partial = Vec::new();
     let mut line_number: u64 = 0;
     let mut hand_over = |line: &[u8], line_number: u64| {
-        each(trim_line_end(line), line_number)
-            .map_err(|message| CliError::new(format!("stdin line {line_number}: {message}")))
+        each(trim_line_end(line), line_number).map_err(|error| error.at_line(line_number))
     };
     loop {
         let buffer = match input.fill_buf() {
@@ -62,6 +61,27 @@ pub fn for_each_line(
         hand_over(&partial, line_number + 1)?;
     }
     Ok(())
+}
+
+/// What a line handler of [`for_each_line`] fails with.
+pub trait LineError {
+    /// The error as reported, given the number of the line being handled.
+    fn at_line(self, line_number: u64) -> CliError;
+}
+
+/// A message about the line being handled.
+impl LineError for String {
+    fn at_line(self, line_number: u64) -> CliError {
+        CliError::new(format!("stdin line {line_number}: {self}"))
+    }
+}
+
+/// An error that already names its line: a handler that holds lines back (to process
+/// several at once) reports an earlier line's error this way.
+impl LineError for CliError {
+    fn at_line(self, _line_number: u64) -> CliError {
+        self
+    }
 }
 
 /// Strips the line terminator, `\n` or `\r\n`.
@@ -130,7 +150,7 @@ mod tests {
         let mut seen = Vec::new();
         for_each_line("a\r\nb\n\nc".as_bytes(), |line, n| {
             seen.push((String::from_utf8(line.to_vec()).unwrap(), n));
-            Ok(())
+            Ok::<(), String>(())
         })
         .unwrap();
         assert_eq!(
@@ -144,13 +164,18 @@ mod tests {
         );
         let error = for_each_line("x\ny\n".as_bytes(), |_, n| {
             if n == 2 {
-                Err("bad".into())
+                Err(String::from("bad"))
             } else {
                 Ok(())
             }
         })
         .unwrap_err();
         assert_eq!(error.0, "stdin line 2: bad");
+        let located = for_each_line("x\ny\n".as_bytes(), |_, _| {
+            Err(CliError::new("stdin line 7: held back"))
+        })
+        .unwrap_err();
+        assert_eq!(located.0, "stdin line 7: held back");
     }
 
     /// A reader that hands out at most `chunk` bytes per fill, so lines are cut by buffer
@@ -166,7 +191,7 @@ mod tests {
             let mut seen = Vec::new();
             for_each_line(chunked(text, chunk), |line, n| {
                 seen.push((String::from_utf8(line.to_vec()).unwrap(), n));
-                Ok(())
+                Ok::<(), String>(())
             })
             .unwrap();
             let expected = [("first", 1), ("second line", 2), ("", 3), ("last", 4)];

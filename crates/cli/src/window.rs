@@ -12,6 +12,7 @@ use crate::args::Flags;
 use crate::key::Key;
 use crate::lines::{
     for_each_line, parse_object, read_config, write_integer, write_json_string, EventLine,
+    LineError,
 };
 use crate::plain_event::parse_plain_event;
 use crate::CliError;
@@ -45,30 +46,81 @@ fn load_operator(config_path: &str) -> Result<WindowOperator<Key>, CliError> {
         .map_err(|error| CliError::new(format!("config {config_path}: {error}")))
 }
 
+/// How many events are read before they go to the operator together: enough for its
+/// look-ahead (`WindowOperator::push_all`) to pay, few enough to stay in cache.
+const BATCH_EVENTS: usize = 256;
+
 fn process(
     mut operator: WindowOperator<Key>,
     input: impl BufRead,
     mut output: impl Write,
 ) -> Result<(), CliError> {
     let mut produced = Vec::new();
-    for_each_line(input, |line, _| {
-        let (key, time_ms) = match plain_event(line) {
-            Some(event) => event,
-            None => {
-                let event: EventLine = parse_object(line, "{\"key\": \"a\", \"time\": 0}")?;
-                (Key::new(&event.key), event.time)
+    let mut batch = Batch::default();
+    for_each_line(input, |line, line_number| {
+        match event(line) {
+            Ok(event) => batch.add(event, line_number),
+            Err(message) => {
+                // Events before the bad line go through (and out) first, as if read one by one.
+                batch.flush(&mut operator, &mut produced, &mut output)?;
+                return Err(message.at_line(line_number));
             }
-        };
-        operator
-            .push(&key, time_ms, &mut produced)
-            .map_err(|error| error.to_string())?;
-        write_outputs(&mut output, &mut produced).map_err(|error| format!("i/o error: {error}"))
+        }
+        if batch.events.len() == BATCH_EVENTS {
+            batch.flush(&mut operator, &mut produced, &mut output)?;
+        }
+        Ok(())
     })?;
+    batch.flush(&mut operator, &mut produced, &mut output)?;
     operator.finish(&mut produced);
     write_outputs(&mut output, &mut produced)?;
     write_summary(&mut output, operator.summary())?;
     output.flush()?;
     Ok(())
+}
+
+/// The key and time of an event line, or the full parser's message about it.
+fn event(line: &[u8]) -> Result<(Key, i64), String> {
+    if let Some(event) = plain_event(line) {
+        return Ok(event);
+    }
+    let event: EventLine = parse_object(line, "{\"key\": \"a\", \"time\": 0}")?;
+    Ok((Key::new(&event.key), event.time))
+}
+
+/// Events read but not yet pushed, from consecutive lines (every line is an event or an
+/// error, and an error flushes the batch), so event `i` is on line `first_line + i`.
+#[derive(Default)]
+struct Batch {
+    events: Vec<(Key, i64)>,
+    first_line: u64,
+}
+
+impl Batch {
+    fn add(&mut self, event: (Key, i64), line_number: u64) {
+        if self.events.is_empty() {
+            self.first_line = line_number;
+        }
+        self.events.push(event);
+    }
+
+    /// Pushes the batch and writes what it produced; a refused event is reported on its own
+    /// line, after the output of the events before it.
+    fn flush(
+        &mut self,
+        operator: &mut WindowOperator<Key>,
+        produced: &mut Vec<Output<Key>>,
+        output: &mut impl Write,
+    ) -> Result<(), CliError> {
+        let pushed = operator.push_all(&self.events, produced);
+        let written = write_outputs(output, produced);
+        let last_line = self.first_line + self.events.len().saturating_sub(1) as u64;
+        self.events.clear();
+        if let Err((index, error)) = pushed {
+            return Err(error.to_string().at_line(self.first_line + index as u64));
+        }
+        written.map_err(|error| format!("i/o error: {error}").at_line(last_line))
+    }
 }
 
 /// The key and time of a plain line, through the fast path (`plain_event`), or `None` when

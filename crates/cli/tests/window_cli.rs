@@ -166,6 +166,34 @@ fn a_negative_time_is_refused_with_its_line_number() {
     );
 }
 
+/// Events are pushed in batches (`window::BATCH_EVENTS`); a bad line far into the input, in
+/// the middle of a batch, is still reported on its own line, after exactly the panes of the
+/// lines before it.
+#[test]
+fn a_bad_line_deep_in_the_input_comes_after_the_panes_before_it() {
+    const SMALL: &str = r#"{"window": {"type": "tumbling", "size": 10},
+ "max_out_of_orderness": 0, "allowed_lateness": 0, "late": "drop"}"#;
+    let good: String = (0..300)
+        .map(|time_ms| format!("{{\"key\": \"a\", \"time\": {time_ms}}}\n"))
+        .collect();
+    let bad_lines = [
+        (
+            "{\"key\": \"a\", \"time\": -5}",
+            "stdin line 301: time -5 is negative",
+        ),
+        ("{\"key\": \"a\", \"time\": }", "stdin line 301: column "),
+    ];
+    for (bad, message) in bad_lines {
+        let input = format!("{good}{bad}\n{good}");
+        let outcome = run_window("deep", SMALL, &input);
+        assert_refused(&outcome, message);
+        // With the watermark at 299, the windows ending at 10, 20, ... 290 have fired.
+        let panes: Vec<&str> = outcome.stdout.lines().collect();
+        assert_eq!(panes.len(), 29, "{bad}");
+        assert!(panes[28].contains("\"start\":280,\"end\":290,\"count\":10"));
+    }
+}
+
 #[test]
 fn an_unknown_window_type_is_refused() {
     let config = r#"{"window": {"type": "global", "size": 10},

@@ -558,3 +558,51 @@ proptest! {
         }
     }
 }
+
+/// Events for `push_all`: up to a few hundred keys (so the key table's index grows and the
+/// look-ahead touches entries not yet placed), now and then a time the operator refuses.
+fn batch_events() -> impl Strategy<Value = Vec<(String, i64)>> {
+    let time_ms = prop_oneof![
+        40 => 0..=MAX_EVENT_TIME_MS,
+        1 => Just(-1i64),
+        1 => Just(i64::MAX),
+    ];
+    prop::collection::vec(
+        (0u32..300)
+            .prop_map(|key| format!("k{key}"))
+            .prop_flat_map(move |key| (Just(key), time_ms.clone())),
+        0..200,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// `push_all` is `push` for each event in turn, stopping at the first refused one: same
+    /// outputs, same state after, and the index of the refused event.
+    #[test]
+    fn push_all_matches_pushing_one_event_at_a_time(
+        config in window_config_with(window_spec()),
+        events in batch_events(),
+    ) {
+        let mut one_by_one = WindowOperator::<String>::new(config).expect("generated configs are valid");
+        let mut expected = Vec::new();
+        let mut refused = None;
+        for (index, (key, time_ms)) in events.iter().enumerate() {
+            if let Err(error) = one_by_one.push(key.as_str(), *time_ms, &mut expected) {
+                refused = Some((index, error));
+                break;
+            }
+        }
+        let mut batched = WindowOperator::<String>::new(config).expect("generated configs are valid");
+        let mut actual = Vec::new();
+        prop_assert_eq!(batched.push_all(&events, &mut actual).err(), refused);
+        prop_assert_eq!(&actual, &expected);
+        prop_assert_eq!(batched.watermark(), one_by_one.watermark());
+        prop_assert_eq!(batched.open_windows(), one_by_one.open_windows());
+        one_by_one.finish(&mut expected);
+        batched.finish(&mut actual);
+        prop_assert_eq!(actual, expected);
+        prop_assert_eq!(batched.summary(), one_by_one.summary());
+    }
+}

@@ -268,3 +268,25 @@ fn unusual_lines_are_left_to_the_full_parser() {
         );
     }
 }
+
+proptest! {
+    /// The word-at-a-time scan against the obvious byte-by-byte one, on bytes that are
+    /// mostly plain with special ones (and bytes at the tests' edges) sprinkled in.
+    #[test]
+    fn the_first_special_byte_is_found_as_byte_by_byte(
+        bytes in prop::collection::vec(
+            prop_oneof![
+                8 => b'a'..=b'z',
+                1 => prop::sample::select(vec![
+                    b'"', b'\\', 0x00, 0x01, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80,
+                    0xa2, 0xdc, 0xff,
+                ]),
+                1 => any::<u8>(),
+            ],
+            0..40,
+        )
+    ) {
+        let expected = bytes.iter().position(|&byte| super::is_special(byte));
+        prop_assert_eq!(super::first_special_byte(&bytes), expected);
+    }
+}

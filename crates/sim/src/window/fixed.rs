@@ -2,29 +2,37 @@
 //! keys, an index from window end to the keys with a live window ending there, so that firing
 //! and expiry touch only the windows that fire or expire.
 //!
+//! A key's two newest windows, where almost every event lands, live in the key's entry in the
+//! operator's key table ([`RecentWindows`]), so counting an event touches the entry its key
+//! lookup already brought into cache; the key's older windows live here, by key id.
+//!
 //! Invariant that keeps this simple: a live window has fired exactly when the watermark has
 //! reached its end. Windows fire on time as the watermark passes their end, and a window that
 //! is created behind the watermark fires a late pane at once, so no "fired" flag is stored.
 
 use super::assigner::FixedAssigner;
-use super::keys::{ensure_key_state, KeyId};
+use super::keys::{ensure_key_state, KeyId, KeyTable};
 use super::output::{FiredPane, Timing, WindowState};
 use super::watermark::Watermark;
 use std::collections::{BTreeMap, VecDeque};
+use std::num::NonZeroU64;
 
 /// One live window of one key. All windows share the size, so the start identifies it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Slot {
     start_ms: i64,
-    count: u64,
+    /// Never zero (a window exists once an event is in it), which lets `Option<Slot>` be as
+    /// small as `Slot`.
+    count: NonZeroU64,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct FixedWindows {
     assigner: FixedAssigner,
     allowed_lateness_ms: i64,
-    /// Indexed by key id: each key's live windows.
-    per_key: Vec<KeySlots>,
+    /// Indexed by key id: each key's live windows before its two recent ones, ascending by
+    /// start (most keys of a tumbling window never have any).
+    older: Vec<VecDeque<Slot>>,
     /// Window end → keys with a live window ending there, each key once.
     by_end: BTreeMap<i64, Vec<KeyId>>,
     /// Emptied key lists from expired ends, reused so steady state allocates nothing.
@@ -41,7 +49,7 @@ impl FixedWindows {
         Self {
             assigner,
             allowed_lateness_ms,
-            per_key: Vec::new(),
+            older: Vec::new(),
             by_end: BTreeMap::new(),
             spare_key_lists: Vec::new(),
             next_unfired_end_ms: None,
@@ -55,22 +63,23 @@ impl FixedWindows {
         watermark.has_reached(latest_end_ms + self.allowed_lateness_ms)
     }
 
-    /// Counts the event in each of its windows that is not gone; a window the watermark has
-    /// already passed fires a late pane with its accumulated count.
+    /// Counts the event of key `key`, whose recent windows are `recent`, in each of its windows
+    /// that is not gone; a window the watermark has already passed fires a late pane with its
+    /// accumulated count.
     pub(crate) fn place(
         &mut self,
         key: KeyId,
+        recent: &mut RecentWindows,
         time_ms: i64,
         watermark: Watermark,
         fired: &mut Vec<FiredPane>,
     ) {
-        let key_index = ensure_key_state(&mut self.per_key, key);
         for start_ms in self.assigner.starts(time_ms) {
             let end_ms = start_ms + self.assigner.size_ms;
             if watermark.has_reached(end_ms + self.allowed_lateness_ms) {
                 continue; // Gone: it never fires again and nothing joins it.
             }
-            let (count, created) = self.per_key[key_index].count_event(start_ms);
+            let (count, created) = self.count_event(key, recent, start_ms);
             if created {
                 self.index_new_window(end_ms, key, watermark);
             }
@@ -87,8 +96,9 @@ impl FixedWindows {
     }
 
     /// On-time panes for every window whose end the watermark passes moving `from` → `to`.
-    pub(crate) fn fire_passed(
+    pub(crate) fn fire_passed<K>(
         &mut self,
+        key_table: &KeyTable<K, RecentWindows>,
         from: Watermark,
         to: Watermark,
         fired: &mut Vec<FiredPane>,
@@ -105,7 +115,7 @@ impl FixedWindows {
         for (&end_ms, keys) in self.by_end.range(ends) {
             let start_ms = end_ms - self.assigner.size_ms;
             for &key in keys {
-                if let Some(count) = self.per_key[key as usize].count_of(start_ms) {
+                if let Some(count) = self.count_of(key, key_table.state(key), start_ms) {
                     fired.push(FiredPane {
                         key,
                         start_ms,
@@ -123,7 +133,11 @@ impl FixedWindows {
     }
 
     /// Forgets every window with end + lateness <= `watermark`.
-    pub(crate) fn expire(&mut self, watermark: Watermark) {
+    pub(crate) fn expire<K>(
+        &mut self,
+        key_table: &mut KeyTable<K, RecentWindows>,
+        watermark: Watermark,
+    ) {
         match self.oldest_end_ms {
             Some(end_ms) if watermark.has_reached(end_ms + self.allowed_lateness_ms) => {}
             _ => return,
@@ -136,7 +150,7 @@ impl FixedWindows {
             let mut keys = entry.remove();
             for &key in &keys {
                 // Ends expire in ascending order, so each key's expiring window is its oldest.
-                let expired = self.per_key[key as usize].pop_oldest();
+                let expired = self.pop_oldest(key, key_table.state_mut(key));
                 debug_assert_eq!(
                     expired.map(|slot| slot.start_ms + self.assigner.size_ms),
                     Some(end_ms)
@@ -149,21 +163,24 @@ impl FixedWindows {
     }
 
     /// Every live window, in no particular order (the caller sorts).
-    pub(crate) fn visit_open(
+    pub(crate) fn visit_open<K>(
         &self,
+        keys: &KeyTable<K, RecentWindows>,
         watermark: Watermark,
         mut visit: impl FnMut(KeyId, i64, i64, u64, WindowState),
     ) {
-        for (key_index, slots) in self.per_key.iter().enumerate() {
-            for slot in slots.older.iter().chain(&slots.newest) {
+        for (key_index, recent) in keys.states().enumerate() {
+            // Key ids are dense u32s, so the index always fits back into one.
+            let key = key_index as KeyId;
+            let older = self.older_of(key, recent).into_iter().flatten();
+            for slot in older.chain(&recent.previous).chain(&recent.newest) {
                 let end_ms = slot.start_ms + self.assigner.size_ms;
                 let state = if watermark.has_reached(end_ms) {
                     WindowState::Fired
                 } else {
                     WindowState::Open
                 };
-                // Key ids are dense u32s, so the index always fits back into one.
-                visit(key_index as KeyId, slot.start_ms, end_ms, slot.count, state);
+                visit(key, slot.start_ms, end_ms, slot.count.get(), state);
             }
         }
     }
@@ -182,65 +199,125 @@ impl FixedWindows {
     }
 }
 
-/// One key's live windows, ascending by start (hence by end). The newest window is kept
-/// apart from the rest because almost every event lands in it: counting then touches this
-/// struct alone instead of following a pointer to a separately allocated buffer.
-#[derive(Clone, Debug, Default)]
-struct KeySlots {
+/// A key's two newest live windows, kept in its entry in the key table: almost every event
+/// lands in one of them (with tumbling windows a key seldom has more than two live: the
+/// current one and the previous one, still within its lateness), so counting an event
+/// touches the entry its key lookup already brought into cache. Older windows of the key
+/// live in `FixedWindows::older`. The operator's other window kinds leave this empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RecentWindows {
+    /// The window before `newest`; only ever set when `newest` is.
+    previous: Option<Slot>,
     newest: Option<Slot>,
-    /// The windows before `newest`.
-    older: VecDeque<Slot>,
+    /// Whether `FixedWindows::older` holds windows of this key (all before `previous`), so
+    /// that only keys with such windows look there.
+    has_older: bool,
 }
 
-impl KeySlots {
-    /// Adds one event to the window starting at `start_ms`, creating it if needed; returns
-    /// the new count and whether the window was created.
-    fn count_event(&mut self, start_ms: i64) -> (u64, bool) {
-        match &mut self.newest {
-            Some(newest) if newest.start_ms == start_ms => {
-                newest.count += 1;
-                return (newest.count, false);
-            }
-            Some(newest) if newest.start_ms < start_ms => {
-                self.older.push_back(*newest);
-                *newest = Slot { start_ms, count: 1 };
-                return (1, true);
-            }
-            Some(_) => {}
-            None => {
-                self.newest = Some(Slot { start_ms, count: 1 });
-                return (1, true);
-            }
+impl Slot {
+    fn first(start_ms: i64) -> Self {
+        Self {
+            start_ms,
+            count: NonZeroU64::MIN,
         }
-        match self
-            .older
-            .binary_search_by_key(&start_ms, |slot| slot.start_ms)
-        {
-            Ok(index) => {
-                self.older[index].count += 1;
-                (self.older[index].count, false)
+    }
+
+    /// Counts one more event; returns the new count.
+    fn add_event(&mut self) -> u64 {
+        // 2^64 events would take centuries to arrive; saturating keeps this branch-free.
+        self.count = self.count.saturating_add(1);
+        self.count.get()
+    }
+}
+
+impl FixedWindows {
+    /// Adds one event of `key` to its window starting at `start_ms`, creating it if needed;
+    /// returns the new count and whether the window was created.
+    fn count_event(
+        &mut self,
+        key: KeyId,
+        recent: &mut RecentWindows,
+        start_ms: i64,
+    ) -> (u64, bool) {
+        let Some(newest) = &mut recent.newest else {
+            recent.newest = Some(Slot::first(start_ms));
+            return (1, true);
+        };
+        if newest.start_ms == start_ms {
+            return (newest.add_event(), false);
+        }
+        if newest.start_ms < start_ms {
+            self.retire_previous(key, recent);
+            recent.previous = recent.newest.replace(Slot::first(start_ms));
+            return (1, true);
+        }
+        match &mut recent.previous {
+            Some(previous) if previous.start_ms == start_ms => (previous.add_event(), false),
+            Some(previous) if previous.start_ms > start_ms => {
+                recent.has_older = true;
+                self.count_older_event(key, start_ms)
             }
-            Err(index) => {
-                self.older.insert(index, Slot { start_ms, count: 1 });
+            _ => {
+                self.retire_previous(key, recent);
+                recent.previous = Some(Slot::first(start_ms));
                 (1, true)
             }
         }
     }
 
-    fn count_of(&self, start_ms: i64) -> Option<u64> {
-        match self.newest {
-            Some(newest) if newest.start_ms == start_ms => Some(newest.count),
-            _ => {
-                let index = self
-                    .older
-                    .binary_search_by_key(&start_ms, |slot| slot.start_ms)
-                    .ok()?;
-                Some(self.older[index].count)
+    /// Moves `recent.previous`, if any, to the end of the key's older windows.
+    fn retire_previous(&mut self, key: KeyId, recent: &mut RecentWindows) {
+        if let Some(previous) = recent.previous.take() {
+            let key_index = ensure_key_state(&mut self.older, key);
+            self.older[key_index].push_back(previous);
+            recent.has_older = true;
+        }
+    }
+
+    /// `count_event` for a window before the key's two recent ones.
+    fn count_older_event(&mut self, key: KeyId, start_ms: i64) -> (u64, bool) {
+        let key_index = ensure_key_state(&mut self.older, key);
+        let older = &mut self.older[key_index];
+        match older.binary_search_by_key(&start_ms, |slot| slot.start_ms) {
+            Ok(index) => (older[index].add_event(), false),
+            Err(index) => {
+                older.insert(index, Slot::first(start_ms));
+                (1, true)
             }
         }
     }
 
-    fn pop_oldest(&mut self) -> Option<Slot> {
-        self.older.pop_front().or_else(|| self.newest.take())
+    fn count_of(&self, key: KeyId, recent: &RecentWindows, start_ms: i64) -> Option<u64> {
+        let in_recent = [recent.newest, recent.previous]
+            .into_iter()
+            .flatten()
+            .find(|slot| slot.start_ms == start_ms);
+        if let Some(slot) = in_recent {
+            return Some(slot.count.get());
+        }
+        let older = self.older_of(key, recent)?;
+        let index = older
+            .binary_search_by_key(&start_ms, |slot| slot.start_ms)
+            .ok()?;
+        Some(older[index].count.get())
+    }
+
+    fn pop_oldest(&mut self, key: KeyId, recent: &mut RecentWindows) -> Option<Slot> {
+        if recent.has_older {
+            let older = &mut self.older[key as usize];
+            let oldest = older.pop_front();
+            recent.has_older = !older.is_empty();
+            return oldest;
+        }
+        recent.previous.take().or_else(|| recent.newest.take())
+    }
+
+    /// The key's windows before its recent ones, ascending, if it has any.
+    fn older_of(&self, key: KeyId, recent: &RecentWindows) -> Option<&VecDeque<Slot>> {
+        if recent.has_older {
+            self.older.get(key as usize)
+        } else {
+            None
+        }
     }
 }

@@ -104,11 +104,14 @@
 //!
 //! # Determinism and cost
 //!
-//! No floats, no randomness, no iteration over a hash map: the key interner's `HashMap` is
-//! only ever looked up, and everything iterated lives in `Vec`s and `BTreeMap`s. Windows are
-//! indexed by end, so each watermark step touches only the windows that fire or expire;
-//! placing an event touches only its own key's windows. Keys are interned to dense `u32` ids
-//! inside the operator and turned back into `K` only in the outputs. A sliding-window event
+//! No floats, no randomness, no iteration over a hash index: the key interner's index (fixed,
+//! unseeded hash) is only ever probed, and everything iterated lives in `Vec`s and `BTreeMap`s.
+//! Windows are indexed by end, so each watermark step touches only the windows that fire or
+//! expire; placing an event touches only its own key's windows, and for tumbling and hopping
+//! windows usually only its key's entry in the interner, which holds its two newest windows.
+//! Keys are interned to dense `u32` ids inside the operator and turned back into `K` only in
+//! the outputs. [`push_all`](WindowOperator::push_all) takes events in batches and touches a
+//! few keys' entries before placing them, so their cache misses overlap. A sliding-window event
 //! costs time proportional to its key's records within `2 · D` of it (each of them brings
 //! about two windows the event may update).
 

@@ -4,8 +4,8 @@
 
 use super::assigner::FixedAssigner;
 use super::config::{ConfigError, LatePolicy, WindowConfig, WindowSpec, MAX_TIME_MS};
-use super::fixed::FixedWindows;
-use super::keys::{KeyId, KeyTable};
+use super::fixed::{FixedWindows, RecentWindows};
+use super::keys::{key_hash, KeyId, KeyTable};
 use super::output::{FiredPane, OpenWindow, Output, Pane, Summary};
 use super::session::Sessions;
 use super::sliding::SlidingWindows;
@@ -15,16 +15,23 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::Hash;
 
+/// How many events [`WindowOperator::push_all`] touches ahead of placing them: enough for
+/// their cache misses to overlap, few enough that their entries are still in cache when used.
+const LOOKAHEAD_EVENTS: usize = 16;
+
 /// Counts events per key in event-time windows; see the [module docs](super) for the rules.
 ///
 /// `K` is the key type (`String` in the CLI). Keys are interned: each distinct key is stored
 /// once and the windows refer to it by a dense `u32` id, so the per-event work is one hash
-/// lookup plus the window update. Output order among keys is `K`'s `Ord` (byte order for
+/// lookup plus the window update (one memory access for tumbling and hopping windows: the
+/// key's recent windows sit in its key-table entry). Output order among keys is `K`'s `Ord` (byte order for
 /// strings).
 #[derive(Clone, Debug)]
 pub struct WindowOperator<K> {
     config: WindowConfig,
-    keys: KeyTable<K>,
+    /// Every key, with its recent fixed windows (left empty by sessions and sliding windows,
+    /// which keep their state by key id in their own structures).
+    keys: KeyTable<K, RecentWindows>,
     windows: Windows,
     watermark: Watermark,
     summary: Summary,
@@ -119,7 +126,52 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         K: Borrow<Q>,
         Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
     {
-        self.insert(key, time_ms, out)?;
+        self.push_hashed(key, key_hash(key), time_ms, out)
+    }
+
+    /// Pushes `events` in order, with exactly the outputs and state of calling
+    /// [`push`](Self::push) on each; stops at the first event refused, returning its index in
+    /// `events` and why (the events before it are pushed, it and the rest are not).
+    ///
+    /// Faster than one `push` at a time when there are many keys: each key's lookup is a
+    /// cache miss, and touching a few events' entries before placing them (`KeyTable::touch`)
+    /// lets those misses overlap instead of following one another.
+    pub fn push_all(
+        &mut self,
+        events: &[(K, i64)],
+        out: &mut Vec<Output<K>>,
+    ) -> Result<(), (usize, EventError)> {
+        for (chunk_index, chunk) in events.chunks(LOOKAHEAD_EVENTS).enumerate() {
+            let mut hashes = [0; LOOKAHEAD_EVENTS];
+            for (hash, (key, _)) in hashes.iter_mut().zip(chunk) {
+                *hash = key_hash(key);
+            }
+            // Touching in a loop of its own keeps the touches close together in the
+            // instruction stream, so all of them are in flight before the first miss is over.
+            for &hash in &hashes[..chunk.len()] {
+                self.keys.touch(hash);
+            }
+            for (offset, ((key, time_ms), &hash)) in chunk.iter().zip(&hashes).enumerate() {
+                self.push_hashed(key, hash, *time_ms, out)
+                    .map_err(|error| (chunk_index * LOOKAHEAD_EVENTS + offset, error))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `push` for a key whose hash (`key_hash`) is known.
+    fn push_hashed<Q>(
+        &mut self,
+        key: &Q,
+        hash: u64,
+        time_ms: i64,
+        out: &mut Vec<Output<K>>,
+    ) -> Result<(), EventError>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+    {
+        self.insert_hashed(key, hash, time_ms, out)?;
         // time >= 0 and out-of-orderness <= 2^61, so the difference cannot overflow.
         let candidate = Watermark::At(time_ms - self.config.max_out_of_orderness_ms);
         self.advance_to(candidate, out);
@@ -141,6 +193,21 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         K: Borrow<Q>,
         Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
     {
+        self.insert_hashed(key, key_hash(key), time_ms, out)
+    }
+
+    /// `insert` for a key whose hash (`key_hash`) is known.
+    fn insert_hashed<Q>(
+        &mut self,
+        key: &Q,
+        hash: u64,
+        time_ms: i64,
+        out: &mut Vec<Output<K>>,
+    ) -> Result<(), EventError>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+    {
         self.check_time(time_ms)?;
         if self.is_too_late(time_ms) {
             self.summary.events += 1;
@@ -150,7 +217,7 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
                 out.push(Output::Side { key, time_ms });
             }
         } else {
-            let key = self.keys.id_of(key).ok_or(EventError::TooManyKeys)?;
+            let key = self.keys.id_of(key, hash).ok_or(EventError::TooManyKeys)?;
             self.summary.events += 1;
             self.place(key, time_ms);
             self.emit_fired(out);
@@ -192,7 +259,7 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
             views.push((key, start_ms, end_ms, count, state));
         };
         match &self.windows {
-            Windows::Fixed(windows) => windows.visit_open(self.watermark, &mut visit),
+            Windows::Fixed(windows) => windows.visit_open(&self.keys, self.watermark, &mut visit),
             Windows::Session(sessions) => sessions.visit_open(&mut visit),
             Windows::Sliding(windows) => windows.visit_open(self.watermark, &mut visit),
         }
@@ -235,7 +302,13 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
 
     fn place(&mut self, key: KeyId, time_ms: i64) {
         match &mut self.windows {
-            Windows::Fixed(windows) => windows.place(key, time_ms, self.watermark, &mut self.fired),
+            Windows::Fixed(windows) => windows.place(
+                key,
+                self.keys.state_mut(key),
+                time_ms,
+                self.watermark,
+                &mut self.fired,
+            ),
             Windows::Session(sessions) => {
                 sessions.place(key, time_ms, self.watermark, &mut self.fired)
             }
@@ -254,13 +327,15 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         }
         let from = self.watermark;
         match &mut self.windows {
-            Windows::Fixed(windows) => windows.fire_passed(from, candidate, &mut self.fired),
+            Windows::Fixed(windows) => {
+                windows.fire_passed(&self.keys, from, candidate, &mut self.fired)
+            }
             Windows::Session(sessions) => sessions.fire_passed(from, candidate, &mut self.fired),
             Windows::Sliding(windows) => windows.fire_passed(from, candidate, &mut self.fired),
         }
         self.emit_fired(out);
         match &mut self.windows {
-            Windows::Fixed(windows) => windows.expire(candidate),
+            Windows::Fixed(windows) => windows.expire(&mut self.keys, candidate),
             Windows::Session(sessions) => sessions.expire(candidate),
             Windows::Sliding(windows) => windows.expire(candidate),
         }
@@ -298,7 +373,7 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
     }
 }
 
-fn pane_order<K: Ord>(keys: &KeyTable<K>, a: &FiredPane, b: &FiredPane) -> Ordering {
+fn pane_order<K: Ord, S>(keys: &KeyTable<K, S>, a: &FiredPane, b: &FiredPane) -> Ordering {
     (a.end_ms, a.start_ms)
         .cmp(&(b.end_ms, b.start_ms))
         .then_with(|| keys.cmp_keys(a.key, b.key))
