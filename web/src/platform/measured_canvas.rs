@@ -38,6 +38,11 @@ impl MeasuredCanvas {
             context,
         })
     }
+
+    /// The canvas's 2D context, for the settings plotters has no word for (joins, dashes).
+    pub fn context(&self) -> &CanvasRenderingContext2d {
+        &self.context
+    }
 }
 
 thread_local! {

@@ -19,7 +19,6 @@ use plotters::prelude::{
 };
 use std::iter::once;
 use std::ops::Range;
-use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 pub use plotters::style::RGBColor as Rgb;
@@ -115,15 +114,12 @@ impl Plot {
     /// Paints the theme's paper over `canvas` and lays the plot out on it; `None` when the
     /// canvas has no 2D context.
     pub fn new(canvas: &HtmlCanvasElement, layout: Layout) -> Option<Plot> {
-        let context = canvas
-            .get_context("2d")
-            .ok()??
-            .dyn_into::<CanvasRenderingContext2d>()
-            .ok()?;
+        let backend = MeasuredCanvas::new(canvas)?;
+        let context = backend.context().clone();
         // Plotters' canvas backend strokes with the canvas's default mitre joins, which spike
         // at every sharp turn of a jagged line and has no setting for it.
         context.set_line_join("round");
-        let root = MeasuredCanvas::new(canvas)?.into_drawing_area();
+        let root = backend.into_drawing_area();
         let ink = ChartInk::current();
         root.fill(&ink.paper).ok()?;
         let y = layout.y.0..layout.y.1;

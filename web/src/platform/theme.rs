@@ -111,13 +111,7 @@ impl ChartInk {
         if let Some(ink) = INK.with(|kept| kept.borrow().get(&theme).copied()) {
             return ink;
         }
-        let read = |name| computed_colour(name);
-        let colours = [
-            read("--paper"),
-            read("--ink"),
-            read("--ink-muted"),
-            read("--paper-sunken"),
-        ];
+        let colours = ["--paper", "--ink", "--ink-muted", "--paper-sunken"].map(computed_colour);
         let ink = Self {
             paper: colours[0].unwrap_or(Rgb(255, 255, 255)),
             ink: colours[1].unwrap_or(Rgb(27, 31, 36)),
