@@ -6,6 +6,7 @@ pub mod client_metrics;
 pub mod events;
 pub mod group;
 pub mod invariants;
+pub mod key_draw;
 pub mod knobs;
 pub mod metrics;
 pub mod partitioner;

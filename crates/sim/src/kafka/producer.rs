@@ -9,6 +9,7 @@
 //! a seeded random pick chooses the next one. Kafka switches after `batch.size` bytes; the
 //! playground switches after [`NULL_KEY_BATCH_RECORDS`] records, and the UI says so.
 
+use crate::kafka::key_draw::KeyDraw;
 use crate::kafka::partitioner::partition_for_key;
 use crate::kafka::scenario::ProducerConfig;
 use crate::kafka::topic::{Record, Topic, NULL_KEY};
@@ -30,8 +31,8 @@ pub struct Producer {
     linger_ms: u64,
     /// Records sent so far; record `sent` is the next one.
     sent: u64,
-    /// Cumulative Zipf probabilities: key `i` is drawn when `u < key_cdf[i]`.
-    key_cdf: Vec<f64>,
+    /// The Zipf law's key draw.
+    keys: KeyDraw,
     /// The partition of every key, computed once.
     key_partition: Vec<u32>,
     partition_count: u32,
@@ -51,7 +52,7 @@ impl Producer {
             rate_per_s: config.rate_per_s,
             linger_ms: u64::from(config.linger_ms),
             sent: 0,
-            key_cdf: zipf_cdf(config.key_count, config.key_skew),
+            keys: KeyDraw::new(zipf_cdf(config.key_count, config.key_skew)),
             key_partition,
             partition_count,
             sticky_partition: 0,
@@ -126,13 +127,10 @@ impl Producer {
     }
 
     fn draw_key(&mut self) -> u32 {
-        if self.key_cdf.is_empty() {
+        if self.keys.is_empty() {
             return NULL_KEY;
         }
-        let u = self.rng.unit_f64();
-        let index = self.key_cdf.partition_point(|&c| c <= u);
-        // Rounding can leave the last cumulative value a hair under 1.0.
-        index.min(self.key_cdf.len() - 1) as u32
+        self.keys.key_for(self.rng.unit_f64())
     }
 
     fn partition_of(&mut self, key: u32) -> u32 {

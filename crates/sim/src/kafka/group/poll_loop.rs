@@ -327,8 +327,11 @@ impl Group {
         let mut room = u64::from(self.config.max_poll_records);
         let start = member.poll_cursor % owned;
         member.poll_cursor = (start + 1) % owned;
-        for i in 0..owned {
-            let partition = member.assigned[(start + i) % owned];
+        // Round the owned partitions from `start`, wrapping without a division per step.
+        let mut next = start;
+        for _ in 0..owned {
+            let partition = member.assigned[next];
+            next = if next + 1 == owned { 0 } else { next + 1 };
             let progress = &mut self.partitions[partition as usize];
             let log = &topic.partitions[partition as usize];
             let was_stopped = progress.out_of_range;
