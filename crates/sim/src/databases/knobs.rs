@@ -13,7 +13,7 @@ use super::scenario::{
     MAX_WRITES,
 };
 use crate::family::knob::{
-    number, options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    instant, number, options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
 };
 
 /// Section headings, in the order a panel shows them.
@@ -31,20 +31,6 @@ pub mod section {
 
 const MS: &str = "ms";
 const RUN_MS: f64 = MAX_DURATION_MS as f64;
-
-/// An instant within the longest run; one after the run's end simply never comes.
-const fn instant(
-    get: fn(&DatabasesScenario) -> f64,
-    set: fn(&mut DatabasesScenario, f64),
-) -> Control<DatabasesScenario> {
-    number(
-        Bounds::new(0.0, RUN_MS, MS),
-        1000.0,
-        Some(300_000.0),
-        get,
-        set,
-    )
-}
 
 /// Every knob of the family.
 pub const KNOBS: &[Knob<DatabasesScenario>] = &[
@@ -248,7 +234,12 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
         config_name: None,
         hint: "When the connectors stop.",
         section: section::OUTAGE,
-        control: instant(|s| s.outage.at_ms as f64, |s, v| s.outage.at_ms = v as u64),
+        control: instant(
+            RUN_MS,
+            300_000.0,
+            |s| s.outage.at_ms as f64,
+            |s, v| s.outage.at_ms = v as u64,
+        ),
     },
     Knob {
         field: "outage.for_ms",
@@ -363,6 +354,8 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
         hint: "When a new consumer reads both logs from offset 0 (auto.offset.reset=earliest).",
         section: section::ACCOUNTS,
         control: instant(
+            RUN_MS,
+            300_000.0,
             |s| s.bootstrap.at_ms as f64,
             |s, v| s.bootstrap.at_ms = v as u64,
         ),
@@ -374,6 +367,8 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
         hint: "When the new store's bootstrap starts.",
         section: section::SNAPSHOT,
         control: instant(
+            RUN_MS,
+            300_000.0,
             |s| s.snapshot.start_ms as f64,
             |s, v| s.snapshot.start_ms = v as u64,
         ),

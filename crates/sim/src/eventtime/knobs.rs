@@ -11,7 +11,7 @@ use super::scenario::{
     MAX_KNOB_DURATION_MS, MAX_RECORDS,
 };
 use crate::family::knob::{
-    number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    instant, number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
 };
 use crate::window::WindowSpec;
 
@@ -245,10 +245,9 @@ pub const KNOBS: &[Knob<EventTimeScenario>] = &[
         config_name: None,
         hint: "When the processor stops, on its own clock; records keep arriving in the topic.",
         section: section::OUTAGE,
-        control: number(
-            Bounds::new(0.0, MAX_DURATION_MS as f64, MS),
-            1000.0,
-            Some(120_000.0),
+        control: instant(
+            MAX_DURATION_MS as f64,
+            120_000.0,
             |s| s.outage.start_ms as f64,
             |s, v| s.outage.start_ms = v as i64,
         ),

@@ -11,7 +11,9 @@ use super::scenario::{
     CrashMode, EosScenario, Fencing, Isolation, Mode, RestartFrom, SinkKind, MAX_DURATION_MS,
     MAX_KEYS, MAX_PARTITIONS, MAX_RECORDS,
 };
-use crate::family::knob::{options, set_choice, Bounds, Choice, Control, Knob, NumberControl};
+use crate::family::knob::{
+    number, options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+};
 
 /// Section headings, in the order a panel shows them.
 pub mod section {
@@ -29,24 +31,6 @@ pub mod section {
 const MS: &str = "ms";
 const RUN_MS: f64 = MAX_DURATION_MS as f64;
 
-/// A number knob whose range alone keeps the scenario runnable.
-const fn plain(
-    bounds: Bounds,
-    step: f64,
-    get: fn(&EosScenario) -> f64,
-    set: fn(&mut EosScenario, f64),
-) -> Control<EosScenario> {
-    Control::Number(NumberControl {
-        bounds,
-        step,
-        slider_max: None,
-        config_default: None,
-        max_for: None,
-        get,
-        set,
-    })
-}
-
 /// A time knob in ms whose slider stops at two minutes (the box takes up to `max_ms`), with
 /// the real system's default where it differs from the lesson's.
 const fn millis(
@@ -56,15 +40,14 @@ const fn millis(
     get: fn(&EosScenario) -> f64,
     set: fn(&mut EosScenario, f64),
 ) -> Control<EosScenario> {
-    Control::Number(NumberControl {
-        bounds: Bounds::new(min_ms, max_ms, MS),
-        step: 100.0,
-        slider_max: Some(120_000.0),
+    real_number(
+        Bounds::new(min_ms, max_ms, MS),
+        100.0,
+        Some(120_000.0),
         config_default,
-        max_for: None,
         get,
         set,
-    })
+    )
 }
 
 /// Every knob of the family.
@@ -129,9 +112,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         hint: "The asynchronous part of a snapshot: writing the state to durable storage. A \
                checkpoint counts only once this is done.",
         section: section::CHECKPOINTS,
-        control: plain(
+        control: number(
             Bounds::new(0.0, 30_000.0, MS),
             50.0,
+            None,
             |s| s.checkpoint.upload_ms as f64,
             |s, v| s.checkpoint.upload_ms = v as u64,
         ),
@@ -272,9 +256,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         hint: "How much longer each of its elements is in flight; an aligned checkpoint waits \
                that long for its barrier.",
         section: section::SLOW,
-        control: plain(
+        control: number(
             Bounds::new(0.0, 30_000.0, MS),
             100.0,
+            None,
             |s| s.slow_partition.delay_ms as f64,
             |s, v| s.slow_partition.delay_ms = v as u64,
         ),
@@ -370,9 +355,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         config_name: None,
         hint: "Partitions of the input topic: one source reader and one input channel each.",
         section: section::INPUT,
-        control: plain(
+        control: number(
             Bounds::new(1.0, MAX_PARTITIONS as f64, "partitions"),
             1.0,
+            None,
             |s| f64::from(s.input.partitions),
             |s, v| {
                 s.input.partitions = v as u32;
@@ -390,9 +376,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         hint: "Distinct keys, each counted in the job's state; a key's partition is murmur2 \
                of its bytes.",
         section: section::INPUT,
-        control: plain(
+        control: number(
             Bounds::new(1.0, MAX_KEYS as f64, "keys"),
             1.0,
+            None,
             |s| f64::from(s.input.keys),
             |s, v| s.input.keys = v as u32,
         ),
@@ -419,9 +406,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         config_name: None,
         hint: "Time the counter spends on one record; the three models pay the same.",
         section: section::INPUT,
-        control: plain(
+        control: number(
             Bounds::new(1.0, 1_000.0, MS),
             1.0,
+            None,
             |s| s.processing_ms as f64,
             |s, v| s.processing_ms = v as u64,
         ),

@@ -176,6 +176,24 @@ pub const fn real_number<S>(
     })
 }
 
+/// An instant within the longest run (`0..=run_ms`), set a second at a time, its slider
+/// stopping at `slider_max_ms`: when a crash, an outage or a bootstrap happens. One timed after
+/// the run's end simply never comes, so the run's length does not narrow it.
+pub const fn instant<S>(
+    run_ms: f64,
+    slider_max_ms: f64,
+    get: fn(&S) -> f64,
+    set: fn(&mut S, f64),
+) -> Control<S> {
+    number(
+        Bounds::new(0.0, run_ms, "ms"),
+        1000.0,
+        Some(slider_max_ms),
+        get,
+        set,
+    )
+}
+
 /// A choice knob's options, from its enum (a plain `fn` for [`Control::Choice`]).
 pub fn options<C: Choice>() -> Vec<ChoiceOption> {
     C::ALL

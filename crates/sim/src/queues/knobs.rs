@@ -12,7 +12,7 @@ use super::scenario::{
     MAX_RECORDS,
 };
 use crate::family::knob::{
-    number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    instant, number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
 };
 
 /// Section headings, in the order a panel shows them.
@@ -32,20 +32,6 @@ pub mod section {
 
 const MS: &str = "ms";
 const RUN_MS: f64 = MAX_DURATION_MS as f64;
-
-/// An instant within the longest run; one after the run's end simply never comes.
-const fn instant(
-    get: fn(&QueuesScenario) -> f64,
-    set: fn(&mut QueuesScenario, f64),
-) -> Control<QueuesScenario> {
-    number(
-        Bounds::new(0.0, RUN_MS, MS),
-        1000.0,
-        Some(120_000.0),
-        get,
-        set,
-    )
-}
 
 /// Every knob of the family.
 pub const KNOBS: &[Knob<QueuesScenario>] = &[
@@ -155,7 +141,12 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
         config_name: None,
         hint: "When the consumer's process dies.",
         section: section::CRASH,
-        control: instant(|s| s.crash.at_ms as f64, |s, v| s.crash.at_ms = v as u64),
+        control: instant(
+            RUN_MS,
+            120_000.0,
+            |s| s.crash.at_ms as f64,
+            |s, v| s.crash.at_ms = v as u64,
+        ),
     },
     Knob {
         field: "crash.consumer",
@@ -338,6 +329,8 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
                auto.offset.reset=earliest).",
         section: section::LATE_READER,
         control: instant(
+            RUN_MS,
+            120_000.0,
             |s| s.late_reader.start_ms as f64,
             |s, v| s.late_reader.start_ms = v as u64,
         ),
@@ -406,6 +399,8 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
         hint: "When the topic gains partitions.",
         section: section::PARTITIONS,
         control: instant(
+            RUN_MS,
+            120_000.0,
             |s| s.repartition.at_ms as f64,
             |s, v| s.repartition.at_ms = v as u64,
         ),
