@@ -480,42 +480,11 @@ fn max_duration_ms(per_second: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_numbers, find};
+    use crate::family::knob::{check_table, find};
 
     #[test]
-    fn every_preset_and_the_default_lie_inside_the_table() {
-        check_numbers(KNOBS, &DatabasesScenario::default()).unwrap();
-        for preset in super::super::PRESETS {
-            check_numbers(KNOBS, &(preset.build)()).unwrap();
-        }
-    }
-
-    #[test]
-    fn every_field_of_the_scenario_has_a_knob() {
-        let json = serde_json::to_value(DatabasesScenario::default()).unwrap();
-        let mut fields = Vec::new();
-        for (name, value) in json.as_object().unwrap() {
-            match value.as_object() {
-                Some(inner) => fields.extend(inner.keys().map(|k| format!("{name}.{k}"))),
-                None => fields.push(name.clone()),
-            }
-        }
-        for field in fields {
-            assert!(find(KNOBS, &field).is_some(), "no knob for {field}");
-        }
-    }
-
-    #[test]
-    fn choice_values_are_what_the_scenario_json_spells() {
-        for (mode, value, _) in Mode::ALL {
-            assert_eq!(serde_json::to_value(mode).unwrap(), *value);
-        }
-        for (mode, value, _) in SnapshotMode::ALL {
-            assert_eq!(serde_json::to_value(mode).unwrap(), *value);
-        }
-        for (reset, value, _) in OffsetReset::ALL {
-            assert_eq!(serde_json::to_value(reset).unwrap(), *value);
-        }
+    fn the_table_passes_the_checks_every_table_must() {
+        check_table(KNOBS, super::super::PRESETS, &[]);
     }
 
     #[test]

@@ -547,35 +547,11 @@ impl Choice for Fencing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_numbers, fields_without_knob, find};
+    use crate::family::knob::{check_table, find};
 
     #[test]
-    fn every_preset_and_the_default_lie_inside_the_table() {
-        check_numbers(KNOBS, &EosScenario::default()).unwrap();
-        for preset in super::super::PRESETS {
-            check_numbers(KNOBS, &(preset.build)()).unwrap();
-        }
-    }
-
-    #[test]
-    fn every_field_of_the_scenario_has_a_knob() {
-        let missing = fields_without_knob(KNOBS, &EosScenario::default());
-        assert!(missing.is_empty(), "no knob for {missing:?}");
-    }
-
-    #[test]
-    fn choice_values_are_what_the_scenario_json_spells() {
-        fn check<C: Choice + serde::Serialize>() {
-            for (variant, value, _) in C::ALL {
-                assert_eq!(serde_json::to_value(variant).unwrap(), *value);
-            }
-        }
-        check::<Mode>();
-        check::<SinkKind>();
-        check::<Isolation>();
-        check::<RestartFrom>();
-        check::<CrashMode>();
-        check::<Fencing>();
+    fn the_table_passes_the_checks_every_table_must() {
+        check_table(KNOBS, super::super::PRESETS, &[]);
     }
 
     #[test]

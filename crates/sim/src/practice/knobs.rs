@@ -117,7 +117,13 @@ pub const KNOBS: &[Knob<InkwellScenario>] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::check_numbers;
+    use crate::family::knob::{check_numbers, check_table};
+
+    #[test]
+    fn the_table_passes_the_checks_every_table_must() {
+        // The format version is not a setting.
+        check_table(KNOBS, super::super::PRESETS, &["version"]);
+    }
 
     #[test]
     fn the_broken_start_is_inside_every_range_and_the_ranges_refuse_the_rest() {

@@ -570,30 +570,11 @@ impl Choice for ShareFailureAck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_numbers, fields_without_knob, find};
+    use crate::family::knob::{check_table, find};
 
     #[test]
-    fn every_preset_and_the_default_lie_inside_the_table() {
-        check_numbers(KNOBS, &QueuesScenario::default()).unwrap();
-        for preset in super::super::PRESETS {
-            check_numbers(KNOBS, &(preset.build)()).unwrap();
-        }
-    }
-
-    #[test]
-    fn every_field_of_the_scenario_has_a_knob() {
-        let missing = fields_without_knob(KNOBS, &QueuesScenario::default());
-        assert!(missing.is_empty(), "no knob for {missing:?}");
-    }
-
-    #[test]
-    fn choice_values_are_what_the_scenario_json_spells() {
-        for (mode, value, _) in Mode::ALL {
-            assert_eq!(serde_json::to_value(mode).unwrap(), *value);
-        }
-        for (ack, value, _) in ShareFailureAck::ALL {
-            assert_eq!(serde_json::to_value(ack).unwrap(), *value);
-        }
+    fn the_table_passes_the_checks_every_table_must() {
+        check_table(KNOBS, super::super::PRESETS, &[]);
     }
 
     #[test]

@@ -379,7 +379,14 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::find;
+    use crate::family::knob::{check_table, find};
+
+    #[test]
+    fn the_table_passes_the_checks_every_table_must() {
+        // The faults are a list of what happens to brokers and when, not one value a knob
+        // could set.
+        check_table(KNOBS, super::super::PRESETS, &["faults"]);
+    }
 
     fn set(scenario: &mut ReplicationScenario, field: &str, value: f64) {
         match &find(KNOBS, field).unwrap().control {
