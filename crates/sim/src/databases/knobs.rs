@@ -13,7 +13,8 @@ use super::scenario::{
     MAX_WRITES,
 };
 use crate::family::knob::{
-    instant, number, options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    instant, number, options, real_number, set_choice, Bounds, Choice, Control, Knob,
+    NumberControl, RunBudget,
 };
 
 /// Section headings, in the order a panel shows them.
@@ -467,14 +468,22 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
     },
 ];
 
+/// A run holds at most [`MAX_WRITES`], at up to 1000 writes a second.
+const BUDGET: RunBudget = RunBudget {
+    records: MAX_WRITES,
+    max_per_s: 1_000,
+    min_ms: 1_000,
+    max_ms: MAX_DURATION_MS,
+};
+
 /// The most writes per second a run of `duration_ms` may have under [`MAX_WRITES`].
 pub fn max_rate_per_s(duration_ms: u64) -> u32 {
-    (MAX_WRITES * 1000 / duration_ms.max(1)).clamp(1, 1_000) as u32
+    BUDGET.max_rate_per_s(duration_ms)
 }
 
 /// The longest run at `per_second` under [`MAX_WRITES`].
 fn max_duration_ms(per_second: u32) -> u64 {
-    (MAX_WRITES * 1000 / u64::from(per_second.max(1))).clamp(1_000, MAX_DURATION_MS)
+    BUDGET.max_duration_ms(per_second)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use super::scenario::{
     MAX_KNOB_DURATION_MS, MAX_RECORDS,
 };
 use crate::family::knob::{
-    instant, number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    instant, number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl, RunBudget,
 };
 use crate::window::WindowSpec;
 
@@ -474,16 +474,22 @@ pub fn window_length_ms(window: WindowSpec) -> i64 {
     }
 }
 
+/// A run holds at most [`MAX_RECORDS`], at up to 2000 events a second.
+const BUDGET: RunBudget = RunBudget {
+    records: MAX_RECORDS,
+    max_per_s: 2_000,
+    min_ms: 1_000,
+    max_ms: MAX_DURATION_MS as u64,
+};
+
 /// The most events per second a run of `duration_ms` may have under [`MAX_RECORDS`].
 pub fn max_rate_per_s(duration_ms: i64) -> u32 {
-    let cap = MAX_RECORDS * 1000 / duration_ms.max(1) as u64;
-    cap.clamp(1, 2_000) as u32
+    BUDGET.max_rate_per_s(duration_ms.max(1) as u64)
 }
 
 /// The longest run at `events_per_second` under [`MAX_RECORDS`].
 fn max_duration_ms(events_per_second: u32) -> i64 {
-    let cap = MAX_RECORDS * 1000 / u64::from(events_per_second.max(1));
-    (cap as i64).clamp(1_000, MAX_DURATION_MS)
+    BUDGET.max_duration_ms(events_per_second) as i64
 }
 
 /// The hop kept within `[size / 100, size]`, so no record lands in more than 100 windows.

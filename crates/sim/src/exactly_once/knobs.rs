@@ -13,6 +13,7 @@ use super::scenario::{
 };
 use crate::family::knob::{
     number, options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    RunBudget,
 };
 
 /// Section headings, in the order a panel shows them.
@@ -455,14 +456,22 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
     },
 ];
 
+/// A run holds at most [`MAX_RECORDS`], at up to 2000 records a second.
+const BUDGET: RunBudget = RunBudget {
+    records: MAX_RECORDS,
+    max_per_s: 2_000,
+    min_ms: 1_000,
+    max_ms: MAX_DURATION_MS,
+};
+
 /// The highest rate a run of `duration_ms` may have under [`MAX_RECORDS`].
 fn max_rate_per_s(duration_ms: u64) -> u32 {
-    (MAX_RECORDS * 1000 / duration_ms.max(1)).clamp(1, 2_000) as u32
+    BUDGET.max_rate_per_s(duration_ms)
 }
 
 /// The longest run at `records_per_second` under [`MAX_RECORDS`].
 fn longest_run_ms(records_per_second: u32) -> u64 {
-    (MAX_RECORDS * 1000 / u64::from(records_per_second.max(1))).clamp(1_000, MAX_DURATION_MS)
+    BUDGET.max_duration_ms(records_per_second)
 }
 
 impl Choice for Mode {

@@ -196,6 +196,32 @@ pub const fn instant<S>(
     )
 }
 
+/// How much a run may hold: at most `records` records (or writes) in all, so its rate and its
+/// length limit each other. A family's rate knob stops at [`RunBudget::max_rate_per_s`] of the
+/// length and its length knob at [`RunBudget::max_duration_ms`] of the rate, so every scenario
+/// the controls reach is one a run can hold.
+pub struct RunBudget {
+    /// The most records a run may hold.
+    pub records: u64,
+    /// The rate knob's own upper bound.
+    pub max_per_s: u64,
+    /// The length knob's own range.
+    pub min_ms: u64,
+    pub max_ms: u64,
+}
+
+impl RunBudget {
+    /// The highest rate per second a run of `duration_ms` may have (at least 1).
+    pub fn max_rate_per_s(&self, duration_ms: u64) -> u32 {
+        (self.records * 1000 / duration_ms.max(1)).clamp(1, self.max_per_s) as u32
+    }
+
+    /// The longest run at `per_second` (a rate of 0 is read as 1).
+    pub fn max_duration_ms(&self, per_second: u32) -> u64 {
+        (self.records * 1000 / u64::from(per_second.max(1))).clamp(self.min_ms, self.max_ms)
+    }
+}
+
 /// A choice knob's options, from its enum (a plain `fn` for [`Control::Choice`]).
 pub fn options<C: Choice>() -> Vec<ChoiceOption> {
     C::ALL
@@ -538,6 +564,24 @@ mod tests {
             "# Toy\ntoy.size = 3"
         );
         assert_eq!(settings_text(TOY_KNOBS, &toy, &["Other"]), "");
+    }
+
+    #[test]
+    fn a_budget_trades_the_rate_against_the_length() {
+        let budget = RunBudget {
+            records: 1_000,
+            max_per_s: 50,
+            min_ms: 2_000,
+            max_ms: 60_000,
+        };
+        // 1000 records over 100 s: 10 a second; over 1 s the rate's own bound, 50.
+        assert_eq!(budget.max_rate_per_s(100_000), 10);
+        assert_eq!(budget.max_rate_per_s(1_000), 50);
+        assert_eq!(budget.max_rate_per_s(0), 50);
+        // At 100 a second, 10 s; at 1 (or 0), the length's own bound; at 1000, its floor.
+        assert_eq!(budget.max_duration_ms(100), 10_000);
+        assert_eq!(budget.max_duration_ms(0), 60_000);
+        assert_eq!(budget.max_duration_ms(1_000), 2_000);
     }
 
     #[test]

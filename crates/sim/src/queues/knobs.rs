@@ -12,7 +12,7 @@ use super::scenario::{
     MAX_RECORDS,
 };
 use crate::family::knob::{
-    instant, number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    instant, number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl, RunBudget,
 };
 
 /// Section headings, in the order a panel shows them.
@@ -528,14 +528,22 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
     },
 ];
 
+/// A run holds at most [`MAX_RECORDS`], at up to 10,000 records a second.
+const BUDGET: RunBudget = RunBudget {
+    records: MAX_RECORDS,
+    max_per_s: 10_000,
+    min_ms: 1_000,
+    max_ms: MAX_DURATION_MS,
+};
+
 /// The most records per second a run of `duration_ms` may have under [`MAX_RECORDS`].
 pub fn max_rate_per_s(duration_ms: u64) -> u32 {
-    (MAX_RECORDS * 1000 / duration_ms.max(1)).clamp(1, 10_000) as u32
+    BUDGET.max_rate_per_s(duration_ms)
 }
 
 /// The longest run at `records_per_second` under [`MAX_RECORDS`].
 fn max_duration_ms(records_per_second: u32) -> u64 {
-    (MAX_RECORDS * 1000 / u64::from(records_per_second.max(1))).clamp(1_000, MAX_DURATION_MS)
+    BUDGET.max_duration_ms(records_per_second)
 }
 
 impl Choice for Mode {

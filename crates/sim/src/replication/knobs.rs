@@ -13,7 +13,7 @@ use super::scenario::{
     Acks, ReplicationScenario, MAX_BROKERS, MAX_DURATION_MS, MAX_PARTITIONS, MAX_RECORDS,
 };
 use crate::family::knob::{
-    options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl, RunBudget,
 };
 
 /// Section headings, in the order a panel shows them.
@@ -26,14 +26,23 @@ pub mod section {
 
 const MS: &str = "ms";
 
+/// A run holds at most [`MAX_RECORDS`], at up to 5000 records a second; the length has no
+/// floor of its own here (the knob's range gives it one).
+const BUDGET: RunBudget = RunBudget {
+    records: MAX_RECORDS,
+    max_per_s: 5_000,
+    min_ms: 0,
+    max_ms: MAX_DURATION_MS,
+};
+
 /// The most records per second a run of `duration_ms` may have under [`MAX_RECORDS`].
 pub fn max_rate_per_s(duration_ms: u64) -> u32 {
-    (MAX_RECORDS * 1000 / duration_ms.max(1)).clamp(1, 5_000) as u32
+    BUDGET.max_rate_per_s(duration_ms)
 }
 
 /// The longest run at `records_per_second` under [`MAX_RECORDS`].
 fn max_duration_ms(records_per_second: u32) -> u64 {
-    (MAX_RECORDS * 1000 / u64::from(records_per_second.max(1))).min(MAX_DURATION_MS)
+    BUDGET.max_duration_ms(records_per_second)
 }
 
 /// Every knob of the family.
