@@ -489,7 +489,7 @@ fn max_duration_ms(per_second: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_table, find};
+    use crate::family::knob::{check_table, number_knob};
 
     #[test]
     fn the_table_passes_the_checks_every_table_must() {
@@ -498,7 +498,7 @@ mod tests {
 
     #[test]
     fn the_rate_and_the_length_stay_within_a_run() {
-        let number = |field| find(KNOBS, field).unwrap().number().unwrap();
+        let number = |field| number_knob(KNOBS, field);
         let mut scenario = DatabasesScenario::default();
         (number("duration_ms").set)(&mut scenario, RUN_MS);
         (number("writes.per_second").set)(&mut scenario, 1_000.0);

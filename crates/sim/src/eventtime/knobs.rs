@@ -550,7 +550,7 @@ impl Choice for TimeDomain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_table, find};
+    use crate::family::knob::{check_table, number_knob};
 
     #[test]
     fn the_table_passes_the_checks_every_table_must() {
@@ -561,14 +561,8 @@ mod tests {
 
     #[test]
     fn a_hop_never_outgrows_its_window_nor_puts_a_record_in_over_100() {
-        let hop = find(KNOBS, "compared.hopping_hop_ms")
-            .unwrap()
-            .number()
-            .unwrap();
-        let size = find(KNOBS, "compared.hopping_size_ms")
-            .unwrap()
-            .number()
-            .unwrap();
+        let hop = number_knob(KNOBS, "compared.hopping_hop_ms");
+        let size = number_knob(KNOBS, "compared.hopping_size_ms");
         let mut scenario = EventTimeScenario::default();
         (hop.set)(&mut scenario, 50_000.0);
         assert_eq!(
@@ -585,7 +579,7 @@ mod tests {
 
     #[test]
     fn fewer_devices_take_the_offline_and_skewed_ones_with_them() {
-        let keys = find(KNOBS, "keys").unwrap().number().unwrap();
+        let keys = number_knob(KNOBS, "keys");
         let mut scenario = EventTimeScenario::default();
         scenario.offline.devices = 6;
         scenario.skew.devices = 5;
@@ -596,8 +590,8 @@ mod tests {
 
     #[test]
     fn the_rate_and_the_length_stop_at_what_a_run_may_hold() {
-        let rate = find(KNOBS, "events_per_second").unwrap().number().unwrap();
-        let length = find(KNOBS, "duration_ms").unwrap().number().unwrap();
+        let rate = number_knob(KNOBS, "events_per_second");
+        let length = number_knob(KNOBS, "duration_ms");
         let mut scenario = EventTimeScenario::default();
         (length.set)(&mut scenario, 3_600_000.0);
         (rate.set)(&mut scenario, 2_000.0);

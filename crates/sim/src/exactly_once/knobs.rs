@@ -556,7 +556,7 @@ impl Choice for Fencing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_table, find};
+    use crate::family::knob::{check_table, number_knob};
 
     #[test]
     fn the_table_passes_the_checks_every_table_must() {
@@ -565,7 +565,7 @@ mod tests {
 
     #[test]
     fn dependent_knobs_keep_the_scenario_runnable() {
-        let number = |field| find(KNOBS, field).unwrap().number().unwrap();
+        let number = |field| number_knob(KNOBS, field);
         let mut scenario = EosScenario::default();
         scenario.slow_partition.partition = 3;
         (number("input.partitions").set)(&mut scenario, 2.0);

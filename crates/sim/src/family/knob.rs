@@ -387,6 +387,15 @@ pub fn settings_text<S>(knobs: &[Knob<S>], scenario: &S, sections: &[&str]) -> S
     lines.join("\n")
 }
 
+/// The number knob at `field`, for a test that turns it; a field no number knob has fails
+/// the test by name.
+#[cfg(test)]
+pub fn number_knob<'a, S>(knobs: &'a [Knob<S>], field: &str) -> &'a NumberControl<S> {
+    find(knobs, field)
+        .and_then(Knob::number)
+        .unwrap_or_else(|| panic!("no number knob {field}"))
+}
+
 /// The checks every family's knob table must pass, called in one line from the family's own
 /// test so that a failure names the family: the default and every preset lie inside every
 /// range, the fields of the scenario without a knob are exactly `without_knob` (each for a

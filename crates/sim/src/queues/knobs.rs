@@ -578,7 +578,7 @@ impl Choice for ShareFailureAck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_table, find};
+    use crate::family::knob::{check_table, number_knob};
 
     #[test]
     fn the_table_passes_the_checks_every_table_must() {
@@ -587,7 +587,7 @@ mod tests {
 
     #[test]
     fn dependent_knobs_keep_the_scenario_runnable() {
-        let number = |field| find(KNOBS, field).unwrap().number().unwrap();
+        let number = |field| number_knob(KNOBS, field);
         let mut scenario = QueuesScenario::default();
         scenario.crash.consumer = 5;
         (number("consumers").set)(&mut scenario, 2.0);
