@@ -47,9 +47,9 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
             step: 1.0,
             slider_max: Some(200.0),
             config_default: None,
-            max_for: Some(|s| f64::from(max_rate_per_s(s.duration_ms))),
+            max_for: Some(|s| f64::from(BUDGET.max_rate_per_s(s.duration_ms))),
             get: |s| f64::from(s.writes.per_second),
-            set: |s, v| s.writes.per_second = (v as u32).min(max_rate_per_s(s.duration_ms)),
+            set: |s, v| s.writes.per_second = (v as u32).min(BUDGET.max_rate_per_s(s.duration_ms)),
         }),
     },
     Knob {
@@ -450,9 +450,9 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
             step: 1000.0,
             slider_max: Some(600_000.0),
             config_default: None,
-            max_for: Some(|s| max_duration_ms(s.writes.per_second) as f64),
+            max_for: Some(|s| BUDGET.max_duration_ms(s.writes.per_second) as f64),
             get: |s| s.duration_ms as f64,
-            set: |s, v| s.duration_ms = (v as u64).min(max_duration_ms(s.writes.per_second)),
+            set: |s, v| s.duration_ms = (v as u64).min(BUDGET.max_duration_ms(s.writes.per_second)),
         }),
     },
     Knob {
@@ -475,16 +475,6 @@ const BUDGET: RunBudget = RunBudget {
     min_ms: 1_000,
     max_ms: MAX_DURATION_MS,
 };
-
-/// The most writes per second a run of `duration_ms` may have under [`MAX_WRITES`].
-pub fn max_rate_per_s(duration_ms: u64) -> u32 {
-    BUDGET.max_rate_per_s(duration_ms)
-}
-
-/// The longest run at `per_second` under [`MAX_WRITES`].
-fn max_duration_ms(per_second: u32) -> u64 {
-    BUDGET.max_duration_ms(per_second)
-}
 
 #[cfg(test)]
 mod tests {

@@ -396,9 +396,11 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
             step: 1.0,
             slider_max: Some(500.0),
             config_default: None,
-            max_for: Some(|s| f64::from(max_rate_per_s(s.duration_ms))),
+            max_for: Some(|s| f64::from(BUDGET.max_rate_per_s(s.duration_ms))),
             get: |s| f64::from(s.input.records_per_second),
-            set: |s, v| s.input.records_per_second = (v as u32).min(max_rate_per_s(s.duration_ms)),
+            set: |s, v| {
+                s.input.records_per_second = (v as u32).min(BUDGET.max_rate_per_s(s.duration_ms))
+            },
         }),
     },
     Knob {
@@ -438,9 +440,11 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
             step: 1000.0,
             slider_max: None,
             config_default: None,
-            max_for: Some(|s| longest_run_ms(s.input.records_per_second) as f64),
+            max_for: Some(|s| BUDGET.max_duration_ms(s.input.records_per_second) as f64),
             get: |s| s.duration_ms as f64,
-            set: |s, v| s.duration_ms = (v as u64).min(longest_run_ms(s.input.records_per_second)),
+            set: |s, v| {
+                s.duration_ms = (v as u64).min(BUDGET.max_duration_ms(s.input.records_per_second))
+            },
         }),
     },
     Knob {
@@ -463,16 +467,6 @@ const BUDGET: RunBudget = RunBudget {
     min_ms: 1_000,
     max_ms: MAX_DURATION_MS,
 };
-
-/// The highest rate a run of `duration_ms` may have under [`MAX_RECORDS`].
-fn max_rate_per_s(duration_ms: u64) -> u32 {
-    BUDGET.max_rate_per_s(duration_ms)
-}
-
-/// The longest run at `records_per_second` under [`MAX_RECORDS`].
-fn longest_run_ms(records_per_second: u32) -> u64 {
-    BUDGET.max_duration_ms(records_per_second)
-}
 
 impl Choice for Mode {
     const ALL: &'static [(Self, &'static str, &'static str)] = &[

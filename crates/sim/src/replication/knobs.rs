@@ -35,16 +35,6 @@ const BUDGET: RunBudget = RunBudget {
     max_ms: MAX_DURATION_MS,
 };
 
-/// The most records per second a run of `duration_ms` may have under [`MAX_RECORDS`].
-pub fn max_rate_per_s(duration_ms: u64) -> u32 {
-    BUDGET.max_rate_per_s(duration_ms)
-}
-
-/// The longest run at `records_per_second` under [`MAX_RECORDS`].
-fn max_duration_ms(records_per_second: u32) -> u64 {
-    BUDGET.max_duration_ms(records_per_second)
-}
-
 /// Every knob of the family.
 pub const KNOBS: &[Knob<ReplicationScenario>] = &[
     Knob {
@@ -187,10 +177,10 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
             step: 10.0,
             slider_max: Some(2_000.0),
             config_default: None,
-            max_for: Some(|s| f64::from(max_rate_per_s(s.duration_ms))),
+            max_for: Some(|s| f64::from(BUDGET.max_rate_per_s(s.duration_ms))),
             get: |s| f64::from(s.producer.records_per_second),
             set: |s, v| {
-                s.producer.records_per_second = (v as u32).min(max_rate_per_s(s.duration_ms))
+                s.producer.records_per_second = (v as u32).min(BUDGET.max_rate_per_s(s.duration_ms))
             },
         }),
     },
@@ -365,10 +355,11 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
             step: 1000.0,
             slider_max: Some(300_000.0),
             config_default: None,
-            max_for: Some(|s| max_duration_ms(s.producer.records_per_second) as f64),
+            max_for: Some(|s| BUDGET.max_duration_ms(s.producer.records_per_second) as f64),
             get: |s| s.duration_ms as f64,
             set: |s, v| {
-                s.duration_ms = (v as u64).min(max_duration_ms(s.producer.records_per_second))
+                s.duration_ms =
+                    (v as u64).min(BUDGET.max_duration_ms(s.producer.records_per_second))
             },
         }),
     },
