@@ -11,10 +11,8 @@ use family_checks::number;
 use family_runs::{events_carry_tags_never_prose, same_run_however_stepped, tells, told};
 use serde_json::Value;
 use streamlab_sim::databases::{self, DatabasesScenario, DatabasesWorld};
-use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::Simulation;
 use streamlab_sim::headless::{self, RunOptions};
-use streamlab_sim::replay::share::query::query_for;
 
 fn figures(preset: &str) -> Value {
     family_checks::preset_figures(preset, "databases")
@@ -144,13 +142,10 @@ fn an_untied_copy_from_the_earliest_offset_applies_changes_twice() {
 
 #[test]
 fn every_preset_names_a_lesson_and_every_lesson_default_runs() {
-    for preset in databases::PRESETS {
-        assert!(databases::LESSONS.iter().any(|l| l.slug == preset.lesson));
-        assert_eq!((preset.build)().validate(), Ok(()), "{}", preset.slug);
-    }
-    for lesson in databases::LESSONS {
-        assert!(DatabasesWorld::new((lesson.default)()).is_ok());
-    }
+    family_checks::presets_name_lessons_and_lesson_defaults_run::<DatabasesWorld>(
+        databases::PRESETS,
+        databases::LESSONS,
+    );
 }
 
 fn shortened(mut scenario: DatabasesScenario, duration_ms: u64) -> DatabasesScenario {
@@ -169,26 +164,19 @@ fn small_steps_and_one_jump_give_the_same_run() {
 #[test]
 fn seeking_gives_the_run_from_zero() {
     let scenario = databases::cdc_converges();
-    let mut timeline = Timeline::new(DatabasesWorld::new(scenario.clone()).unwrap());
-    for t_ms in [50_000, 16_000, 3_000, 61_000] {
-        timeline.seek(t_ms);
-        let mut fresh = DatabasesWorld::new(scenario.clone()).unwrap();
-        fresh.advance_to(t_ms);
-        assert_eq!(timeline.world().trace_hash(), fresh.trace_hash(), "{t_ms}");
-    }
+    family_runs::seeking_gives_the_run_from_zero::<DatabasesWorld>(
+        &scenario,
+        &[50_000, 16_000, 3_000, 61_000],
+    );
 }
 
 #[test]
 fn another_seed_is_another_run() {
-    let hash = |seed| {
-        let mut scenario = shortened(databases::dual_write_race(), 5_000);
-        scenario.seed = seed;
-        let mut world = DatabasesWorld::new(scenario).unwrap();
-        world.advance_to(5_000);
-        world.trace_hash()
+    let with_seed = |seed| DatabasesScenario {
+        seed,
+        ..shortened(databases::dual_write_race(), 5_000)
     };
-    assert_eq!(hash(1), hash(1));
-    assert_ne!(hash(1), hash(2));
+    family_runs::another_seed_is_another_run::<DatabasesWorld>(with_seed, 5_000);
 }
 
 #[test]
@@ -206,14 +194,7 @@ fn a_lesson_link_runs_its_scenario() {
     let base = databases::dual_write_race();
     let mut changed = base.clone();
     changed.writes.app_servers = 4;
-    let query = query_for(&base, &changed, Some(10_000));
-    let report =
-        headless::run_link(&format!("#/dual-writes?{query}"), RunOptions::default()).unwrap();
-    assert_eq!(report["lesson"], "dual-writes");
-    assert_eq!(report["at_ms"], 10_000);
-    let mut world = DatabasesWorld::new(changed).unwrap();
-    world.advance_to(10_000);
-    assert_eq!(report["trace_hash"], world.trace_hash().hex());
+    family_runs::a_lesson_link_runs::<DatabasesWorld>("dual-writes", &base, &changed, 10_000);
 }
 
 #[test]

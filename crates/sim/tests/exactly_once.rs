@@ -3,27 +3,19 @@
 //! scenario's rates and instants; and its runs are the same however they are stepped, sought
 //! or linked.
 
+#[path = "support/family_checks.rs"]
+mod family_checks;
 #[path = "support/family_runs.rs"]
 mod family_runs;
 
+use family_checks::count;
 use family_runs::{events_carry_tags_never_prose, same_run_however_stepped, tells, told};
 use serde_json::Value;
 use streamlab_sim::exactly_once::{self, EosScenario, EosWorld, SIMPLIFICATIONS};
-use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::headless::{self, RunOptions};
-use streamlab_sim::replay::share::query::query_for;
 
 fn figures(preset: &str) -> Value {
-    let report = headless::run_preset(preset, RunOptions::default()).unwrap();
-    assert_eq!(report["family"], "exactly_once");
-    report["figures"].clone()
-}
-
-fn number(figures: &Value, path: &str) -> u64 {
-    path.split('.')
-        .fold(figures, |value, name| &value[name])
-        .as_u64()
-        .unwrap_or_else(|| panic!("no figure {path} in {figures}"))
+    family_checks::preset_figures(preset, "exactly_once")
 }
 
 fn run(scenario: EosScenario) -> EosWorld {
@@ -36,30 +28,30 @@ fn run(scenario: EosScenario) -> EosWorld {
 #[test]
 fn microbatches_and_checkpoints_both_restore_exactly_and_replay_different_amounts() {
     let f = figures("microbatch-vs-checkpoint");
-    assert_eq!(number(&f, "crashes"), 1);
+    assert_eq!(count(&f, "crashes"), 1);
     // Checkpoints every 5 s, 100 records/s, the failure at 24.3 s: everything counted since
     // the checkpoint at 20 s (4.3 s of input) is read again.
-    assert_eq!(number(&f, "checkpoint.reprocessed_records"), 430);
-    assert_eq!(number(&f, "checkpoint.state_errors"), 0);
+    assert_eq!(count(&f, "checkpoint.reprocessed_records"), 430);
+    assert_eq!(count(&f, "checkpoint.state_errors"), 0);
     // The open microbatch started at 24 s over the 300 records written in (21 s, 24 s] and
     // counts one per 2 ms, so about 150 of them were done when the job failed.
-    let microbatch = number(&f, "microbatch.reprocessed_records");
+    let microbatch = count(&f, "microbatch.reprocessed_records");
     assert!((140..=150).contains(&microbatch), "{microbatch}");
-    assert_eq!(number(&f, "microbatch.state_errors"), 0);
+    assert_eq!(count(&f, "microbatch.state_errors"), 0);
     // Without checkpoints the state restarts empty at the offsets auto-committed at 20 s:
     // the counts of the 2,000 records before them are gone.
-    assert_eq!(number(&f, "no_checkpoint.state_errors"), 2_000);
-    assert_eq!(number(&f, "no_checkpoint.reprocessed_records"), 430);
+    assert_eq!(count(&f, "no_checkpoint.state_errors"), 2_000);
+    assert_eq!(count(&f, "no_checkpoint.reprocessed_records"), 430);
 }
 
 #[test]
 fn every_random_crash_restores_an_exact_state() {
     let f = figures("checkpoint-restore-exactly-once-state");
-    assert!(number(&f, "crashes") >= 3, "{f}");
-    assert_eq!(number(&f, "checkpoint.state_errors"), 0);
-    assert_eq!(number(&f, "microbatch.state_errors"), 0);
-    assert!(number(&f, "checkpoint.reprocessed_records") > 0);
-    assert!(number(&f, "no_checkpoint.state_errors") > 0);
+    assert!(count(&f, "crashes") >= 3, "{f}");
+    assert_eq!(count(&f, "checkpoint.state_errors"), 0);
+    assert_eq!(count(&f, "microbatch.state_errors"), 0);
+    assert!(count(&f, "checkpoint.reprocessed_records") > 0);
+    assert!(count(&f, "no_checkpoint.state_errors") > 0);
 }
 
 #[test]
@@ -67,13 +59,13 @@ fn the_email_goes_twice_while_the_state_stays_exact() {
     for preset in ["email-sent-twice", "misconception-9"] {
         let f = figures(preset);
         for model in ["microbatch", "checkpoint"] {
-            assert_eq!(number(&f, &format!("{model}.state_errors")), 0, "{preset}");
-            let duplicates = number(&f, &format!("{model}.external_duplicates"));
+            assert_eq!(count(&f, &format!("{model}.state_errors")), 0, "{preset}");
+            let duplicates = count(&f, &format!("{model}.external_duplicates"));
             assert!(duplicates > 0, "{preset} {model}");
             // Exactly one more email for every record processed again.
             assert_eq!(
                 duplicates,
-                number(&f, &format!("{model}.reprocessed_records")),
+                count(&f, &format!("{model}.reprocessed_records")),
                 "{preset} {model}"
             );
         }
@@ -84,10 +76,10 @@ fn the_email_goes_twice_while_the_state_stays_exact() {
 fn an_idempotency_key_lets_no_duplicate_out() {
     let f = figures("idempotent-effect");
     for model in ["microbatch", "checkpoint", "no_checkpoint"] {
-        assert_eq!(number(&f, &format!("{model}.external_duplicates")), 0);
+        assert_eq!(count(&f, &format!("{model}.external_duplicates")), 0);
         assert_eq!(
-            number(&f, &format!("{model}.deduplicated")),
-            number(&f, &format!("{model}.reprocessed_records")),
+            count(&f, &format!("{model}.deduplicated")),
+            count(&f, &format!("{model}.reprocessed_records")),
             "{model}"
         );
     }
@@ -96,12 +88,12 @@ fn an_idempotency_key_lets_no_duplicate_out() {
 #[test]
 fn a_transactional_kafka_sink_aborts_what_the_failure_interrupted() {
     let f = figures("kafka-transactions");
-    assert_eq!(number(&f, "checkpoint.external_duplicates"), 0);
+    assert_eq!(count(&f, "checkpoint.external_duplicates"), 0);
     // The open transaction held the 430 records counted since the checkpoint at 20 s.
-    assert_eq!(number(&f, "checkpoint.aborted_records"), 430);
+    assert_eq!(count(&f, "checkpoint.aborted_records"), 430);
     // read_committed readers see an update only when its checkpoint completes.
-    assert!(number(&f, "checkpoint.output_delay_ms_mean") > 1_000);
-    assert!(number(&f, "microbatch.external_duplicates") > 0);
+    assert!(count(&f, "checkpoint.output_delay_ms_mean") > 1_000);
+    assert!(count(&f, "microbatch.external_duplicates") > 0);
 
     let mut uncommitted = exactly_once::kafka_transactions();
     uncommitted.sink.isolation_level = exactly_once::Isolation::ReadUncommitted;
@@ -136,12 +128,12 @@ fn a_zombie_overwrites_newer_counts_unless_it_is_fenced() {
     // Paused from 15 s to 35 s, it learns it was replaced at its heartbeat at 45 s: it
     // catches up on the 20 s it missed and counts 10 s more, 100 records a second.
     let open = figures("zombie-without-fencing");
-    assert_eq!(number(&open, "zombie.zombie_writes"), 3_000);
-    assert_eq!(number(&open, "zombie.stale_writes"), 3_000);
-    assert_eq!(number(&open, "zombie.refused_writes"), 0);
+    assert_eq!(count(&open, "zombie.zombie_writes"), 3_000);
+    assert_eq!(count(&open, "zombie.stale_writes"), 3_000);
+    assert_eq!(count(&open, "zombie.refused_writes"), 0);
     let fenced = figures("zombie-fenced");
-    assert_eq!(number(&fenced, "zombie.stale_writes"), 0);
-    assert_eq!(number(&fenced, "zombie.refused_writes"), 3_000);
+    assert_eq!(count(&fenced, "zombie.stale_writes"), 0);
+    assert_eq!(count(&fenced, "zombie.refused_writes"), 3_000);
 
     let mut transactional = exactly_once::zombie_fenced();
     transactional.zombie.fencing = exactly_once::Fencing::TransactionalId;
@@ -152,7 +144,7 @@ fn a_zombie_overwrites_newer_counts_unless_it_is_fenced() {
 #[test]
 fn alignment_grows_with_the_slow_partition_and_unaligned_checkpoints_do_not_wait() {
     let f = figures("alignment-stall");
-    assert_eq!(number(&f, "checkpoint.alignment_ms"), 1_500);
+    assert_eq!(count(&f, "checkpoint.alignment_ms"), 1_500);
     let alignment = |delay_ms: u64, unaligned: bool| {
         let mut scenario = exactly_once::alignment_stall();
         scenario.slow_partition.delay_ms = delay_ms;
@@ -174,15 +166,10 @@ fn alignment_grows_with_the_slow_partition_and_unaligned_checkpoints_do_not_wait
 
 #[test]
 fn every_preset_names_a_lesson_and_every_lesson_default_runs() {
-    for preset in exactly_once::PRESETS {
-        assert!(exactly_once::LESSONS
-            .iter()
-            .any(|l| l.slug == preset.lesson));
-        assert_eq!((preset.build)().validate(), Ok(()), "{}", preset.slug);
-    }
-    for lesson in exactly_once::LESSONS {
-        assert!(EosWorld::new((lesson.default)()).is_ok());
-    }
+    family_checks::presets_name_lessons_and_lesson_defaults_run::<EosWorld>(
+        exactly_once::PRESETS,
+        exactly_once::LESSONS,
+    );
     assert!(SIMPLIFICATIONS.len() >= 10);
 }
 
@@ -202,46 +189,29 @@ fn small_steps_and_one_jump_give_the_same_run() {
 #[test]
 fn seeking_gives_the_run_from_zero() {
     let scenario = exactly_once::checkpoint_restore_exactly_once_state();
-    let mut timeline = Timeline::new(EosWorld::new(scenario.clone()).unwrap());
-    for t_ms in [50_000, 16_000, 3_000, 61_000] {
-        timeline.seek(t_ms);
-        let mut fresh = EosWorld::new(scenario.clone()).unwrap();
-        fresh.advance_to(t_ms);
-        assert_eq!(timeline.world().trace_hash(), fresh.trace_hash(), "{t_ms}");
-    }
+    family_runs::seeking_gives_the_run_from_zero::<EosWorld>(
+        &scenario,
+        &[50_000, 16_000, 3_000, 61_000],
+    );
 }
 
 #[test]
 fn another_seed_is_another_run() {
-    let hash = |seed| {
-        let mut scenario = shortened(exactly_once::microbatch_vs_checkpoint(), 5_000);
-        scenario.seed = seed;
-        run(scenario).trace_hash()
+    let with_seed = |seed| EosScenario {
+        seed,
+        ..shortened(exactly_once::microbatch_vs_checkpoint(), 5_000)
     };
-    assert_eq!(hash(1), hash(1));
-    assert_ne!(hash(1), hash(2));
+    family_runs::another_seed_is_another_run::<EosWorld>(with_seed, 5_000);
 }
 
 #[test]
 fn scenarios_round_trip_through_json_and_refuse_unknown_fields() {
-    for preset in exactly_once::PRESETS {
-        let scenario = (preset.build)();
-        let json = serde_json::to_string(&scenario).unwrap();
-        assert_eq!(
-            serde_json::from_str::<EosScenario>(&json).unwrap(),
-            scenario
-        );
-        let report = headless::run_json(
-            &json,
-            RunOptions {
-                duration_ms: Some(2_000),
-                at_ms: None,
-            },
-        )
-        .unwrap();
-        assert_eq!(report["family"], "exactly_once", "{}", preset.slug);
-    }
-    assert!(serde_json::from_str::<EosScenario>(r#"{"mode": "zombie", "nope": 1}"#).is_err());
+    family_checks::presets_round_trip(
+        exactly_once::PRESETS,
+        "exactly_once",
+        2_000,
+        r#"{"mode": "zombie", "nope": 1}"#,
+    );
 }
 
 #[test]
@@ -249,14 +219,7 @@ fn a_lesson_link_runs_its_scenario() {
     let base = exactly_once::microbatch_vs_checkpoint();
     let mut changed = base.clone();
     changed.checkpoint.interval_ms = 2_000;
-    let query = query_for(&base, &changed, Some(10_000));
-    let report =
-        headless::run_link(&format!("#/checkpoints?{query}"), RunOptions::default()).unwrap();
-    assert_eq!(report["lesson"], "checkpoints");
-    assert_eq!(report["at_ms"], 10_000);
-    let mut world = EosWorld::new(changed).unwrap();
-    world.advance_to(10_000);
-    assert_eq!(report["trace_hash"], world.trace_hash().hex());
+    family_runs::a_lesson_link_runs::<EosWorld>("checkpoints", &base, &changed, 10_000);
 }
 
 #[test]
@@ -290,7 +253,7 @@ fn the_report_carries_the_series_and_each_checkpoint() {
     let checkpoints = report["checkpoints"].as_array().unwrap();
     assert_eq!(
         checkpoints.len() as u64,
-        number(&report["figures"], "checkpoint.checkpoints_completed")
+        count(&report["figures"], "checkpoint.checkpoints_completed")
     );
     // 60 s sampled every 500 ms, one sample per model.
     assert_eq!(report["series"].as_array().unwrap().len(), 120 * 3);

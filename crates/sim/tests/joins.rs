@@ -5,19 +5,16 @@
 
 #[path = "support/family_checks.rs"]
 mod family_checks;
-// Only `told` of the shared runs is used here.
+// Its events are not checked for prose here, and its narration is read without `tells`.
 #[allow(dead_code)]
 #[path = "support/family_runs.rs"]
 mod family_runs;
 
 use family_checks::number;
-use family_runs::told;
+use family_runs::{same_run_however_stepped, told};
 use serde_json::Value;
-use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::Simulation;
-use streamlab_sim::headless::{self, RunOptions};
 use streamlab_sim::joins::{self, JoinsScenario, JoinsWorld, Mode, SIMPLIFICATIONS};
-use streamlab_sim::replay::share::query::query_for;
 
 fn figures(preset: &str) -> Value {
     family_checks::preset_figures(preset, "joins")
@@ -110,14 +107,10 @@ fn the_sketch_overcounts_within_its_bound_and_takes_less_memory() {
 
 #[test]
 fn every_preset_names_a_lesson_and_every_lesson_default_runs() {
-    for preset in joins::PRESETS {
-        assert!(joins::LESSONS.iter().any(|l| l.slug == preset.lesson));
-        let scenario = (preset.build)();
-        assert_eq!(scenario.validate(), Ok(()), "{}", preset.slug);
-    }
-    for lesson in joins::LESSONS {
-        assert!(JoinsWorld::new((lesson.default)()).is_ok());
-    }
+    family_checks::presets_name_lessons_and_lesson_defaults_run::<JoinsWorld>(
+        joins::PRESETS,
+        joins::LESSONS,
+    );
     assert!(SIMPLIFICATIONS.len() >= 8);
 }
 
@@ -175,49 +168,27 @@ fn small_steps_and_one_jump_give_the_same_run() {
     for preset in joins::PRESETS {
         let mut scenario = (preset.build)();
         scenario.duration_ms = 15_000;
-        let mut jump = JoinsWorld::new(scenario.clone()).unwrap();
-        let end = jump.end_ms();
-        jump.advance_to(end);
-        let mut steps = JoinsWorld::new(scenario).unwrap();
-        let mut t = 0;
-        while t < end {
-            t = (t + 173).min(end);
-            steps.advance_to(t);
-        }
-        assert_eq!(jump.trace_hash(), steps.trace_hash(), "{}", preset.slug);
-        assert_eq!(
-            Simulation::figures(&jump),
-            Simulation::figures(&steps),
-            "{}",
-            preset.slug
-        );
-        assert_eq!(jump.events(), steps.events(), "{}", preset.slug);
+        let end = JoinsWorld::new(scenario.clone()).unwrap().end_ms();
+        same_run_however_stepped::<JoinsWorld>(&scenario, end, 173, preset.slug);
     }
 }
 
 #[test]
 fn seeking_gives_the_run_from_zero() {
     let scenario = joins::late_click_lost();
-    let mut timeline = Timeline::new(JoinsWorld::new(scenario.clone()).unwrap());
-    for t_ms in [50_000, 16_000, 3_000, 61_000] {
-        timeline.seek(t_ms);
-        let mut fresh = JoinsWorld::new(scenario.clone()).unwrap();
-        fresh.advance_to(t_ms);
-        assert_eq!(timeline.world().trace_hash(), fresh.trace_hash(), "{t_ms}");
-    }
+    family_runs::seeking_gives_the_run_from_zero::<JoinsWorld>(
+        &scenario,
+        &[50_000, 16_000, 3_000, 61_000],
+    );
 }
 
 #[test]
 fn another_seed_is_another_run() {
-    let hash = |seed| {
-        let mut scenario = joins::search_click_join();
-        scenario.seed = seed;
-        let mut world = JoinsWorld::new(scenario).unwrap();
-        world.advance_to(20_000);
-        world.trace_hash()
+    let with_seed = |seed| JoinsScenario {
+        seed,
+        ..joins::search_click_join()
     };
-    assert_eq!(hash(1), hash(1));
-    assert_ne!(hash(1), hash(2));
+    family_runs::another_seed_is_another_run::<JoinsWorld>(with_seed, 20_000);
 }
 
 #[test]
@@ -235,13 +206,7 @@ fn a_lesson_link_runs_its_scenario() {
     let base = joins::topk_wrong_merge();
     let mut changed = base.clone();
     changed.topk.partitions = 8;
-    let query = query_for(&base, &changed, Some(10_000));
-    let report = headless::run_link(&format!("#/top-k?{query}"), RunOptions::default()).unwrap();
-    assert_eq!(report["lesson"], "top-k");
-    assert_eq!(report["at_ms"], 10_000);
-    let mut world = JoinsWorld::new(changed).unwrap();
-    world.advance_to(10_000);
-    assert_eq!(report["trace_hash"], world.trace_hash().hex());
+    family_runs::a_lesson_link_runs::<JoinsWorld>("top-k", &base, &changed, 10_000);
 }
 
 #[test]

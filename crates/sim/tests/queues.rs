@@ -10,10 +10,8 @@ mod family_runs;
 use family_checks::number;
 use family_runs::{events_carry_tags_never_prose, same_run_however_stepped, tells, told};
 use serde_json::Value;
-use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::headless::{self, RunOptions};
 use streamlab_sim::queues::{self, QueuesScenario, QueuesWorld, SIMPLIFICATIONS};
-use streamlab_sim::replay::share::query::query_for;
 
 fn figures(preset: &str) -> Value {
     family_checks::preset_figures(preset, "queues")
@@ -111,14 +109,10 @@ fn a_kinesis_shard_throttles_past_a_thousand_records_a_second() {
 
 #[test]
 fn every_preset_names_a_lesson_and_every_lesson_default_runs() {
-    for preset in queues::PRESETS {
-        assert!(queues::LESSONS.iter().any(|l| l.slug == preset.lesson));
-        let scenario = (preset.build)();
-        assert_eq!(scenario.validate(), Ok(()), "{}", preset.slug);
-    }
-    for lesson in queues::LESSONS {
-        assert!(QueuesWorld::new((lesson.default)()).is_ok());
-    }
+    family_checks::presets_name_lessons_and_lesson_defaults_run::<QueuesWorld>(
+        queues::PRESETS,
+        queues::LESSONS,
+    );
     assert!(SIMPLIFICATIONS.len() >= 10);
 }
 
@@ -138,26 +132,19 @@ fn small_steps_and_one_jump_give_the_same_run() {
 #[test]
 fn seeking_gives_the_run_from_zero() {
     let scenario = queues::queue_redelivery_reorders();
-    let mut timeline = Timeline::new(QueuesWorld::new(scenario.clone()).unwrap());
-    for t_ms in [50_000, 16_000, 3_000, 61_000] {
-        timeline.seek(t_ms);
-        let mut fresh = QueuesWorld::new(scenario.clone()).unwrap();
-        fresh.advance_to(t_ms);
-        assert_eq!(timeline.world().trace_hash(), fresh.trace_hash(), "{t_ms}");
-    }
+    family_runs::seeking_gives_the_run_from_zero::<QueuesWorld>(
+        &scenario,
+        &[50_000, 16_000, 3_000, 61_000],
+    );
 }
 
 #[test]
 fn another_seed_is_another_run() {
-    let hash = |seed| {
-        let mut scenario = shortened(queues::share_group_scales_past_partitions(), 5_000);
-        scenario.seed = seed;
-        let mut world = QueuesWorld::new(scenario).unwrap();
-        world.advance_to(5_000);
-        world.trace_hash()
+    let with_seed = |seed| QueuesScenario {
+        seed,
+        ..shortened(queues::share_group_scales_past_partitions(), 5_000)
     };
-    assert_eq!(hash(1), hash(1));
-    assert_ne!(hash(1), hash(2));
+    family_runs::another_seed_is_another_run::<QueuesWorld>(with_seed, 5_000);
 }
 
 #[test]
@@ -175,13 +162,7 @@ fn a_lesson_link_runs_its_scenario() {
     let base = queues::share_group_scales_past_partitions();
     let mut changed = base.clone();
     changed.consumers = 4;
-    let query = query_for(&base, &changed, Some(10_000));
-    let report = headless::run_link(&format!("#/queues?{query}"), RunOptions::default()).unwrap();
-    assert_eq!(report["lesson"], "queues");
-    assert_eq!(report["at_ms"], 10_000);
-    let mut world = QueuesWorld::new(changed).unwrap();
-    world.advance_to(10_000);
-    assert_eq!(report["trace_hash"], world.trace_hash().hex());
+    family_runs::a_lesson_link_runs::<QueuesWorld>("queues", &base, &changed, 10_000);
 }
 
 #[test]

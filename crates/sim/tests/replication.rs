@@ -2,11 +2,19 @@
 //! `streamlab simulate --preset NAME` prints them; its narration tells each story; and its
 //! runs are the same however they are stepped, sought, forked or linked.
 
+// Its tests read whole reports (`report`), so `preset_figures` goes unused.
+#[allow(dead_code)]
+#[path = "support/family_checks.rs"]
+mod family_checks;
+#[path = "support/family_runs.rs"]
+mod family_runs;
+
+use family_checks::count;
+use family_runs::{events_carry_tags_never_prose, same_run_however_stepped, tells, told};
 use serde_json::Value;
 use streamlab_sim::family::timeline::{forked, Timeline};
 use streamlab_sim::family::Simulation;
 use streamlab_sim::headless::{self, RunOptions};
-use streamlab_sim::replay::share::query::query_for;
 use streamlab_sim::replication::{
     self, Fault, FaultKind, ReplicationScenario, ReplicationWorld, SIMPLIFICATIONS,
 };
@@ -18,48 +26,39 @@ fn report(preset: &str) -> Value {
     report
 }
 
-fn number(figures: &Value, path: &str) -> u64 {
-    path.split('.')
-        .fold(figures, |value, name| &value[name])
-        .as_u64()
-        .unwrap_or_else(|| panic!("no figure {path} in {figures}"))
-}
-
 #[test]
 fn acks_1_loses_what_the_crashed_leader_had_not_replicated() {
     let f = &report("acks-1-leader-crash")["figures"];
-    assert!(number(f, "acknowledged_then_lost") > 0, "{f}");
+    assert!(count(f, "acknowledged_then_lost") > 0, "{f}");
     // The old leader cut the same records from its log when it came back.
-    assert!(number(f, "truncated_records") >= number(f, "acknowledged_then_lost"));
-    assert_eq!(number(f, "by_acks.acks_all.acknowledged_then_lost"), 0);
+    assert!(count(f, "truncated_records") >= count(f, "acknowledged_then_lost"));
+    assert_eq!(count(f, "by_acks.acks_all.acknowledged_then_lost"), 0);
     // What the consumer read was below the high watermark, so it survived the failover.
-    assert_eq!(number(f, "consumed_then_lost"), 0);
+    assert_eq!(count(f, "consumed_then_lost"), 0);
 }
 
 #[test]
 fn acks_all_with_min_isr_2_loses_nothing_and_pays_in_latency() {
     let f = &report("acks-all-min-isr-2")["figures"];
-    assert_eq!(number(f, "acknowledged_then_lost"), 0, "{f}");
-    assert_eq!(number(f, "leader_elections"), 1);
-    let all = number(f, "produce_latency_p99_ms");
-    let one = number(f, "by_acks.acks_1.produce_latency_p99_ms");
+    assert_eq!(count(f, "acknowledged_then_lost"), 0, "{f}");
+    assert_eq!(count(f, "leader_elections"), 1);
+    let all = count(f, "produce_latency_p99_ms");
+    let one = count(f, "by_acks.acks_1.produce_latency_p99_ms");
     assert!(all > one, "acks=all p99 {all} ms, acks=1 p99 {one} ms");
-    assert_eq!(all, number(f, "by_acks.acks_all.produce_latency_p99_ms"));
-    assert!(
-        number(f, "produce_latency_p50_ms") > number(f, "by_acks.acks_1.produce_latency_p50_ms")
-    );
+    assert_eq!(all, count(f, "by_acks.acks_all.produce_latency_p99_ms"));
+    assert!(count(f, "produce_latency_p50_ms") > count(f, "by_acks.acks_1.produce_latency_p50_ms"));
     // The same crash costs acks=1 acknowledged writes.
-    assert!(number(f, "by_acks.acks_1.acknowledged_then_lost") > 0);
+    assert!(count(f, "by_acks.acks_1.acknowledged_then_lost") > 0);
 }
 
 #[test]
 fn an_unclean_election_loses_acknowledged_acks_all_writes() {
     let f = &report("unclean-election-loses-writes")["figures"];
-    assert!(number(f, "acknowledged_then_lost") > 1_000, "{f}");
-    assert_eq!(number(f, "unclean_elections"), 1);
+    assert!(count(f, "acknowledged_then_lost") > 1_000, "{f}");
+    assert_eq!(count(f, "unclean_elections"), 1);
     // The consumer had read some of them: they were below the lone leader's high watermark.
-    assert!(number(f, "consumed_then_lost") > 0);
-    assert!(number(f, "truncated_records") >= number(f, "acknowledged_then_lost"));
+    assert!(count(f, "consumed_then_lost") > 0);
+    assert!(count(f, "truncated_records") >= count(f, "acknowledged_then_lost"));
 }
 
 #[test]
@@ -69,48 +68,30 @@ fn the_same_story_with_clean_elections_loses_nothing_but_goes_offline() {
     let mut world = ReplicationWorld::new(scenario).unwrap();
     world.advance_to(world.scenario().duration_ms);
     let f = serde_json::to_value(world.figures()).unwrap();
-    assert_eq!(number(&f, "acknowledged_then_lost"), 0, "{f}");
-    assert_eq!(number(&f, "unclean_elections"), 0);
+    assert_eq!(count(&f, "acknowledged_then_lost"), 0, "{f}");
+    assert_eq!(count(&f, "unclean_elections"), 0);
     // Offline from the fence (39 s) until broker 1 is back (45 s).
-    assert_eq!(number(&f, "offline_ms"), 6_000);
+    assert_eq!(count(&f, "offline_ms"), 6_000);
 }
 
 #[test]
 fn a_shrunken_isr_refuses_acks_all_writes_and_loses_none() {
     let f = &report("isr-shrinks-not-enough-replicas")["figures"];
-    assert!(number(f, "rejected_writes") > 0, "{f}");
-    assert!(number(f, "not_enough_replicas") > 0);
-    assert_eq!(number(f, "acknowledged_then_lost"), 0);
+    assert!(count(f, "rejected_writes") > 0, "{f}");
+    assert!(count(f, "not_enough_replicas") > 0);
+    assert_eq!(count(f, "acknowledged_then_lost"), 0);
     // acks=1 ignores min.insync.replicas.
-    assert_eq!(number(f, "by_acks.acks_1.rejected_writes"), 0);
+    assert_eq!(count(f, "by_acks.acks_1.rejected_writes"), 0);
 }
 
 #[test]
 fn retries_write_duplicates_unless_the_producer_is_idempotent() {
     let f = &report("retries-without-idempotence-duplicate")["figures"];
-    assert!(number(f, "duplicates") > 0, "{f}");
-    assert!(number(f, "request_timeouts") > 0);
+    assert!(count(f, "duplicates") > 0, "{f}");
+    assert!(count(f, "request_timeouts") > 0);
     let g = &report("idempotent-producer")["figures"];
-    assert_eq!(number(g, "duplicates"), 0, "{g}");
-    assert_eq!(
-        number(g, "retries"),
-        number(f, "retries"),
-        "the same retries"
-    );
-}
-
-/// Every sentence a preset's run tells, in order.
-fn told(preset: &str) -> Vec<String> {
-    report(preset)["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["text"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn tells(texts: &[String], words: &str) -> bool {
-    texts.iter().any(|t| t.contains(words))
+    assert_eq!(count(g, "duplicates"), 0, "{g}");
+    assert_eq!(count(g, "retries"), count(f, "retries"), "the same retries");
 }
 
 #[test]
@@ -151,29 +132,15 @@ fn each_preset_narrates_what_it_is_about() {
 
 #[test]
 fn events_carry_numbers_and_tags_never_prose() {
-    let report = report("unclean-election-loses-writes");
-    for event in report["events"].as_array().unwrap() {
-        for (name, value) in event.as_object().unwrap() {
-            if name != "text" && name != "type" && value.is_string() {
-                let tag = value.as_str().unwrap();
-                assert!(
-                    tag.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
-                    "{name}: {value}"
-                );
-            }
-        }
-    }
+    events_carry_tags_never_prose("unclean-election-loses-writes");
 }
 
 #[test]
 fn every_preset_names_the_lesson_and_the_lesson_default_runs() {
-    for preset in replication::PRESETS {
-        assert!(replication::LESSONS.iter().any(|l| l.slug == preset.lesson));
-        assert_eq!((preset.build)().validate(), Ok(()), "{}", preset.slug);
-    }
-    for lesson in replication::LESSONS {
-        assert!(ReplicationWorld::new((lesson.default)()).is_ok());
-    }
+    family_checks::presets_name_lessons_and_lesson_defaults_run::<ReplicationWorld>(
+        replication::PRESETS,
+        replication::LESSONS,
+    );
     assert!(SIMPLIFICATIONS.len() >= 8);
 }
 
@@ -186,35 +153,17 @@ fn shortened(mut scenario: ReplicationScenario, duration_ms: u64) -> Replication
 fn small_steps_and_one_jump_give_the_same_run() {
     for preset in replication::PRESETS {
         let scenario = shortened((preset.build)(), 32_000);
-        let mut jump = ReplicationWorld::new(scenario.clone()).unwrap();
-        jump.advance_to(32_000);
-        let mut steps = ReplicationWorld::new(scenario).unwrap();
-        let mut t = 0;
-        while t < 32_000 {
-            t = (t + 37).min(32_000);
-            steps.advance_to(t);
-        }
-        assert_eq!(jump.trace_hash(), steps.trace_hash(), "{}", preset.slug);
-        assert_eq!(
-            Simulation::figures(&jump),
-            Simulation::figures(&steps),
-            "{}",
-            preset.slug
-        );
-        assert_eq!(Simulation::events(&jump), Simulation::events(&steps));
+        same_run_however_stepped::<ReplicationWorld>(&scenario, 32_000, 37, preset.slug);
     }
 }
 
 #[test]
 fn seeking_gives_the_run_from_zero() {
     let scenario = replication::lesson_default();
-    let mut timeline = Timeline::new(ReplicationWorld::new(scenario.clone()).unwrap());
-    for t_ms in [45_000, 21_000, 3_000, 59_000] {
-        timeline.seek(t_ms);
-        let mut fresh = ReplicationWorld::new(scenario.clone()).unwrap();
-        fresh.advance_to(t_ms);
-        assert_eq!(timeline.world().trace_hash(), fresh.trace_hash(), "{t_ms}");
-    }
+    family_runs::seeking_gives_the_run_from_zero::<ReplicationWorld>(
+        &scenario,
+        &[45_000, 21_000, 3_000, 59_000],
+    );
 }
 
 #[test]
@@ -250,37 +199,16 @@ fn going_back_and_acting_drops_the_future_seen() {
 
 #[test]
 fn another_seed_is_another_run() {
-    let hash = |seed| {
-        let mut scenario = shortened(replication::lesson_default(), 5_000);
-        scenario.seed = seed;
-        let mut world = ReplicationWorld::new(scenario).unwrap();
-        world.advance_to(5_000);
-        world.trace_hash()
+    let with_seed = |seed| ReplicationScenario {
+        seed,
+        ..shortened(replication::lesson_default(), 5_000)
     };
-    assert_eq!(hash(1), hash(1));
-    assert_ne!(hash(1), hash(2));
+    family_runs::another_seed_is_another_run::<ReplicationWorld>(with_seed, 5_000);
 }
 
 #[test]
 fn scenarios_round_trip_through_json_and_refuse_unknown_fields() {
-    for preset in replication::PRESETS {
-        let scenario = (preset.build)();
-        let json = serde_json::to_string(&scenario).unwrap();
-        assert_eq!(
-            serde_json::from_str::<ReplicationScenario>(&json).unwrap(),
-            scenario
-        );
-        let report = headless::run_json(
-            &json,
-            RunOptions {
-                duration_ms: Some(2_000),
-                at_ms: None,
-            },
-        )
-        .unwrap();
-        assert_eq!(report["family"], "replication", "{}", preset.slug);
-    }
-    assert!(serde_json::from_str::<ReplicationScenario>(r#"{"nope": 1}"#).is_err());
+    family_checks::presets_round_trip(replication::PRESETS, "replication", 2_000, r#"{"nope": 1}"#);
     let acks: ReplicationScenario =
         serde_json::from_str(r#"{"producer": {"acks": "1", "enable_idempotence": false}}"#)
             .unwrap();
@@ -292,14 +220,7 @@ fn a_lesson_link_runs_its_scenario() {
     let base = replication::lesson_default();
     let mut changed = base.clone();
     changed.topic.min_insync_replicas = 2;
-    let query = query_for(&base, &changed, Some(30_000));
-    let report =
-        headless::run_link(&format!("#/replication?{query}"), RunOptions::default()).unwrap();
-    assert_eq!(report["lesson"], "replication");
-    assert_eq!(report["at_ms"], 30_000);
-    let mut world = ReplicationWorld::new(changed).unwrap();
-    world.advance_to(30_000);
-    assert_eq!(report["trace_hash"], world.trace_hash().hex());
+    family_runs::a_lesson_link_runs::<ReplicationWorld>("replication", &base, &changed, 30_000);
 }
 
 #[test]

@@ -13,7 +13,8 @@ use super::scenario::{
     MAX_WRITES,
 };
 use crate::family::knob::{
-    number, options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    instant, number, options, real_number, set_choice, Bounds, Choice, Control, Knob,
+    NumberControl, RunBudget,
 };
 
 /// Section headings, in the order a panel shows them.
@@ -32,20 +33,6 @@ pub mod section {
 const MS: &str = "ms";
 const RUN_MS: f64 = MAX_DURATION_MS as f64;
 
-/// An instant within the longest run; one after the run's end simply never comes.
-const fn instant(
-    get: fn(&DatabasesScenario) -> f64,
-    set: fn(&mut DatabasesScenario, f64),
-) -> Control<DatabasesScenario> {
-    number(
-        Bounds::new(0.0, RUN_MS, MS),
-        1000.0,
-        Some(300_000.0),
-        get,
-        set,
-    )
-}
-
 /// Every knob of the family.
 pub const KNOBS: &[Knob<DatabasesScenario>] = &[
     Knob {
@@ -60,9 +47,9 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
             step: 1.0,
             slider_max: Some(200.0),
             config_default: None,
-            max_for: Some(|s| f64::from(max_rate_per_s(s.duration_ms))),
+            max_for: Some(|s| f64::from(BUDGET.max_rate_per_s(s.duration_ms))),
             get: |s| f64::from(s.writes.per_second),
-            set: |s, v| s.writes.per_second = (v as u32).min(max_rate_per_s(s.duration_ms)),
+            set: |s, v| s.writes.per_second = (v as u32).min(BUDGET.max_rate_per_s(s.duration_ms)),
         }),
     },
     Knob {
@@ -248,7 +235,12 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
         config_name: None,
         hint: "When the connectors stop.",
         section: section::OUTAGE,
-        control: instant(|s| s.outage.at_ms as f64, |s, v| s.outage.at_ms = v as u64),
+        control: instant(
+            RUN_MS,
+            300_000.0,
+            |s| s.outage.at_ms as f64,
+            |s, v| s.outage.at_ms = v as u64,
+        ),
     },
     Knob {
         field: "outage.for_ms",
@@ -363,6 +355,8 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
         hint: "When a new consumer reads both logs from offset 0 (auto.offset.reset=earliest).",
         section: section::ACCOUNTS,
         control: instant(
+            RUN_MS,
+            300_000.0,
             |s| s.bootstrap.at_ms as f64,
             |s, v| s.bootstrap.at_ms = v as u64,
         ),
@@ -374,6 +368,8 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
         hint: "When the new store's bootstrap starts.",
         section: section::SNAPSHOT,
         control: instant(
+            RUN_MS,
+            300_000.0,
             |s| s.snapshot.start_ms as f64,
             |s, v| s.snapshot.start_ms = v as u64,
         ),
@@ -454,9 +450,9 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
             step: 1000.0,
             slider_max: Some(600_000.0),
             config_default: None,
-            max_for: Some(|s| max_duration_ms(s.writes.per_second) as f64),
+            max_for: Some(|s| BUDGET.max_duration_ms(s.writes.per_second) as f64),
             get: |s| s.duration_ms as f64,
-            set: |s, v| s.duration_ms = (v as u64).min(max_duration_ms(s.writes.per_second)),
+            set: |s, v| s.duration_ms = (v as u64).min(BUDGET.max_duration_ms(s.writes.per_second)),
         }),
     },
     Knob {
@@ -472,60 +468,27 @@ pub const KNOBS: &[Knob<DatabasesScenario>] = &[
     },
 ];
 
-/// The most writes per second a run of `duration_ms` may have under [`MAX_WRITES`].
-pub fn max_rate_per_s(duration_ms: u64) -> u32 {
-    (MAX_WRITES * 1000 / duration_ms.max(1)).clamp(1, 1_000) as u32
-}
-
-/// The longest run at `per_second` under [`MAX_WRITES`].
-fn max_duration_ms(per_second: u32) -> u64 {
-    (MAX_WRITES * 1000 / u64::from(per_second.max(1))).clamp(1_000, MAX_DURATION_MS)
-}
+/// A run holds at most [`MAX_WRITES`], at up to 1000 writes a second.
+const BUDGET: RunBudget = RunBudget {
+    records: MAX_WRITES,
+    max_per_s: 1_000,
+    min_ms: 1_000,
+    max_ms: MAX_DURATION_MS,
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_numbers, find};
+    use crate::family::knob::{check_table, number_knob};
 
     #[test]
-    fn every_preset_and_the_default_lie_inside_the_table() {
-        check_numbers(KNOBS, &DatabasesScenario::default()).unwrap();
-        for preset in super::super::PRESETS {
-            check_numbers(KNOBS, &(preset.build)()).unwrap();
-        }
-    }
-
-    #[test]
-    fn every_field_of_the_scenario_has_a_knob() {
-        let json = serde_json::to_value(DatabasesScenario::default()).unwrap();
-        let mut fields = Vec::new();
-        for (name, value) in json.as_object().unwrap() {
-            match value.as_object() {
-                Some(inner) => fields.extend(inner.keys().map(|k| format!("{name}.{k}"))),
-                None => fields.push(name.clone()),
-            }
-        }
-        for field in fields {
-            assert!(find(KNOBS, &field).is_some(), "no knob for {field}");
-        }
-    }
-
-    #[test]
-    fn choice_values_are_what_the_scenario_json_spells() {
-        for (mode, value, _) in Mode::ALL {
-            assert_eq!(serde_json::to_value(mode).unwrap(), *value);
-        }
-        for (mode, value, _) in SnapshotMode::ALL {
-            assert_eq!(serde_json::to_value(mode).unwrap(), *value);
-        }
-        for (reset, value, _) in OffsetReset::ALL {
-            assert_eq!(serde_json::to_value(reset).unwrap(), *value);
-        }
+    fn the_table_passes_the_checks_every_table_must() {
+        check_table(KNOBS, super::super::PRESETS, &[]);
     }
 
     #[test]
     fn the_rate_and_the_length_stay_within_a_run() {
-        let number = |field| find(KNOBS, field).unwrap().number().unwrap();
+        let number = |field| number_knob(KNOBS, field);
         let mut scenario = DatabasesScenario::default();
         (number("duration_ms").set)(&mut scenario, RUN_MS);
         (number("writes.per_second").set)(&mut scenario, 1_000.0);

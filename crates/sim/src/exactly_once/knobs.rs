@@ -11,7 +11,10 @@ use super::scenario::{
     CrashMode, EosScenario, Fencing, Isolation, Mode, RestartFrom, SinkKind, MAX_DURATION_MS,
     MAX_KEYS, MAX_PARTITIONS, MAX_RECORDS,
 };
-use crate::family::knob::{options, set_choice, Bounds, Choice, Control, Knob, NumberControl};
+use crate::family::knob::{
+    number, options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    RunBudget,
+};
 
 /// Section headings, in the order a panel shows them.
 pub mod section {
@@ -29,24 +32,6 @@ pub mod section {
 const MS: &str = "ms";
 const RUN_MS: f64 = MAX_DURATION_MS as f64;
 
-/// A number knob whose range alone keeps the scenario runnable.
-const fn plain(
-    bounds: Bounds,
-    step: f64,
-    get: fn(&EosScenario) -> f64,
-    set: fn(&mut EosScenario, f64),
-) -> Control<EosScenario> {
-    Control::Number(NumberControl {
-        bounds,
-        step,
-        slider_max: None,
-        config_default: None,
-        max_for: None,
-        get,
-        set,
-    })
-}
-
 /// A time knob in ms whose slider stops at two minutes (the box takes up to `max_ms`), with
 /// the real system's default where it differs from the lesson's.
 const fn millis(
@@ -56,15 +41,14 @@ const fn millis(
     get: fn(&EosScenario) -> f64,
     set: fn(&mut EosScenario, f64),
 ) -> Control<EosScenario> {
-    Control::Number(NumberControl {
-        bounds: Bounds::new(min_ms, max_ms, MS),
-        step: 100.0,
-        slider_max: Some(120_000.0),
+    real_number(
+        Bounds::new(min_ms, max_ms, MS),
+        100.0,
+        Some(120_000.0),
         config_default,
-        max_for: None,
         get,
         set,
-    })
+    )
 }
 
 /// Every knob of the family.
@@ -129,9 +113,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         hint: "The asynchronous part of a snapshot: writing the state to durable storage. A \
                checkpoint counts only once this is done.",
         section: section::CHECKPOINTS,
-        control: plain(
+        control: number(
             Bounds::new(0.0, 30_000.0, MS),
             50.0,
+            None,
             |s| s.checkpoint.upload_ms as f64,
             |s, v| s.checkpoint.upload_ms = v as u64,
         ),
@@ -272,9 +257,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         hint: "How much longer each of its elements is in flight; an aligned checkpoint waits \
                that long for its barrier.",
         section: section::SLOW,
-        control: plain(
+        control: number(
             Bounds::new(0.0, 30_000.0, MS),
             100.0,
+            None,
             |s| s.slow_partition.delay_ms as f64,
             |s, v| s.slow_partition.delay_ms = v as u64,
         ),
@@ -370,9 +356,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         config_name: None,
         hint: "Partitions of the input topic: one source reader and one input channel each.",
         section: section::INPUT,
-        control: plain(
+        control: number(
             Bounds::new(1.0, MAX_PARTITIONS as f64, "partitions"),
             1.0,
+            None,
             |s| f64::from(s.input.partitions),
             |s, v| {
                 s.input.partitions = v as u32;
@@ -390,9 +377,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         hint: "Distinct keys, each counted in the job's state; a key's partition is murmur2 \
                of its bytes.",
         section: section::INPUT,
-        control: plain(
+        control: number(
             Bounds::new(1.0, MAX_KEYS as f64, "keys"),
             1.0,
+            None,
             |s| f64::from(s.input.keys),
             |s, v| s.input.keys = v as u32,
         ),
@@ -408,9 +396,11 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
             step: 1.0,
             slider_max: Some(500.0),
             config_default: None,
-            max_for: Some(|s| f64::from(max_rate_per_s(s.duration_ms))),
+            max_for: Some(|s| f64::from(BUDGET.max_rate_per_s(s.duration_ms))),
             get: |s| f64::from(s.input.records_per_second),
-            set: |s, v| s.input.records_per_second = (v as u32).min(max_rate_per_s(s.duration_ms)),
+            set: |s, v| {
+                s.input.records_per_second = (v as u32).min(BUDGET.max_rate_per_s(s.duration_ms))
+            },
         }),
     },
     Knob {
@@ -419,9 +409,10 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
         config_name: None,
         hint: "Time the counter spends on one record; the three models pay the same.",
         section: section::INPUT,
-        control: plain(
+        control: number(
             Bounds::new(1.0, 1_000.0, MS),
             1.0,
+            None,
             |s| s.processing_ms as f64,
             |s, v| s.processing_ms = v as u64,
         ),
@@ -449,9 +440,11 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
             step: 1000.0,
             slider_max: None,
             config_default: None,
-            max_for: Some(|s| longest_run_ms(s.input.records_per_second) as f64),
+            max_for: Some(|s| BUDGET.max_duration_ms(s.input.records_per_second) as f64),
             get: |s| s.duration_ms as f64,
-            set: |s, v| s.duration_ms = (v as u64).min(longest_run_ms(s.input.records_per_second)),
+            set: |s, v| {
+                s.duration_ms = (v as u64).min(BUDGET.max_duration_ms(s.input.records_per_second))
+            },
         }),
     },
     Knob {
@@ -467,15 +460,13 @@ pub const KNOBS: &[Knob<EosScenario>] = &[
     },
 ];
 
-/// The highest rate a run of `duration_ms` may have under [`MAX_RECORDS`].
-fn max_rate_per_s(duration_ms: u64) -> u32 {
-    (MAX_RECORDS * 1000 / duration_ms.max(1)).clamp(1, 2_000) as u32
-}
-
-/// The longest run at `records_per_second` under [`MAX_RECORDS`].
-fn longest_run_ms(records_per_second: u32) -> u64 {
-    (MAX_RECORDS * 1000 / u64::from(records_per_second.max(1))).clamp(1_000, MAX_DURATION_MS)
-}
+/// A run holds at most [`MAX_RECORDS`], at up to 2000 records a second.
+const BUDGET: RunBudget = RunBudget {
+    records: MAX_RECORDS,
+    max_per_s: 2_000,
+    min_ms: 1_000,
+    max_ms: MAX_DURATION_MS,
+};
 
 impl Choice for Mode {
     const ALL: &'static [(Self, &'static str, &'static str)] = &[
@@ -559,40 +550,16 @@ impl Choice for Fencing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_numbers, fields_without_knob, find};
+    use crate::family::knob::{check_table, number_knob};
 
     #[test]
-    fn every_preset_and_the_default_lie_inside_the_table() {
-        check_numbers(KNOBS, &EosScenario::default()).unwrap();
-        for preset in super::super::PRESETS {
-            check_numbers(KNOBS, &(preset.build)()).unwrap();
-        }
-    }
-
-    #[test]
-    fn every_field_of_the_scenario_has_a_knob() {
-        let missing = fields_without_knob(KNOBS, &EosScenario::default());
-        assert!(missing.is_empty(), "no knob for {missing:?}");
-    }
-
-    #[test]
-    fn choice_values_are_what_the_scenario_json_spells() {
-        fn check<C: Choice + serde::Serialize>() {
-            for (variant, value, _) in C::ALL {
-                assert_eq!(serde_json::to_value(variant).unwrap(), *value);
-            }
-        }
-        check::<Mode>();
-        check::<SinkKind>();
-        check::<Isolation>();
-        check::<RestartFrom>();
-        check::<CrashMode>();
-        check::<Fencing>();
+    fn the_table_passes_the_checks_every_table_must() {
+        check_table(KNOBS, super::super::PRESETS, &[]);
     }
 
     #[test]
     fn dependent_knobs_keep_the_scenario_runnable() {
-        let number = |field| find(KNOBS, field).unwrap().number().unwrap();
+        let number = |field| number_knob(KNOBS, field);
         let mut scenario = EosScenario::default();
         scenario.slow_partition.partition = 3;
         (number("input.partitions").set)(&mut scenario, 2.0);

@@ -12,6 +12,8 @@
 //! system's own default (a lesson starts with 6 partitions, Kafka's broker with 1), the row
 //! says so in `config_default`.
 
+#[cfg(test)]
+use super::preset::Preset;
 use super::ScenarioError;
 
 /// A knob of scenario type `S`.
@@ -174,6 +176,50 @@ pub const fn real_number<S>(
         get,
         set,
     })
+}
+
+/// An instant within the longest run (`0..=run_ms`), set a second at a time, its slider
+/// stopping at `slider_max_ms`: when a crash, an outage or a bootstrap happens. One timed after
+/// the run's end simply never comes, so the run's length does not narrow it.
+pub const fn instant<S>(
+    run_ms: f64,
+    slider_max_ms: f64,
+    get: fn(&S) -> f64,
+    set: fn(&mut S, f64),
+) -> Control<S> {
+    number(
+        Bounds::new(0.0, run_ms, "ms"),
+        1000.0,
+        Some(slider_max_ms),
+        get,
+        set,
+    )
+}
+
+/// How much a run may hold: at most `records` records (or writes) in all, so its rate and its
+/// length limit each other. A family's rate knob stops at [`RunBudget::max_rate_per_s`] of the
+/// length and its length knob at [`RunBudget::max_duration_ms`] of the rate, so every scenario
+/// the controls reach is one a run can hold.
+pub struct RunBudget {
+    /// The most records a run may hold.
+    pub records: u64,
+    /// The rate knob's own upper bound.
+    pub max_per_s: u64,
+    /// The length knob's own range.
+    pub min_ms: u64,
+    pub max_ms: u64,
+}
+
+impl RunBudget {
+    /// The highest rate per second a run of `duration_ms` may have (at least 1).
+    pub fn max_rate_per_s(&self, duration_ms: u64) -> u32 {
+        (self.records * 1000 / duration_ms.max(1)).clamp(1, self.max_per_s) as u32
+    }
+
+    /// The longest run at `per_second` (a rate of 0 is read as 1).
+    pub fn max_duration_ms(&self, per_second: u32) -> u64 {
+        (self.records * 1000 / u64::from(per_second.max(1))).clamp(self.min_ms, self.max_ms)
+    }
 }
 
 /// A choice knob's options, from its enum (a plain `fn` for [`Control::Choice`]).
@@ -341,6 +387,102 @@ pub fn settings_text<S>(knobs: &[Knob<S>], scenario: &S, sections: &[&str]) -> S
     lines.join("\n")
 }
 
+/// The number knob at `field`, for a test that turns it; a field no number knob has fails
+/// the test by name.
+#[cfg(test)]
+pub fn number_knob<'a, S>(knobs: &'a [Knob<S>], field: &str) -> &'a NumberControl<S> {
+    find(knobs, field)
+        .and_then(Knob::number)
+        .unwrap_or_else(|| panic!("no number knob {field}"))
+}
+
+/// The checks every family's knob table must pass, called in one line from the family's own
+/// test so that a failure names the family: the default and every preset lie inside every
+/// range, the fields of the scenario without a knob are exactly `without_knob` (each for a
+/// reason the family's test gives), no field has two knobs, and every option of a choice knob
+/// is what the scenario's JSON spells at the knob's field.
+#[cfg(test)]
+pub fn check_table<S: Default + serde::Serialize>(
+    knobs: &[Knob<S>],
+    presets: &[Preset<S>],
+    without_knob: &[&str],
+) {
+    check_presets_in_range(knobs, presets);
+    check_fields_without_knob(knobs, &S::default(), without_knob);
+    check_fields_named_once(knobs.iter().map(|knob| knob.field));
+    check_choices_spell_the_json(knobs);
+}
+
+/// The default scenario and every preset pass the table's ranges: a preset that a change of
+/// range left outside would fail only when a learner opened it.
+#[cfg(test)]
+pub fn check_presets_in_range<S: Default>(knobs: &[Knob<S>], presets: &[Preset<S>]) {
+    if let Err(error) = check_numbers(knobs, &S::default()) {
+        panic!("the default scenario: {error}");
+    }
+    for preset in presets {
+        if let Err(error) = check_numbers(knobs, &(preset.build)()) {
+            panic!("the preset {}: {error}", preset.slug);
+        }
+    }
+}
+
+/// The fields of `scenario` without a knob are exactly `expected`, so a field added without
+/// one cannot reach links and the knob reference unseen (and a list that outlives its reason
+/// fails too).
+#[cfg(test)]
+pub fn check_fields_without_knob<S: serde::Serialize>(
+    knobs: &[Knob<S>],
+    scenario: &S,
+    expected: &[&str],
+) {
+    assert_eq!(
+        fields_without_knob(knobs, scenario),
+        expected,
+        "the fields without a knob"
+    );
+}
+
+/// No field is named by two knobs ([`find`] would only ever reach the first).
+#[cfg(test)]
+pub fn check_fields_named_once<'a>(fields: impl IntoIterator<Item = &'a str>) {
+    let mut seen = Vec::new();
+    for field in fields {
+        assert!(!seen.contains(&field), "two knobs for {field}");
+        seen.push(field);
+    }
+}
+
+/// Every option a choice knob offers, once set, is what its getter reads and what the
+/// scenario's JSON holds at the knob's field (a `groups[]` step is the element's own JSON), so
+/// a share link and the control speak of the same value.
+#[cfg(test)]
+pub fn check_choices_spell_the_json<S: Default + serde::Serialize>(knobs: &[Knob<S>]) {
+    for knob in knobs {
+        let Control::Choice { options, get, set } = &knob.control else {
+            continue;
+        };
+        for option in options() {
+            let mut scenario = S::default();
+            set(&mut scenario, option.value);
+            assert_eq!(get(&scenario), option.value, "{} reads back", knob.field);
+            let json = serde_json::to_value(&scenario).expect("scenarios are plain data");
+            let at_field = knob
+                .field
+                .split('.')
+                .filter(|step| !step.ends_with("[]"))
+                .try_fold(&json, |json, step| json.get(step));
+            assert_eq!(
+                at_field,
+                Some(&serde_json::Value::from(option.value)),
+                "{} set to {}",
+                knob.field,
+                option.value
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,6 +576,24 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_trades_the_rate_against_the_length() {
+        let budget = RunBudget {
+            records: 1_000,
+            max_per_s: 50,
+            min_ms: 2_000,
+            max_ms: 60_000,
+        };
+        // 1000 records over 100 s: 10 a second; over 1 s the rate's own bound, 50.
+        assert_eq!(budget.max_rate_per_s(100_000), 10);
+        assert_eq!(budget.max_rate_per_s(1_000), 50);
+        assert_eq!(budget.max_rate_per_s(0), 50);
+        // At 100 a second, 10 s; at 1 (or 0), the length's own bound; at 1000, its floor.
+        assert_eq!(budget.max_duration_ms(100), 10_000);
+        assert_eq!(budget.max_duration_ms(0), 60_000);
+        assert_eq!(budget.max_duration_ms(1_000), 2_000);
+    }
+
+    #[test]
     fn values_display_as_the_real_system_prints_them() {
         let toy = Toy {
             size: 7,
@@ -441,5 +601,110 @@ mod tests {
         };
         assert_eq!(TOY_KNOBS[0].display_value(&toy), "7");
         assert_eq!(format_number(0.25), "0.25");
+    }
+
+    /// A gauge whose table [`check_table`] is tried on: a number in range and a colour.
+    #[derive(serde::Serialize)]
+    struct Gauge {
+        size: u32,
+        colour: Colour,
+    }
+
+    impl Default for Gauge {
+        fn default() -> Self {
+            Self {
+                size: 5,
+                colour: Colour::Red,
+            }
+        }
+    }
+
+    impl serde::Serialize for Colour {
+        fn serialize<Z: serde::Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+            serializer.serialize_str(self.value())
+        }
+    }
+
+    const GAUGE_SIZE: Knob<Gauge> = Knob {
+        field: "size",
+        label: "Size",
+        config_name: None,
+        hint: "How big.",
+        section: "Gauge",
+        control: number(
+            Bounds::new(1.0, 10.0, "units"),
+            1.0,
+            None,
+            |g| f64::from(g.size),
+            |g, v| g.size = v as u32,
+        ),
+    };
+
+    const fn gauge_colour(set: fn(&mut Gauge, &str)) -> Knob<Gauge> {
+        Knob {
+            field: "colour",
+            label: "Colour",
+            config_name: None,
+            hint: "Which.",
+            section: "Gauge",
+            control: Control::Choice {
+                options: options::<Colour>,
+                get: |g| g.colour.value(),
+                set,
+            },
+        }
+    }
+
+    #[test]
+    fn a_table_that_holds_together_passes_the_checks() {
+        check_table(
+            &[
+                GAUGE_SIZE,
+                gauge_colour(|g, v| set_choice(&mut g.colour, v)),
+            ],
+            &[],
+            &[],
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "the preset tiny: size is 0")]
+    fn a_preset_outside_a_range_fails_the_checks() {
+        let tiny = Preset {
+            slug: "tiny",
+            lesson: "toy",
+            title: "Tiny",
+            description: "Too small.",
+            build: || Gauge {
+                size: 0,
+                ..Gauge::default()
+            },
+        };
+        check_table(
+            &[
+                GAUGE_SIZE,
+                gauge_colour(|g, v| set_choice(&mut g.colour, v)),
+            ],
+            &[tiny],
+            &[],
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "the fields without a knob")]
+    fn a_field_without_a_knob_fails_the_checks() {
+        check_table(&[GAUGE_SIZE], &[], &[]);
+    }
+
+    #[test]
+    #[should_panic(expected = "two knobs for size")]
+    fn a_field_with_two_knobs_fails_the_checks() {
+        check_fields_named_once(["size", "colour", "size"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "colour reads back")]
+    fn a_choice_whose_setter_misses_its_field_fails_the_checks() {
+        check_table(&[GAUGE_SIZE, gauge_colour(|_, _| {})], &[], &[]);
     }
 }

@@ -639,3 +639,14 @@ impl Choice for TopKWindow {
         (TopKWindow::Hopping, "hopping", "hopping (HOP)"),
     ];
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::family::knob::check_table;
+
+    #[test]
+    fn the_table_passes_the_checks_every_table_must() {
+        check_table(KNOBS, super::super::PRESETS, &[]);
+    }
+}

@@ -7,7 +7,7 @@
 //! is a scenario the consumer-group world runs.
 
 use super::scenario::InkwellScenario;
-use crate::family::knob::{Bounds, Control, Knob, NumberControl};
+use crate::family::knob::{number, real_number, Bounds, Knob};
 
 /// Section headings, in the order the page shows them.
 pub mod section {
@@ -15,27 +15,6 @@ pub mod section {
     pub const TOPIC: &str = "Topic";
     /// How many consumers each service runs.
     pub const CONSUMERS: &str = "Consumers";
-}
-
-/// A number knob whose real system's default is the one given (the challenge's broken start
-/// is not Kafka's default), or the broken start's own when `None`.
-const fn number(
-    bounds: Bounds,
-    step: f64,
-    slider_max: f64,
-    config_default: Option<f64>,
-    get: fn(&InkwellScenario) -> f64,
-    set: fn(&mut InkwellScenario, f64),
-) -> Control<InkwellScenario> {
-    Control::Number(NumberControl {
-        bounds,
-        step,
-        slider_max: Some(slider_max),
-        config_default,
-        max_for: None,
-        get,
-        set,
-    })
 }
 
 /// One service's consumer count: a group's member count, with no real setting behind it
@@ -56,8 +35,7 @@ const fn consumers(
         control: number(
             Bounds::new(0.0, 32.0, "consumers"),
             1.0,
-            12.0,
-            None,
+            Some(12.0),
             get,
             set,
         ),
@@ -72,10 +50,10 @@ pub const KNOBS: &[Knob<InkwellScenario>] = &[
         config_name: Some("num.partitions"),
         hint: "Independent logs: no service can keep more consumers busy than this.",
         section: section::TOPIC,
-        control: number(
+        control: real_number(
             Bounds::new(1.0, 64.0, "partitions"),
             1.0,
-            16.0,
+            Some(16.0),
             Some(1.0),
             |s| f64::from(s.partitions),
             |s, v| s.partitions = v as u32,
@@ -87,10 +65,10 @@ pub const KNOBS: &[Knob<InkwellScenario>] = &[
         config_name: Some("retention.ms"),
         hint: "Records older than this are deleted, read or not (-1 keeps them for ever).",
         section: section::TOPIC,
-        control: number(
+        control: real_number(
             Bounds::new(-1.0, 604_800_000.0, "ms"),
             1000.0,
-            120_000.0,
+            Some(120_000.0),
             Some(604_800_000.0),
             |s| s.retention_ms as f64,
             |s, v| s.retention_ms = v as i64,
@@ -102,10 +80,10 @@ pub const KNOBS: &[Knob<InkwellScenario>] = &[
         config_name: Some("retention.bytes"),
         hint: "Each partition larger than this deletes its oldest records (-1: no limit).",
         section: section::TOPIC,
-        control: number(
+        control: real_number(
             Bounds::new(-1.0, 1_000_000_000.0, "bytes"),
             100_000.0,
-            10_000_000.0,
+            Some(10_000_000.0),
             // Kafka's default too: no limit by size.
             None,
             |s| s.retention_bytes as f64,
@@ -139,7 +117,13 @@ pub const KNOBS: &[Knob<InkwellScenario>] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::check_numbers;
+    use crate::family::knob::{check_numbers, check_table};
+
+    #[test]
+    fn the_table_passes_the_checks_every_table_must() {
+        // The format version is not a setting.
+        check_table(KNOBS, super::super::PRESETS, &["version"]);
+    }
 
     #[test]
     fn the_broken_start_is_inside_every_range_and_the_ranges_refuse_the_rest() {

@@ -12,7 +12,7 @@ use super::scenario::{
     MAX_RECORDS,
 };
 use crate::family::knob::{
-    number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    instant, number, options, set_choice, Bounds, Choice, Control, Knob, NumberControl, RunBudget,
 };
 
 /// Section headings, in the order a panel shows them.
@@ -32,20 +32,6 @@ pub mod section {
 
 const MS: &str = "ms";
 const RUN_MS: f64 = MAX_DURATION_MS as f64;
-
-/// An instant within the longest run; one after the run's end simply never comes.
-const fn instant(
-    get: fn(&QueuesScenario) -> f64,
-    set: fn(&mut QueuesScenario, f64),
-) -> Control<QueuesScenario> {
-    number(
-        Bounds::new(0.0, RUN_MS, MS),
-        1000.0,
-        Some(120_000.0),
-        get,
-        set,
-    )
-}
 
 /// Every knob of the family.
 pub const KNOBS: &[Knob<QueuesScenario>] = &[
@@ -155,7 +141,12 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
         config_name: None,
         hint: "When the consumer's process dies.",
         section: section::CRASH,
-        control: instant(|s| s.crash.at_ms as f64, |s, v| s.crash.at_ms = v as u64),
+        control: instant(
+            RUN_MS,
+            120_000.0,
+            |s| s.crash.at_ms as f64,
+            |s, v| s.crash.at_ms = v as u64,
+        ),
     },
     Knob {
         field: "crash.consumer",
@@ -338,6 +329,8 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
                auto.offset.reset=earliest).",
         section: section::LATE_READER,
         control: instant(
+            RUN_MS,
+            120_000.0,
             |s| s.late_reader.start_ms as f64,
             |s, v| s.late_reader.start_ms = v as u64,
         ),
@@ -406,6 +399,8 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
         hint: "When the topic gains partitions.",
         section: section::PARTITIONS,
         control: instant(
+            RUN_MS,
+            120_000.0,
             |s| s.repartition.at_ms as f64,
             |s, v| s.repartition.at_ms = v as u64,
         ),
@@ -468,10 +463,10 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
             step: 1.0,
             slider_max: Some(3_000.0),
             config_default: None,
-            max_for: Some(|s| f64::from(max_rate_per_s(s.duration_ms))),
+            max_for: Some(|s| f64::from(BUDGET.max_rate_per_s(s.duration_ms))),
             get: |s| f64::from(s.producer.records_per_second),
             set: |s, v| {
-                s.producer.records_per_second = (v as u32).min(max_rate_per_s(s.duration_ms))
+                s.producer.records_per_second = (v as u32).min(BUDGET.max_rate_per_s(s.duration_ms))
             },
         }),
     },
@@ -513,10 +508,11 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
             step: 1000.0,
             slider_max: Some(600_000.0),
             config_default: None,
-            max_for: Some(|s| max_duration_ms(s.producer.records_per_second) as f64),
+            max_for: Some(|s| BUDGET.max_duration_ms(s.producer.records_per_second) as f64),
             get: |s| s.duration_ms as f64,
             set: |s, v| {
-                s.duration_ms = (v as u64).min(max_duration_ms(s.producer.records_per_second))
+                s.duration_ms =
+                    (v as u64).min(BUDGET.max_duration_ms(s.producer.records_per_second))
             },
         }),
     },
@@ -533,15 +529,13 @@ pub const KNOBS: &[Knob<QueuesScenario>] = &[
     },
 ];
 
-/// The most records per second a run of `duration_ms` may have under [`MAX_RECORDS`].
-pub fn max_rate_per_s(duration_ms: u64) -> u32 {
-    (MAX_RECORDS * 1000 / duration_ms.max(1)).clamp(1, 10_000) as u32
-}
-
-/// The longest run at `records_per_second` under [`MAX_RECORDS`].
-fn max_duration_ms(records_per_second: u32) -> u64 {
-    (MAX_RECORDS * 1000 / u64::from(records_per_second.max(1))).clamp(1_000, MAX_DURATION_MS)
-}
+/// A run holds at most [`MAX_RECORDS`], at up to 10,000 records a second.
+const BUDGET: RunBudget = RunBudget {
+    records: MAX_RECORDS,
+    max_per_s: 10_000,
+    min_ms: 1_000,
+    max_ms: MAX_DURATION_MS,
+};
 
 impl Choice for Mode {
     const ALL: &'static [(Self, &'static str, &'static str)] = &[
@@ -575,35 +569,16 @@ impl Choice for ShareFailureAck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::{check_numbers, fields_without_knob, find};
+    use crate::family::knob::{check_table, number_knob};
 
     #[test]
-    fn every_preset_and_the_default_lie_inside_the_table() {
-        check_numbers(KNOBS, &QueuesScenario::default()).unwrap();
-        for preset in super::super::PRESETS {
-            check_numbers(KNOBS, &(preset.build)()).unwrap();
-        }
-    }
-
-    #[test]
-    fn every_field_of_the_scenario_has_a_knob() {
-        let missing = fields_without_knob(KNOBS, &QueuesScenario::default());
-        assert!(missing.is_empty(), "no knob for {missing:?}");
-    }
-
-    #[test]
-    fn choice_values_are_what_the_scenario_json_spells() {
-        for (mode, value, _) in Mode::ALL {
-            assert_eq!(serde_json::to_value(mode).unwrap(), *value);
-        }
-        for (ack, value, _) in ShareFailureAck::ALL {
-            assert_eq!(serde_json::to_value(ack).unwrap(), *value);
-        }
+    fn the_table_passes_the_checks_every_table_must() {
+        check_table(KNOBS, super::super::PRESETS, &[]);
     }
 
     #[test]
     fn dependent_knobs_keep_the_scenario_runnable() {
-        let number = |field| find(KNOBS, field).unwrap().number().unwrap();
+        let number = |field| number_knob(KNOBS, field);
         let mut scenario = QueuesScenario::default();
         scenario.crash.consumer = 5;
         (number("consumers").set)(&mut scenario, 2.0);

@@ -13,7 +13,7 @@ use super::scenario::{
     Acks, ReplicationScenario, MAX_BROKERS, MAX_DURATION_MS, MAX_PARTITIONS, MAX_RECORDS,
 };
 use crate::family::knob::{
-    options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl,
+    options, real_number, set_choice, Bounds, Choice, Control, Knob, NumberControl, RunBudget,
 };
 
 /// Section headings, in the order a panel shows them.
@@ -26,15 +26,14 @@ pub mod section {
 
 const MS: &str = "ms";
 
-/// The most records per second a run of `duration_ms` may have under [`MAX_RECORDS`].
-pub fn max_rate_per_s(duration_ms: u64) -> u32 {
-    (MAX_RECORDS * 1000 / duration_ms.max(1)).clamp(1, 5_000) as u32
-}
-
-/// The longest run at `records_per_second` under [`MAX_RECORDS`].
-fn max_duration_ms(records_per_second: u32) -> u64 {
-    (MAX_RECORDS * 1000 / u64::from(records_per_second.max(1))).min(MAX_DURATION_MS)
-}
+/// A run holds at most [`MAX_RECORDS`], at up to 5000 records a second; the length has no
+/// floor of its own here (the knob's range gives it one).
+const BUDGET: RunBudget = RunBudget {
+    records: MAX_RECORDS,
+    max_per_s: 5_000,
+    min_ms: 0,
+    max_ms: MAX_DURATION_MS,
+};
 
 /// Every knob of the family.
 pub const KNOBS: &[Knob<ReplicationScenario>] = &[
@@ -178,10 +177,10 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
             step: 10.0,
             slider_max: Some(2_000.0),
             config_default: None,
-            max_for: Some(|s| f64::from(max_rate_per_s(s.duration_ms))),
+            max_for: Some(|s| f64::from(BUDGET.max_rate_per_s(s.duration_ms))),
             get: |s| f64::from(s.producer.records_per_second),
             set: |s, v| {
-                s.producer.records_per_second = (v as u32).min(max_rate_per_s(s.duration_ms))
+                s.producer.records_per_second = (v as u32).min(BUDGET.max_rate_per_s(s.duration_ms))
             },
         }),
     },
@@ -356,10 +355,11 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
             step: 1000.0,
             slider_max: Some(300_000.0),
             config_default: None,
-            max_for: Some(|s| max_duration_ms(s.producer.records_per_second) as f64),
+            max_for: Some(|s| BUDGET.max_duration_ms(s.producer.records_per_second) as f64),
             get: |s| s.duration_ms as f64,
             set: |s, v| {
-                s.duration_ms = (v as u64).min(max_duration_ms(s.producer.records_per_second))
+                s.duration_ms =
+                    (v as u64).min(BUDGET.max_duration_ms(s.producer.records_per_second))
             },
         }),
     },
@@ -379,7 +379,14 @@ pub const KNOBS: &[Knob<ReplicationScenario>] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::knob::find;
+    use crate::family::knob::{check_table, find};
+
+    #[test]
+    fn the_table_passes_the_checks_every_table_must() {
+        // The faults are a list of what happens to brokers and when, not one value a knob
+        // could set.
+        check_table(KNOBS, super::super::PRESETS, &["faults"]);
+    }
 
     fn set(scenario: &mut ReplicationScenario, field: &str, value: f64) {
         match &find(KNOBS, field).unwrap().control {

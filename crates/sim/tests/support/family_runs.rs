@@ -1,10 +1,20 @@
-//! Checks every family's integration tests make of their presets the same way: a run is the
-//! same however finely it is stepped, a reported event carries tags and numbers (never
-//! sentences) besides its narration, and what a preset's run tells.
+//! Checks every family's integration tests make of their runs the same way: a run is the same
+//! however finely it is stepped, wherever a timeline seeks, and when a lesson link opens it; a
+//! seed is part of the run; a reported event carries tags and numbers (never sentences) besides
+//! its narration; and what a preset's run tells.
 
 use serde_json::Value;
+use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::Simulation;
 use streamlab_sim::headless::{self, RunOptions};
+use streamlab_sim::replay::share::query::query_for;
+
+/// The run of `scenario` from zero to `at_ms`, in one jump.
+pub fn run_to<W: Simulation>(scenario: &W::Scenario, at_ms: u64) -> W {
+    let mut world = W::new(scenario).unwrap();
+    world.advance_to(at_ms);
+    world
+}
 
 /// Runs `scenario` to `end_ms` in one jump and in steps of `step_ms`, and asserts the two
 /// runs agree: trace, figures and events.
@@ -27,6 +37,45 @@ pub fn same_run_however_stepped<W: Simulation>(
     assert_eq!(jump.trace_hash(), steps.trace_hash(), "{name}");
     assert_eq!(jump.figures(), steps.figures(), "{name}");
     assert_eq!(jump.events(), steps.events(), "{name}");
+}
+
+/// A timeline of `scenario` sought to each of `times_ms` in turn (forward and back, so that it
+/// replays from a checkpoint) holds the run from zero to that time.
+pub fn seeking_gives_the_run_from_zero<W: Simulation>(scenario: &W::Scenario, times_ms: &[u64]) {
+    let mut timeline = Timeline::new(W::new(scenario).unwrap());
+    for &t_ms in times_ms {
+        timeline.seek(t_ms);
+        let fresh = run_to::<W>(scenario, t_ms);
+        assert_eq!(timeline.world().trace_hash(), fresh.trace_hash(), "{t_ms}");
+    }
+}
+
+/// The scenario `with_seed` gives for a seed, run to `at_ms`: the same seed is the same run,
+/// and another seed another (the seed reaches the draws).
+pub fn another_seed_is_another_run<W: Simulation>(
+    with_seed: impl Fn(u64) -> W::Scenario,
+    at_ms: u64,
+) {
+    let hash = |seed| run_to::<W>(&with_seed(seed), at_ms).trace_hash();
+    assert_eq!(hash(1), hash(1));
+    assert_ne!(hash(1), hash(2));
+}
+
+/// A link to `lesson` that carries `changed` (as its changes from `base`, the lesson's
+/// default) and `at_ms` opens that lesson on the run of `changed` at that time.
+pub fn a_lesson_link_runs<W: Simulation>(
+    lesson: &str,
+    base: &W::Scenario,
+    changed: &W::Scenario,
+    at_ms: u64,
+) {
+    let query = query_for(base, changed, Some(at_ms));
+    let link = format!("#/{lesson}?{query}");
+    let report = headless::run_link(&link, RunOptions::default()).unwrap();
+    assert_eq!(report["lesson"], lesson);
+    assert_eq!(report["at_ms"], at_ms);
+    let fresh = run_to::<W>(changed, at_ms);
+    assert_eq!(report["trace_hash"], fresh.trace_hash().hex());
 }
 
 /// The trace hash folds the events' fields, so a sentence must never be one of them: every
