@@ -11,6 +11,7 @@ use crate::kafka::events::{Event, EventKind, MemberLoad};
 use crate::kafka::group::{ClientCounters, Group, GroupState, Liveness, MemberPhase};
 use crate::kafka::topic::Topic;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Simulated time between two samples.
 pub const SAMPLE_INTERVAL_MS: u64 = 250;
@@ -60,7 +61,10 @@ pub struct GroupSample {
 /// The sampled series of a run.
 #[derive(Clone, Debug, Default)]
 pub struct Metrics {
-    pub samples: Vec<Sample>,
+    /// Each sample behind its own pointer: a sample never changes once taken, and every
+    /// checkpoint of the timeline clones the series, so a clone copies pointers instead of
+    /// every sample's lists (at ten minutes that was most of re-simulating for a knob change).
+    pub samples: Vec<Arc<Sample>>,
 }
 
 impl Metrics {
@@ -103,12 +107,12 @@ impl Metrics {
                 client: g.client_counters,
             })
             .collect();
-        self.samples.push(Sample {
+        self.samples.push(Arc::new(Sample {
             at_ms: now_ms,
             produced_total: log_end_offsets.iter().sum(),
             log_end_offsets,
             groups: group_samples,
-        });
+        }));
         for (index, group) in groups.iter_mut().enumerate() {
             self.raise_lag_alerts(index, group, now_ms, events);
         }
@@ -117,7 +121,7 @@ impl Metrics {
     /// The newest sample taken at or before `at_ms`.
     pub fn sample_at(&self, at_ms: u64) -> Option<&Sample> {
         let after = self.samples.partition_point(|s| s.at_ms <= at_ms);
-        self.samples.get(after.checked_sub(1)?)
+        self.samples.get(after.checked_sub(1)?).map(Arc::as_ref)
     }
 
     fn raise_lag_alerts(

@@ -21,6 +21,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::mem::{size_of, size_of_val};
+use std::sync::Arc;
 
 impl Simulation for World {
     type Scenario = Scenario;
@@ -128,12 +129,13 @@ impl Simulation for World {
         open * size_of::<Record>()
             + pointers as usize * size_of::<std::sync::Arc<[Record]>>()
             + size_of_val(World::events(self))
-            + samples_size_hint_bytes(&self.metrics().samples)
+            + size_of_val(&self.metrics().samples[..])
     }
 
     /// Sealed chunks are shared by number: between the first chunk `first` holds and the last
     /// `last` holds, every chunk is counted once per partition (a run whose retention dropped
-    /// a whole chunk between two checkpoints is counted a little high).
+    /// a whole chunk between two checkpoints is counted a little high). Metric samples are
+    /// shared too: every checkpoint's series is the start of the last one's.
     fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
         let chunks: u64 = (first.topic().partitions.iter())
             .zip(&last.topic().partitions)
@@ -144,19 +146,21 @@ impl Simulation for World {
             })
             .sum();
         chunks as usize * CHUNK_RECORDS * size_of::<Record>()
+            + samples_size_hint_bytes(&last.metrics().samples)
     }
 }
 
 /// Metric samples all have the shape of the last one (members added later make earlier ones a
 /// little smaller).
-fn samples_size_hint_bytes(samples: &[Sample]) -> usize {
+fn samples_size_hint_bytes(samples: &[Arc<Sample>]) -> usize {
     let Some(last) = samples.last() else {
         return 0;
     };
     let groups: usize = (last.groups.iter())
         .map(|g| size_of::<GroupSample>() + size_of_val(&g.members[..]) + size_of_val(&g.lag[..]))
         .sum();
-    samples.len() * (size_of::<Sample>() + size_of_val(&last.log_end_offsets[..]) + groups)
+    let sample = size_of::<Sample>() + size_of_val(&last.log_end_offsets[..]) + groups;
+    samples.len() * sample
 }
 
 /// Longest metrics series a headless report prints; longer runs print every n-th sample.
@@ -205,7 +209,7 @@ impl Headless for World {
             .collect();
         let samples = &self.metrics().samples;
         let stride = samples.len().div_ceil(MAX_REPORTED_SAMPLES).max(1);
-        let thinned: Vec<&Sample> = samples.iter().step_by(stride).collect();
+        let thinned: Vec<&Sample> = samples.iter().step_by(stride).map(Arc::as_ref).collect();
         let mut details = Map::new();
         details.insert("duration_ms".into(), duration_ms.into());
         details.insert("produced".into(), self.producer().sent().into());

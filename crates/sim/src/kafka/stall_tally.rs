@@ -9,6 +9,7 @@
 
 use crate::kafka::group::MemberPhase;
 use crate::kafka::metrics::{GroupSample, Sample, SAMPLE_INTERVAL_MS};
+use std::sync::Arc;
 
 /// Per group, the samples in which members were stalled or the group stopped, so far.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,7 +23,7 @@ pub struct StallTally {
 
 impl StallTally {
     /// The tally of `samples` from scratch.
-    pub fn of(samples: &[Sample]) -> Self {
+    pub fn of(samples: &[Arc<Sample>]) -> Self {
         let mut tally = Self::default();
         tally.update(samples);
         tally
@@ -30,7 +31,7 @@ impl StallTally {
 
     /// Brings the tally to `samples`: the series it counted last, possibly longer, or a
     /// shorter one after a seek back.
-    pub fn update(&mut self, samples: &[Sample]) {
+    pub fn update(&mut self, samples: &[Arc<Sample>]) {
         if samples.len() < self.counted {
             *self = Self::default();
         }
@@ -107,7 +108,7 @@ mod tests {
 
     /// Eight samples of two groups: the first rebalancing (two members stuck) for three of
     /// them, the second, added later, with records waiting and nobody processing for two.
-    fn series() -> Vec<Sample> {
+    fn series() -> Vec<Arc<Sample>> {
         use MemberPhase::{Processing, Rebalancing, Waiting};
         (0..8u64)
             .map(|i| {
@@ -121,7 +122,7 @@ mod tests {
                     let working = if i < 6 { Waiting } else { Processing };
                     groups.push(group(3, &[working]));
                 }
-                sample(i * SAMPLE_INTERVAL_MS, groups)
+                Arc::new(sample(i * SAMPLE_INTERVAL_MS, groups))
             })
             .collect()
     }
@@ -138,7 +139,7 @@ mod tests {
 
     #[test]
     fn no_lag_is_not_stopped() {
-        let idle = [sample(0, vec![group(0, &[MemberPhase::Waiting])])];
+        let idle = [Arc::new(sample(0, vec![group(0, &[MemberPhase::Waiting])]))];
         assert_eq!(StallTally::of(&idle).stopped_ms(0), 0);
     }
 

@@ -8,6 +8,7 @@ use crate::families::kafka::components::counters::GroupCounters;
 use crate::families::kafka::components::lag_chart::ChartData;
 use crate::families::kafka::components::timelines::TimelineData;
 use crate::shell::components::narration::NarrationLine;
+use std::sync::Arc;
 use streamlab_sim::kafka::client_metrics::group_metrics;
 use streamlab_sim::kafka::events::{narrate, Event};
 use streamlab_sim::kafka::group::{GroupState, MemberPhase};
@@ -135,7 +136,7 @@ pub fn chart_data(world: &World) -> ChartData {
 }
 
 /// Spans of simulated time in which the first group was not Stable.
-fn rebalancing_spans(samples: &[Sample]) -> Vec<(u64, u64)> {
+fn rebalancing_spans(samples: &[Arc<Sample>]) -> Vec<(u64, u64)> {
     let mut spans: Vec<(u64, u64)> = Vec::new();
     for s in samples {
         let unstable = !matches!(s.groups[0].state, GroupState::Stable | GroupState::Empty);
