@@ -45,7 +45,9 @@ impl KeyDraw {
     /// or the last key when rounding left the table's end a hair under `u`. The table must not
     /// be empty.
     pub fn key_for(&self, u: f64) -> u32 {
-        let slice = ((u * GUIDE_SLOTS as f64) as usize).min(GUIDE_SLOTS - 1);
+        debug_assert!((0.0..1.0).contains(&u), "{u} is outside [0, 1)");
+        // Below GUIDE_SLOTS since u < 1, so `slice + 1` is the table's last guide at most.
+        let slice = (u * GUIDE_SLOTS as f64) as usize;
         let (from, to) = (self.guides[slice] as usize, self.guides[slice + 1] as usize);
         let index = from + first_above(&self.cdf[from..to], u);
         index.min(self.cdf.len() - 1) as u32
