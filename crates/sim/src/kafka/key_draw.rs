@@ -9,31 +9,37 @@
 //! guides are exact bounds, and a slice is found by multiplying by a power of two, which
 //! rounds nothing), so every run draws the same keys as before.
 
+use std::sync::Arc;
+
 /// Slices of [0, 1) with a guide each. A power of two, so `u * GUIDE_SLOTS` is exact.
 const GUIDE_SLOTS: usize = 1024;
 
-/// Cumulative probabilities and their guides.
-#[derive(Clone, Debug, PartialEq)]
+/// Cumulative probabilities and their guides, shared by every clone of the producer (each
+/// timeline checkpoint clones it, and the tables never change after they are built).
+#[derive(Clone, Debug)]
 pub struct KeyDraw {
     /// Key `i` is drawn when `u < cdf[i]` and `u >= cdf[i - 1]`.
-    cdf: Vec<f64>,
+    cdf: Arc<[f64]>,
     /// `guides[j]`: the first index whose cumulative probability is above `j / GUIDE_SLOTS`;
     /// the last entry is the table's length. Empty when there are no keys.
-    guides: Vec<u32>,
+    guides: Arc<[u32]>,
 }
 
 impl KeyDraw {
     /// The draw over `cdf`, a non-decreasing table of cumulative probabilities.
     pub fn new(cdf: Vec<f64>) -> Self {
-        let guides = if cdf.is_empty() {
-            Vec::new()
+        let guides: Arc<[u32]> = if cdf.is_empty() {
+            Arc::new([])
         } else {
             (0..GUIDE_SLOTS)
                 .map(|j| first_above(&cdf, slice_start(j)) as u32)
                 .chain(std::iter::once(cdf.len() as u32))
                 .collect()
         };
-        Self { cdf, guides }
+        Self {
+            cdf: cdf.into(),
+            guides,
+        }
     }
 
     /// Whether there are no keys to draw (every record has a null key).

@@ -15,6 +15,7 @@ use crate::kafka::scenario::ProducerConfig;
 use crate::kafka::topic::{Record, Topic, NULL_KEY};
 use crate::replay::rng::{stream, SimRng};
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// How many null-key records go to one partition before the sticky partitioner moves on.
 pub const NULL_KEY_BATCH_RECORDS: u32 = 16;
@@ -33,8 +34,8 @@ pub struct Producer {
     sent: u64,
     /// The Zipf law's key draw.
     keys: KeyDraw,
-    /// The partition of every key, computed once.
-    key_partition: Vec<u32>,
+    /// The partition of every key, computed once and shared by every clone.
+    key_partition: Arc<[u32]>,
     partition_count: u32,
     sticky_partition: u32,
     sticky_left: u32,
