@@ -10,6 +10,7 @@ use crate::install::{self, WASM_TARGET};
 use crate::process::{self, cargo};
 use crate::workspace::{E2E_TESTS, WEB_PACKAGE};
 use crate::{dist, trace_hash};
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
@@ -70,6 +71,13 @@ impl Report {
         }
         let passed = self.steps.len() - failed;
         println!("xtask: {passed} passed, {failed} failed");
+        if failed > 0 {
+            // A build that runs out of disk can fail far from any message saying so (a
+            // linker stopped mid-write); the free space next to the verdict says it at once.
+            if let Some(free) = free_disk() {
+                println!("{free}");
+            }
+        }
         if failed == 0 {
             ExitCode::SUCCESS
         } else {
@@ -116,6 +124,8 @@ pub fn run() -> Result<ExitCode, String> {
         // wasm-bindgen-test-runner drives Chromium through this ChromeDriver, with the
         // browser flags in web/webdriver.json.
         web_tests.env("CHROMEDRIVER", install::CHROMEDRIVER);
+        let browser_tmp = BrowserTmp::create()?;
+        web_tests.env("TMPDIR", browser_tmp.path());
         match &native_hash {
             Some(hash) => {
                 web_tests.env(NATIVE_TRACE_HASH_VAR, hash);
@@ -151,4 +161,43 @@ fn clippy(scope: &[&str]) -> Result<(), String> {
         "-D",
         "warnings",
     ]))
+}
+
+/// `df`'s line for the folder the builds write to: its size, use and free space.
+fn free_disk() -> Option<String> {
+    let table = process::stdout_of(Command::new("df").args(["-h", "."])).ok()?;
+    let line = table.lines().last()?.split_whitespace().collect::<Vec<_>>();
+    let [_, size, used, free, ..] = line.as_slice() else {
+        return None;
+    };
+    Some(format!("disk: {free} free of {size} ({used} used)"))
+}
+
+/// A temporary folder for the browser of the web tests, removed when dropped.
+///
+/// ChromeDriver ends Chromium without letting it delete its profile, so each test binary
+/// left a profile folder of about 100 MB in the system's temporary folder, run after run.
+struct BrowserTmp(PathBuf);
+
+impl BrowserTmp {
+    fn create() -> Result<Self, String> {
+        let path = std::env::current_dir()
+            .map_err(|error| format!("cannot read the current folder: {error}"))?
+            .join("target")
+            .join("browser-tmp");
+        std::fs::create_dir_all(&path)
+            .map_err(|error| format!("cannot create {}: {error}", path.display()))?;
+        Ok(Self(path))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for BrowserTmp {
+    fn drop(&mut self) {
+        // Best effort: a folder left behind is what happened before, not a failure.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
