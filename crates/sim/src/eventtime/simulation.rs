@@ -113,8 +113,12 @@ impl Simulation for EventTimeWorld {
     }
 
     fn size_hint_bytes(&self) -> usize {
-        // Every record is generated up front and cloned with the world.
-        size_of_val(self.records()) + size_of_val(EventTimeWorld::events(self))
+        size_of_val(EventTimeWorld::events(self))
+    }
+
+    /// Every record is generated up front and shared by the clones of a run.
+    fn shared_size_hint_bytes(first: &Self, _last: &Self) -> usize {
+        size_of_val(first.records())
     }
 }
 

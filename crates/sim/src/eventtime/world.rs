@@ -23,6 +23,7 @@ use crate::window::{
     LatePolicy, OpenWindow, Output, Timing, Watermark, WindowConfig, WindowOperator,
 };
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// How far the narration of the processor's outage has got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,8 +47,9 @@ struct Replaced {
 #[derive(Clone, Debug)]
 pub struct EventTimeWorld {
     scenario: EventTimeScenario,
-    /// All records, in processing order.
-    records: Vec<Record>,
+    /// All records, in processing order; generated once and shared by every clone, since
+    /// checkpoints never change them.
+    records: Arc<[Record]>,
     /// How many of them the processor has seen.
     seen: usize,
     now_ms: i64,
@@ -59,7 +61,8 @@ pub struct EventTimeWorld {
     largest_event_ms: Vec<Option<i64>>,
     event_time: WindowOperator<u32>,
     processing_time: WindowOperator<u32>,
-    truth: BTreeMap<WindowId, u64>,
+    /// Every window's true count, shared by every clone like `records`.
+    truth: Arc<BTreeMap<WindowId, u64>>,
     /// The shared windows each clock has closed, for the window-level events.
     closings: Closings,
     event_time_panes: Vec<EmittedPane>,
@@ -97,7 +100,7 @@ impl EventTimeWorld {
             },
         })
         .expect("the scenario's windowing knobs were validated");
-        let truth = ground_truth(&records, scenario.window);
+        let truth = Arc::new(ground_truth(&records, scenario.window));
         let outage_ms = outage_span_ms(&scenario);
         Ok(Self {
             watermarks: Watermarks::new(
@@ -111,7 +114,7 @@ impl EventTimeWorld {
             processing_time: in_order_operator(scenario.window),
             event_time,
             input_end_ms: last_processed_ms.max(scenario.duration_ms),
-            records,
+            records: records.into(),
             seen: 0,
             now_ms: 0,
             input_ended: false,
@@ -731,7 +734,7 @@ impl EventTimeWorld {
             result: None,
             merged_away: false,
         };
-        for (&window, &count) in &self.truth {
+        for (&window, &count) in self.truth.iter() {
             rows.entry(window).or_insert_with(|| blank(window)).truth = count;
         }
         for pane in &self.event_time_panes {
