@@ -44,7 +44,7 @@ fn six_partitions_and_eight_members_leave_two_idle() {
     let narration: Vec<String> = world
         .events()
         .iter()
-        .map(streamlab_sim::kafka::events::narrate)
+        .map(|event| streamlab_sim::kafka::events::narrate(event))
         .collect();
     assert!(
         narration.iter().any(|line| line.contains("are idle")),

@@ -81,7 +81,7 @@ impl Metrics {
         now_ms: u64,
         topic: &Topic,
         groups: &mut [Group],
-        events: &mut Vec<Event>,
+        events: &mut Vec<Arc<Event>>,
     ) {
         let log_end_offsets: Vec<u64> = topic
             .partitions
@@ -129,7 +129,7 @@ impl Metrics {
         index: usize,
         group: &mut Group,
         now_ms: u64,
-        events: &mut Vec<Event>,
+        events: &mut Vec<Arc<Event>>,
     ) {
         let latest = self.samples.last().expect("called right after a push");
         let custom = [group.config.lag_alert_records];
@@ -152,20 +152,20 @@ impl Metrics {
                     inflow_per_s: self.inflow_per_s(partition),
                     owner: owner_load(group, partition),
                 };
-                events.push(Event {
+                events.push(Arc::new(Event {
                     at_ms: now_ms,
                     kind,
-                });
+                }));
             } else if level > 0 && lag < CAUGHT_UP_LAG {
                 group.lag_levels[partition] = 0;
                 let kind = EventKind::CaughtUp {
                     group_id: group.group_id().to_string(),
                     partition: partition as u32,
                 };
-                events.push(Event {
+                events.push(Arc::new(Event {
                     at_ms: now_ms,
                     kind,
-                });
+                }));
             }
         }
     }

@@ -26,7 +26,7 @@ use std::sync::Arc;
 impl Simulation for World {
     type Scenario = Scenario;
     type Snapshot = Snapshot;
-    type Event = Event;
+    type Event = Arc<Event>;
 
     const FAMILY: &'static str = "kafka";
 
@@ -54,15 +54,15 @@ impl Simulation for World {
         World::snapshot(self, DRAWN_CELLS)
     }
 
-    fn events(&self) -> &[Event] {
+    fn events(&self) -> &[Arc<Event>] {
         World::events(self)
     }
 
-    fn event_at_ms(event: &Event) -> u64 {
+    fn event_at_ms(event: &Arc<Event>) -> u64 {
         event.at_ms
     }
 
-    fn narrate(event: &Event) -> Option<String> {
+    fn narrate(event: &Arc<Event>) -> Option<String> {
         Some(narrate(event))
     }
 
@@ -134,8 +134,8 @@ impl Simulation for World {
 
     /// Sealed chunks are shared by number: between the first chunk `first` holds and the last
     /// `last` holds, every chunk is counted once per partition (a run whose retention dropped
-    /// a whole chunk between two checkpoints is counted a little high). Metric samples are
-    /// shared too: every checkpoint's series is the start of the last one's.
+    /// a whole chunk between two checkpoints is counted a little high). Metric samples and
+    /// events are shared too: every checkpoint's list is the start of the last one's.
     fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
         let chunks: u64 = (first.topic().partitions.iter())
             .zip(&last.topic().partitions)
@@ -147,6 +147,7 @@ impl Simulation for World {
             .sum();
         chunks as usize * CHUNK_RECORDS * size_of::<Record>()
             + samples_size_hint_bytes(&last.metrics().samples)
+            + last.events().len() * size_of::<Event>()
     }
 }
 

@@ -18,6 +18,7 @@ use crate::kafka::snapshot::Snapshot;
 use crate::kafka::topic::{PartitionLog, Retention, Topic};
 use crate::replay::rng::{stream, SimRng};
 use crate::replay::trace::TraceHasher;
+use std::sync::Arc;
 
 /// A running simulation.
 #[derive(Clone, Debug)]
@@ -29,7 +30,8 @@ pub struct World {
     pub(crate) producer: Producer,
     pub(crate) groups: Vec<Group>,
     pub(crate) metrics: Metrics,
-    pub(crate) events: Vec<Event>,
+    /// Shared with the checkpoints: a clone copies pointers, not the events' ids and lists.
+    pub(crate) events: Vec<Arc<Event>>,
     /// The scenario's schedule with restarts expanded, in time order; `next_action` indexes
     /// the first one not yet applied.
     schedule: Vec<ScheduledAction>,
@@ -275,7 +277,7 @@ impl World {
     }
 
     /// Every event so far, oldest first.
-    pub fn events(&self) -> &[Event] {
+    pub fn events(&self) -> &[Arc<Event>] {
         &self.events
     }
 
@@ -345,7 +347,7 @@ fn delete_committed_records(
             sink,
         );
     }
-    sink.events.push(Event {
+    sink.push(Event {
         at_ms: now_ms,
         kind: EventKind::RecordsDeleted {
             group_id: action.group_id.clone(),

@@ -18,6 +18,7 @@ use crate::kafka::{Event, Snapshot, World};
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
 use std::mem::size_of;
+use std::sync::Arc;
 
 /// An attempt, run to some moment.
 #[derive(Clone, Debug)]
@@ -55,7 +56,7 @@ pub fn grade(scenario: &InkwellScenario) -> Result<Verdict, ScenarioError> {
 impl Simulation for InkwellWorld {
     type Scenario = InkwellScenario;
     type Snapshot = Snapshot;
-    type Event = Event;
+    type Event = Arc<Event>;
 
     const FAMILY: &'static str = "practice";
 
@@ -98,15 +99,15 @@ impl Simulation for InkwellWorld {
         Simulation::snapshot(&self.world)
     }
 
-    fn events(&self) -> &[Event] {
+    fn events(&self) -> &[Arc<Event>] {
         self.world.events()
     }
 
-    fn event_at_ms(event: &Event) -> u64 {
+    fn event_at_ms(event: &Arc<Event>) -> u64 {
         event.at_ms
     }
 
-    fn narrate(event: &Event) -> Option<String> {
+    fn narrate(event: &Arc<Event>) -> Option<String> {
         <World as Simulation>::narrate(event)
     }
 

@@ -28,6 +28,7 @@ use components::lag_chart::LagChart;
 use components::membership::Membership;
 use components::timelines::Timelines;
 use std::rc::Rc;
+use std::sync::Arc;
 use streamlab_sim::kafka::events::{Event, EventKind};
 use streamlab_sim::kafka::scenario::{MemberAction, ScheduledAction};
 use streamlab_sim::kafka::{Scenario, World};
@@ -135,7 +136,7 @@ impl LessonFamily for KafkaFamily {
             .collect()
     }
 
-    fn event_mark(event: &Event) -> Option<TimelineMark> {
+    fn event_mark(event: &Arc<Event>) -> Option<TimelineMark> {
         matches!(event.kind, EventKind::RebalanceStarted { .. }).then(|| TimelineMark {
             at_ms: event.at_ms,
             kind: "rebalance",
@@ -143,7 +144,7 @@ impl LessonFamily for KafkaFamily {
         })
     }
 
-    fn tone(event: &Event) -> &'static str {
+    fn tone(event: &Arc<Event>) -> &'static str {
         event.kind.category()
     }
 

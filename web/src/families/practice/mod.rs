@@ -22,6 +22,7 @@ use components::cost_meter::CostMeter;
 use components::goals::Goals;
 use components::hints::Hints;
 use components::verdict_json::VerdictJson;
+use std::sync::Arc;
 use streamlab_sim::family::knob::settings_text;
 use streamlab_sim::kafka::events::Event;
 use streamlab_sim::practice::knobs::{section, KNOBS};
@@ -133,7 +134,7 @@ impl LessonFamily for PracticeFamily {
         ]
     }
 
-    fn tone(event: &Event) -> &'static str {
+    fn tone(event: &Arc<Event>) -> &'static str {
         event.kind.category()
     }
 

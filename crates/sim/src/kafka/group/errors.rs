@@ -32,7 +32,7 @@ impl Group {
         };
         if attempts < errors.max_attempts {
             if attempts == 1 {
-                sink.events.push(event(EventKind::RecordFailed {
+                sink.push(event(EventKind::RecordFailed {
                     group_id: self.config.group_id.clone(),
                     member_id: member.id.clone(),
                     partition,
@@ -56,7 +56,7 @@ impl Group {
         if !topic.is_empty() {
             self.sink.dead_letter(now_ms, partition, offset, key);
         }
-        sink.events.push(event(EventKind::DeadLettered {
+        sink.push(event(EventKind::DeadLettered {
             group_id: self.config.group_id.clone(),
             member_id: self.members[m].id.clone(),
             partition,
@@ -80,7 +80,7 @@ impl Group {
     ) {
         let member = &mut self.members[m];
         member.attempts = 0;
-        sink.events.push(Event {
+        sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::RecordRecovered {
                 group_id: self.config.group_id.clone(),

@@ -55,7 +55,7 @@ impl Group {
             }
         };
         if changed {
-            sink.events.push(Event {
+            sink.push(Event {
                 at_ms: now_ms,
                 kind: EventKind::MemberAction {
                     group_id: self.config.group_id.clone(),
@@ -99,7 +99,7 @@ impl Group {
         member.assigned = owned.clone();
         member.owned_before_rebalance = owned.clone();
         member.rejoin_pending = rebalancing;
-        sink.events.push(Event {
+        sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::StaticRejoin {
                 group_id: self.config.group_id.clone(),

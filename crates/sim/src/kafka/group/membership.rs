@@ -144,7 +144,7 @@ impl Group {
                 progress.owner = None;
             }
         }
-        sink.events.push(Event {
+        sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::MemberRemoved {
                 group_id: self.config.group_id.clone(),
@@ -182,7 +182,7 @@ impl Group {
             member.joined = false;
             member.rejoin_pending = false;
         }
-        sink.events.push(Event {
+        sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::RebalanceStarted {
                 group_id: self.config.group_id.clone(),
@@ -212,7 +212,7 @@ impl Group {
             // Its offsets can no longer be committed (the generation moved on): the next owner
             // starts from the last commit and redoes what this member did since.
             let partitions = std::mem::take(&mut member.assigned);
-            sink.events.push(Event {
+            sink.push(Event {
                 at_ms: now_ms,
                 kind: EventKind::PartitionsLost {
                     group_id: self.config.group_id.clone(),
@@ -263,7 +263,7 @@ impl Group {
             }
         }
         self.members[m].assigned.retain(|p| !partitions.contains(p));
-        sink.events.push(Event {
+        sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::PartitionsRevoked {
                 group_id: self.config.group_id.clone(),
@@ -418,7 +418,7 @@ impl Group {
         progress.position = progress.committed;
         progress.processed = progress.committed;
         if progress.committed < progress.high_water {
-            sink.events.push(Event {
+            sink.push(Event {
                 at_ms: now_ms,
                 kind: EventKind::Reprocessing {
                     group_id: self.config.group_id.clone(),
@@ -432,7 +432,7 @@ impl Group {
     }
 
     fn push_assigned_event(&self, now_ms: u64, sink: &mut StepSink) {
-        sink.events.push(Event {
+        sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::Assigned {
                 group_id: self.config.group_id.clone(),

@@ -31,6 +31,7 @@ use crate::kafka::sink::{Sink, Span, Tallies};
 use crate::replay::rng::{stream, SimRng};
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// The coordinator's state for the group (Kafka's names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -209,8 +210,15 @@ pub struct ClientCounters {
 
 /// Where a group's step writes what it did.
 pub struct StepSink<'a> {
-    pub events: &'a mut Vec<Event>,
+    pub events: &'a mut Vec<Arc<Event>>,
     pub trace: &'a mut TraceHasher,
+}
+
+impl StepSink<'_> {
+    /// Appends `event` to the run's events.
+    pub fn push(&mut self, event: Event) {
+        self.events.push(Arc::new(event));
+    }
 }
 
 impl Group {

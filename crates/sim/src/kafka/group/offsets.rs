@@ -131,7 +131,7 @@ impl Group {
                 }
             }
         };
-        sink.events.push(Event {
+        sink.push(Event {
             at_ms: now_ms,
             kind,
         });

@@ -314,7 +314,7 @@ impl Group {
                 cause,
             },
         };
-        sink.events.push(event);
+        sink.push(event);
     }
 
     fn fetch(&mut self, m: usize, now_ms: u64, topic: &Topic, sink: &mut StepSink) -> bool {
@@ -352,7 +352,7 @@ impl Group {
                         position: committed,
                         log_start: log.log_start_offset(),
                     };
-                    sink.events.push(Event {
+                    sink.push(Event {
                         at_ms: now_ms,
                         kind: event,
                     });
