@@ -13,13 +13,13 @@
 //! high watermark), `follower.rs` (the fetch loop and truncation), `controller.rs` (faults,
 //! fencing, elections, ISR changes) and `consumer.rs`.
 
+use super::agenda::Agenda;
 use super::events::{EventKind, ReplicationEvent};
 use super::ledger::Ledger;
 use super::log::{Entry, ReplicaLog};
 use super::scenario::{Acks, Fault, ReplicationScenario};
 use crate::replay::rng::SimRng;
 use crate::replay::trace::TraceHasher;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// `replica.fetch.backoff.ms`: how long a follower waits after a fetch that could not reach
@@ -272,8 +272,7 @@ pub struct Lane {
     pub(crate) faults: Arc<[Fault]>,
     pub(crate) next_fault: usize,
     pub(crate) now_ms: u64,
-    queue: BTreeMap<(u64, u64), Item>,
-    queued: u64,
+    queue: Agenda<Item>,
     pub(crate) rng: SimRng,
     pub brokers: Vec<Broker>,
     pub partitions: Vec<Partition>,
@@ -318,8 +317,7 @@ impl Lane {
             faults,
             next_fault: 0,
             now_ms: 0,
-            queue: BTreeMap::new(),
-            queued: 0,
+            queue: Agenda::default(),
             brokers,
             partitions,
             stats: Stats::default(),
@@ -370,7 +368,7 @@ impl Lane {
     /// The next instant something is due, if anything ever is.
     pub fn next_due_ms(&self) -> Option<u64> {
         let fault = self.faults.get(self.next_fault).map(|f| f.at_ms);
-        let item = self.queue.keys().next().map(|&(at, _)| at);
+        let item = self.queue.next_at_ms();
         fault.into_iter().chain(item).min()
     }
 
@@ -382,12 +380,7 @@ impl Lane {
                 .get(self.next_fault)
                 .copied()
                 .filter(|f| f.at_ms <= target_ms);
-            let item_at = self
-                .queue
-                .keys()
-                .next()
-                .map(|&(at, _)| at)
-                .filter(|&at| at <= target_ms);
+            let item_at = self.queue.next_at_ms().filter(|&at| at <= target_ms);
             match (fault, item_at) {
                 (Some(fault), at) if at.is_none_or(|at| fault.at_ms <= at) => {
                     self.now_ms = self.now_ms.max(fault.at_ms);
@@ -395,7 +388,7 @@ impl Lane {
                     self.apply_fault(fault);
                 }
                 (_, Some(_)) => {
-                    let ((at, _), item) = self.queue.pop_first().expect("an item is due");
+                    let (at, item) = self.queue.pop_due(target_ms).expect("an item is due");
                     self.now_ms = self.now_ms.max(at);
                     self.handle(item);
                 }
@@ -478,8 +471,7 @@ impl Lane {
 
     /// Queues `item` for `at_ms`.
     pub(crate) fn schedule(&mut self, at_ms: u64, item: Item) {
-        self.queue.insert((at_ms, self.queued), item);
-        self.queued += 1;
+        self.queue.schedule(at_ms, item);
     }
 
     /// One network hop from now: between the delay and twice it, as the seed decides.

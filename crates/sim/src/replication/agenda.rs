@@ -1,0 +1,154 @@
+//! A lane's agenda: the messages on the wire and the timers, each due at a time, handed out
+//! earliest first and, at equal times, in the order they were scheduled.
+//!
+//! The order is the run: two items due at the same instant must come out in the order the
+//! lane scheduled them on every platform and however finely the run is advanced. A binary
+//! heap keyed by (due time, scheduling number) gives exactly that order; it replaced an
+//! ordered map with the same key, which shifted entries within its nodes on every insert and
+//! removal and copied node by node at every timeline checkpoint.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Items due at times, earliest first.
+#[derive(Clone, Debug)]
+pub struct Agenda<T> {
+    heap: BinaryHeap<Due<T>>,
+    /// How many items were ever scheduled: the next one's tie-breaking number.
+    scheduled: u64,
+}
+
+impl<T> Default for Agenda<T> {
+    fn default() -> Self {
+        Self {
+            heap: BinaryHeap::new(),
+            scheduled: 0,
+        }
+    }
+}
+
+impl<T> Agenda<T> {
+    /// Schedules `item` at `at_ms`, after every item already scheduled for that time.
+    pub fn schedule(&mut self, at_ms: u64, item: T) {
+        self.heap.push(Due {
+            at_ms,
+            number: self.scheduled,
+            item,
+        });
+        self.scheduled += 1;
+    }
+
+    /// When the earliest item is due.
+    pub fn next_at_ms(&self) -> Option<u64> {
+        self.heap.peek().map(|due| due.at_ms)
+    }
+
+    /// Takes the earliest item if it is due at or before `target_ms`, with its time.
+    pub fn pop_due(&mut self, target_ms: u64) -> Option<(u64, T)> {
+        if self.next_at_ms()? > target_ms {
+            return None;
+        }
+        self.heap.pop().map(|due| (due.at_ms, due.item))
+    }
+
+    /// Items waiting.
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+}
+
+/// An item with its due time and scheduling number; ordered so the max-heap's top is the
+/// earliest.
+#[derive(Clone, Debug)]
+struct Due<T> {
+    at_ms: u64,
+    number: u64,
+    item: T,
+}
+
+impl<T> Due<T> {
+    fn key(&self) -> (u64, u64) {
+        (self.at_ms, self.number)
+    }
+}
+
+impl<T> Ord for Due<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.key().cmp(&self.key())
+    }
+}
+
+impl<T> PartialOrd for Due<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T> PartialEq for Due<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl<T> Eq for Due<T> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::rng::SimRng;
+
+    fn drain(agenda: &mut Agenda<u32>, target_ms: u64) -> Vec<(u64, u32)> {
+        std::iter::from_fn(|| agenda.pop_due(target_ms)).collect()
+    }
+
+    #[test]
+    fn items_come_out_by_time_then_in_the_order_they_were_scheduled() {
+        let mut agenda = Agenda::default();
+        for (at_ms, item) in [(30, 1), (10, 2), (30, 3), (20, 4), (10, 5), (30, 6)] {
+            agenda.schedule(at_ms, item);
+        }
+        assert_eq!(agenda.next_at_ms(), Some(10));
+        assert_eq!(
+            drain(&mut agenda, u64::MAX),
+            [(10, 2), (10, 5), (20, 4), (30, 1), (30, 3), (30, 6)]
+        );
+        assert_eq!(agenda.next_at_ms(), None);
+    }
+
+    #[test]
+    fn only_items_due_by_the_target_come_out() {
+        let mut agenda = Agenda::default();
+        for (at_ms, item) in [(5, 1), (20, 2), (10, 3), (21, 4)] {
+            agenda.schedule(at_ms, item);
+        }
+        assert_eq!(drain(&mut agenda, 20), [(5, 1), (10, 3), (20, 2)]);
+        assert_eq!(agenda.len(), 1);
+        assert_eq!(agenda.next_at_ms(), Some(21));
+        assert_eq!(agenda.pop_due(20), None);
+        assert_eq!(agenda.len(), 1, "a refused pop takes nothing");
+    }
+
+    /// The same order as sorting everything by (time, scheduling order), with pops and
+    /// schedules interleaved as a lane does.
+    #[test]
+    fn interleaved_use_matches_a_stable_sort() {
+        let mut rng = SimRng::for_stream(7, 0);
+        let mut agenda = Agenda::default();
+        let mut model: Vec<(u64, u64, u32)> = Vec::new();
+        let mut now_ms = 0;
+        for step in 0..5_000u32 {
+            if rng.below(3) == 0 {
+                now_ms += rng.below(5);
+                model.sort_by_key(|&(at, number, _)| (at, number));
+                let due = model.iter().take_while(|&&(at, ..)| at <= now_ms).count();
+                let expected: Vec<(u64, u32)> =
+                    model.drain(..due).map(|(at, _, item)| (at, item)).collect();
+                assert_eq!(drain(&mut agenda, now_ms), expected);
+            } else {
+                let at_ms = now_ms + rng.below(4);
+                agenda.schedule(at_ms, step);
+                model.push((at_ms, u64::from(step), step));
+            }
+        }
+    }
+}
