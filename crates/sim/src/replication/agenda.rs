@@ -121,11 +121,34 @@ mod tests {
         for (at_ms, item) in [(5, 1), (20, 2), (10, 3), (21, 4)] {
             agenda.schedule(at_ms, item);
         }
+        assert_eq!(agenda.len(), 4);
         assert_eq!(drain(&mut agenda, 20), [(5, 1), (10, 3), (20, 2)]);
         assert_eq!(agenda.len(), 1);
         assert_eq!(agenda.next_at_ms(), Some(21));
         assert_eq!(agenda.pop_due(20), None);
         assert_eq!(agenda.len(), 1, "a refused pop takes nothing");
+    }
+
+    /// Only the due time and the scheduling number order items, equal ones included; what an
+    /// item carries never does.
+    #[test]
+    fn items_compare_by_time_and_number_alone() {
+        let due = |at_ms, number, item| Due {
+            at_ms,
+            number,
+            item,
+        };
+        assert_eq!(due(5, 1, 'a'), due(5, 1, 'b'));
+        assert_ne!(due(5, 1, 'a'), due(5, 2, 'a'));
+        assert_ne!(due(5, 1, 'a'), due(6, 1, 'a'));
+        assert!(
+            due(5, 9, 'a') > due(6, 0, 'a'),
+            "earlier comes out of the heap first"
+        );
+        assert!(
+            due(5, 1, 'a') > due(5, 2, 'a'),
+            "then the one scheduled first"
+        );
     }
 
     /// The same order as sorting everything by (time, scheduling order), with pops and
