@@ -24,10 +24,10 @@ use super::database::{Database, DerivedStore};
 use super::draws::{self, hop_ms, index_write_fails, poisson_arrivals, salt};
 use super::events::{DatabasesEventKind, FailureOutcome, Lane};
 use super::scenario::{DatabasesScenario, SAMPLE_INTERVAL_MS};
+use crate::replay::agenda::Agenda;
 use crate::replay::rng::SimRng;
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// How many writes that land out of order each dual-write lane narrates; the rest are counted.
@@ -128,8 +128,7 @@ pub struct SyncWorld {
     pub arrived: usize,
     /// Requests whose database commit has been acknowledged.
     pub acked: usize,
-    steps: BTreeMap<(u64, u64), Step>,
-    step_seq: u64,
+    steps: Agenda<Step>,
     pub db: Database,
     /// Each request's LSN once committed (0 before).
     pub commit_lsn: Vec<u64>,
@@ -190,8 +189,7 @@ impl SyncWorld {
             requests,
             arrived: 0,
             acked: 0,
-            steps: BTreeMap::new(),
-            step_seq: 0,
+            steps: Agenda::default(),
             db: Database::new(keys),
             stores: std::array::from_fn(|_| DerivedStore::new(keys, true)),
             dual: Default::default(),
@@ -215,7 +213,7 @@ impl SyncWorld {
     /// The next instant anything is due.
     pub fn next_due_ms(&self, scenario: &DatabasesScenario) -> Option<u64> {
         let arrival = self.requests.get(self.arrived).map(|r| r.at_ms);
-        let step = self.steps.keys().next().map(|&(at, _)| at);
+        let step = self.steps.next_at_ms();
         let outage = match self.outage {
             OutageState::Pending { at_ms, .. } => Some(at_ms),
             OutageState::Down { back_ms, .. } => Some(back_ms),
@@ -256,11 +254,7 @@ impl SyncWorld {
             );
             self.schedule(now + hop, Step::Commit { req });
         }
-        while let Some(entry) = self.steps.first_entry() {
-            if entry.key().0 > now {
-                break;
-            }
-            let step = entry.remove();
+        while let Some((_, step)) = self.steps.pop_due(now) {
             self.handle(step, now, scenario, out, trace);
         }
         self.run_outage(now, out);
@@ -273,8 +267,7 @@ impl SyncWorld {
     }
 
     fn schedule(&mut self, at_ms: u64, step: Step) {
-        self.steps.insert((at_ms, self.step_seq), step);
-        self.step_seq += 1;
+        self.steps.schedule(at_ms, step);
     }
 
     fn handle(

@@ -1,6 +1,8 @@
 //! The replay machinery every lesson family shares: seeded random streams, the sorts that give
-//! the same order natively and in WebAssembly, the trace hash, and share links.
+//! the same order natively and in WebAssembly, the agenda that hands out timed items in one
+//! order, the trace hash, and share links.
 
+pub(crate) mod agenda;
 pub mod rng;
 pub mod share;
 pub mod sort;

@@ -13,11 +13,11 @@
 //! high watermark), `follower.rs` (the fetch loop and truncation), `controller.rs` (faults,
 //! fencing, elections, ISR changes) and `consumer.rs`.
 
-use super::agenda::Agenda;
 use super::events::{EventKind, ReplicationEvent};
 use super::ledger::Ledger;
 use super::log::{Entry, ReplicaLog};
 use super::scenario::{Acks, Fault, ReplicationScenario};
+use crate::replay::agenda::Agenda;
 use crate::replay::rng::SimRng;
 use crate::replay::trace::TraceHasher;
 use std::sync::Arc;

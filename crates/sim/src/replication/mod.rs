@@ -30,7 +30,6 @@
 //!
 //! [`SIMPLIFICATIONS`] lists where the model departs from Kafka; the lesson shows the list.
 
-mod agenda;
 mod consumer;
 mod controller;
 pub mod events;

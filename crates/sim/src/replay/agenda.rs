@@ -1,11 +1,12 @@
-//! A lane's agenda: the messages on the wire and the timers, each due at a time, handed out
-//! earliest first and, at equal times, in the order they were scheduled.
+//! An agenda: messages on the wire and timers, each due at a time, handed out earliest first
+//! and, at equal times, in the order they were scheduled (a replication lane's queue, the
+//! databases family's messages).
 //!
-//! The order is the run: two items due at the same instant must come out in the order the
-//! lane scheduled them on every platform and however finely the run is advanced. A binary
-//! heap keyed by (due time, scheduling number) gives exactly that order; it replaced an
-//! ordered map with the same key, which shifted entries within its nodes on every insert and
-//! removal and copied node by node at every timeline checkpoint.
+//! The order is the run: two items due at the same instant must come out in the order they
+//! were scheduled on every platform and however finely the run is advanced. A binary heap
+//! keyed by (due time, scheduling number) gives exactly that order; it replaced ordered maps
+//! with the same key, which shifted entries within their nodes on every insert and removal
+//! and copied node by node at every timeline checkpoint.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
