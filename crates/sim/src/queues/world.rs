@@ -595,14 +595,15 @@ impl QueuesWorld {
     /// Tells each reader's backlog passing a threshold, once per threshold.
     fn watch_backlogs(&mut self) {
         for (i, reader) in Reader::ALL.into_iter().enumerate() {
-            let Some((backlog, busy)) = self.backlog_of(reader) else {
-                continue;
-            };
-            let (reading, alive) = self.reading(reader);
+            // Checked every tick: the cheap tests come first, the counts only for an event.
             let Some(&threshold) = BACKLOG_THRESHOLDS.get(self.backlog_told[i]) else {
                 continue;
             };
+            let Some((backlog, busy)) = self.backlog_of(reader) else {
+                continue;
+            };
             if backlog >= threshold {
+                let (reading, alive) = self.reading(reader);
                 self.backlog_told[i] += 1;
                 self.tell(QueuesEventKind::BacklogRising {
                     reader,
