@@ -474,6 +474,12 @@ impl Lane {
         self.queue.schedule(at_ms, item);
     }
 
+    /// Schedules a timer of a kind that falls due in the order it is set (see
+    /// [`Agenda::schedule_timer`]).
+    pub(crate) fn schedule_timer(&mut self, at_ms: u64, item: Item) {
+        self.queue.schedule_timer(at_ms, item);
+    }
+
     /// One network hop from now: between the delay and twice it, as the seed decides.
     pub(crate) fn hop_ms(&mut self) -> u64 {
         let delay = self.scenario.cluster.network_delay_ms;
