@@ -116,13 +116,15 @@ impl Lane {
             return None;
         }
         let first = *records.first()?;
-        let log = &self.partitions[p].reps[l].log;
-        let end = log.end_offset();
-        let look_back = 5 * u64::from(super::lane::MAX_BATCH_RECORDS);
-        (end.saturating_sub(look_back)..end)
-            .rev()
-            .find(|&o| log.entry(o).is_some_and(|e| e.record == first))
-            .map(|o| o + records.len() as u64)
+        let entries = self.partitions[p].reps[l].log.entries();
+        let look_back = 5 * super::lane::MAX_BATCH_RECORDS as usize;
+        let from = entries.len().saturating_sub(look_back);
+        // Run for every produce request, and a new batch is found nowhere: the search is a
+        // plain scan of the slice, newest first.
+        entries[from..]
+            .iter()
+            .rposition(|e| e.record == first)
+            .map(|i| (from + i + records.len()) as u64)
     }
 
     /// Appends `records` to leader `l`'s log in its epoch; returns the new log end.
