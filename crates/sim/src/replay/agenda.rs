@@ -100,7 +100,8 @@ impl<T> Agenda<T> {
         }
     }
 
-    /// Whether the queue's front comes out before the heap's top.
+    /// Whether the queue's front comes out before the heap's top. Two keys are never equal
+    /// (every item has its own scheduling number), so `<` and `<=` say the same here.
     fn queued_comes_first(&self) -> bool {
         match (self.in_order.front(), self.heap.peek()) {
             (Some(queued), Some(top)) => queued.key() < top.key(),
