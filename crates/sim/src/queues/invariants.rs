@@ -9,6 +9,7 @@
 //!   second acknowledgement, a delivery of an archived record, a delivery count past the
 //!   limit) was ever tried; the queue's messages are acknowledged, dead-lettered, ready or
 //!   unacknowledged at one consumer.
+//! * The share group's acquisition locks are kept in deadline order.
 //! * The consumer group never processes a partition with two members at once and, while the
 //!   partition count stays put, never inverts a key's order.
 //! * Each lane of the backpressure and direct comparisons conserves its records: sent equals
@@ -157,6 +158,19 @@ fn check_share_group(world: &QueuesWorld) -> Result<(), String> {
             ));
         }
     }
+    // One lock duration for the whole run, locks appended as they are taken and removed in
+    // place: they stay in deadline order, which lets expiry and the next due time look at the
+    // first lock alone.
+    if let Some(pair) = group
+        .locks
+        .windows(2)
+        .find(|pair| pair[0].deadline_ms > pair[1].deadline_ms)
+    {
+        return Err(format!(
+            "share group: locks out of deadline order, one due at {} ms before one due at {} ms",
+            pair[0].deadline_ms, pair[1].deadline_ms
+        ));
+    }
     if group.acknowledged() > group.order.completed_count {
         return Err(format!(
             "the share group acknowledged {} records but processed only {}",
@@ -277,6 +291,16 @@ mod tests {
         let group = world.consumer_group.as_mut().unwrap();
         group.partitions[0].committed += 1;
         assert!(check(&world).unwrap_err().contains("committed"));
+    }
+
+    #[test]
+    fn share_locks_out_of_deadline_order_are_caught() {
+        let mut world = QueuesWorld::new(QueuesScenario::default()).unwrap();
+        world.advance_to(2_000);
+        let group = world.share_group.as_mut().unwrap();
+        assert!(group.locks.len() >= 2, "members hold locks two seconds in");
+        group.locks.reverse();
+        assert!(check(&world).unwrap_err().contains("deadline"));
     }
 
     #[test]

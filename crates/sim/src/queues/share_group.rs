@@ -174,7 +174,8 @@ impl ShareGroupLane {
             .iter()
             .filter(|m| m.alive)
             .filter_map(|m| m.work.map(|(_, done)| done));
-        let locks = self.locks.iter().map(|l| l.deadline_ms);
+        // The locks are in deadline order (an invariant): the first runs out first.
+        let locks = self.locks.first().map(|l| l.deadline_ms);
         let removals = self.removals.iter().map(|&(due, _)| due);
         work.chain(locks).chain(removals).min()
     }
@@ -189,13 +190,9 @@ impl ShareGroupLane {
         news: &mut ShareNews,
     ) {
         let limit = scenario.share.delivery_count_limit;
-        let mut i = 0;
-        while i < self.locks.len() {
-            if self.locks[i].deadline_ms > now_ms {
-                i += 1;
-                continue;
-            }
-            let batch = self.locks.remove(i);
+        // The locks are in deadline order (an invariant): those that ran out come first.
+        while self.locks.first().is_some_and(|l| l.deadline_ms <= now_ms) {
+            let batch = self.locks.remove(0);
             let (mut expired, mut archived) = (0, 0);
             for acquisition in &batch.records {
                 let partition = &mut self.partitions[acquisition.partition as usize];
