@@ -392,3 +392,48 @@ fn records_from(rep: &super::lane::Replica, offset: u64) -> FetchAnswer {
         hw: rep.hw,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::lane::{Lane, MAX_BATCH_RECORDS};
+    use super::super::log::Entry;
+    use crate::replication::{lesson_default, Acks};
+    use std::sync::Arc;
+
+    /// A lane whose first replica of partition 0 holds records 0, 1, 2, … up to `len`.
+    fn lane_with_log(len: u32, idempotent: bool) -> Lane {
+        let mut scenario = lesson_default();
+        scenario.producer.enable_idempotence = idempotent;
+        let mut lane = Lane::new(Arc::new(scenario), Arc::from(Vec::new()), Acks::All);
+        for record in 0..len {
+            lane.partitions[0].reps[0]
+                .log
+                .append(Entry { record, epoch: 0 });
+        }
+        lane
+    }
+
+    /// A retried batch is found anywhere in the last five batches' worth of entries, and
+    /// its end is where the broker answers the retry from; older entries are not looked at.
+    #[test]
+    fn a_retried_batch_is_found_within_five_batches_of_the_end() {
+        let look_back = 5 * MAX_BATCH_RECORDS;
+        let lane = lane_with_log(2 * look_back, true);
+        let end = 2 * look_back;
+        let newest = [end - 3, end - 2, end - 1];
+        assert_eq!(lane.already_written(0, 0, &newest), Some(u64::from(end)));
+        let oldest_seen = end - look_back;
+        assert_eq!(
+            lane.already_written(0, 0, &[oldest_seen, oldest_seen + 1]),
+            Some(u64::from(oldest_seen + 2))
+        );
+        assert_eq!(lane.already_written(0, 0, &[oldest_seen - 1]), None);
+        assert_eq!(lane.already_written(0, 0, &[end]), None, "a new batch");
+    }
+
+    #[test]
+    fn without_idempotence_nothing_is_recognised() {
+        let lane = lane_with_log(10, false);
+        assert_eq!(lane.already_written(0, 0, &[9]), None);
+    }
+}
