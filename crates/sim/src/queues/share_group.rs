@@ -453,3 +453,47 @@ fn archived_event(
         cause,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One member reading all three partitions, each holding ten records.
+    fn one_member_three_partitions(
+        max_poll_records: u32,
+    ) -> (ShareGroupLane, QueuesScenario, Vec<Vec<u32>>) {
+        let mut scenario = QueuesScenario::default();
+        scenario.topic.partitions = 3;
+        scenario.consumers = 1;
+        scenario.share.max_poll_records = max_poll_records;
+        let mut group = ShareGroupLane::new(&scenario, 30);
+        group.assign();
+        let logs = (0..3).map(|p| (p * 10..p * 10 + 10).collect()).collect();
+        (group, scenario, logs)
+    }
+
+    /// A poll takes at most `max.poll.records` over all the member's partitions.
+    #[test]
+    fn a_poll_over_several_partitions_stops_at_max_poll_records() {
+        let (mut group, scenario, logs) = one_member_three_partitions(15);
+        group.poll(0, 0, &scenario, &logs);
+        let taken = &group.locks[0].records;
+        assert_eq!(taken.len(), 15);
+        let partitions: Vec<u32> = taken.iter().map(|a| a.partition).collect();
+        assert_eq!(partitions[..10], [0; 10], "the first partition whole");
+        assert_eq!(partitions[10..], [1; 5], "then the next, up to the limit");
+    }
+
+    /// Each poll starts at the partition after the one the last poll started at, so no
+    /// partition is always served first.
+    #[test]
+    fn polls_take_turns_over_the_member_s_partitions() {
+        let (mut group, scenario, logs) = one_member_three_partitions(1);
+        let mut first_partitions = Vec::new();
+        for now_ms in 0..4 {
+            group.poll(0, now_ms, &scenario, &logs);
+            first_partitions.push(group.locks[0].records[0].partition);
+        }
+        assert_eq!(first_partitions, [0, 1, 2, 0]);
+    }
+}
