@@ -256,3 +256,29 @@ fn the_snapshot_shows_what_each_consumer_holds() {
     assert_eq!(after.partitions.len(), 3);
     assert!(world.reader_samples().len() >= 3 * 15);
 }
+
+/// A reader's backlog is told as it passes each threshold, once, and never before: the
+/// consumer group of three partitions falls behind 400 records/s.
+#[test]
+fn a_growing_backlog_is_told_once_per_threshold_as_it_passes() {
+    let mut world = QueuesWorld::new(queues::share_group_scales_past_partitions()).unwrap();
+    world.advance_to(60_000);
+    let told: Vec<(u64, u64)> = world
+        .events()
+        .iter()
+        .filter_map(|event| match event.kind {
+            queues::QueuesEventKind::BacklogRising {
+                reader: queues::Reader::ConsumerGroup,
+                threshold,
+                backlog,
+                ..
+            } => Some((threshold, backlog)),
+            _ => None,
+        })
+        .collect();
+    let thresholds: Vec<u64> = told.iter().map(|&(threshold, _)| threshold).collect();
+    assert_eq!(thresholds, [100, 1_000, 10_000], "{told:?}");
+    for (threshold, backlog) in told {
+        assert!(backlog >= threshold, "{backlog} told for {threshold}");
+    }
+}
