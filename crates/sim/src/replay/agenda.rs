@@ -21,7 +21,8 @@ use std::collections::{BinaryHeap, VecDeque};
 /// Items due at times, earliest first.
 #[derive(Clone, Debug)]
 pub struct Agenda<T> {
-    /// Items due before the last queued one: the heap's top is the earliest.
+    /// Items from `schedule`, and timers due before the queue's last one; its top is the
+    /// earliest.
     heap: BinaryHeap<Due<T>>,
     /// Items each due no earlier than the one before: in key order, front first.
     in_order: VecDeque<Due<T>>,
