@@ -9,6 +9,9 @@
 //! never produces an error of its own, so error messages, and which lines are errors, stay
 //! exactly the full parser's. Property tests in `tests` hold it to that.
 //!
+//! Two layouts, Python's `json.dumps` and the compact one, are matched whole (`Layout`); any
+//! other spacing or member order is read token by token (`parse_spaced`).
+//!
 //! Accepted: JSON whitespace anywhere between tokens; exactly the two members `key` and
 //! `time`, in either order, their names written without escapes; a key without escapes or
 //! control characters (any UTF-8 otherwise, which the caller checks); a time of 1 to 18
@@ -25,29 +28,72 @@
 // for lack of registers, and each digit and key byte waited on the previous one's store.
 #[inline(never)]
 pub fn parse_plain_event(line: &[u8]) -> Option<(&[u8], i64)> {
+    LAYOUTS
+        .iter()
+        .find_map(|layout| layout.parse(line))
+        .or_else(|| parse_spaced(line))
+}
+
+/// The exact layout of an event line most producers write, key first: Python's `json.dumps`
+/// (`{"key": "a", "time": 1}`) and serde_json's or JavaScript's compact form
+/// (`{"key":"a","time":1}`). A line in one of them is read by comparing its fixed parts as
+/// wholes, a third of the steps of reading it token by token (`parse_spaced`).
+struct Layout {
+    /// Everything before the key's first byte.
+    open: &'static [u8],
+    /// Everything from the key's closing quote to the time's first digit.
+    middle: &'static [u8],
+}
+
+const LAYOUTS: [Layout; 2] = [
+    Layout {
+        open: b"{\"key\": \"",
+        middle: b"\", \"time\": ",
+    },
+    Layout {
+        open: b"{\"key\":\"",
+        middle: b"\",\"time\":",
+    },
+];
+
+impl Layout {
+    fn parse<'a>(&self, line: &'a [u8]) -> Option<(&'a [u8], i64)> {
+        let rest = line.strip_prefix(self.open)?;
+        let key_length = first_special_byte(rest)?;
+        let (key, rest) = rest.split_at(key_length);
+        let digits = rest.strip_prefix(self.middle)?.strip_suffix(b"}")?;
+        Some((key, natural(digits)?))
+    }
+}
+
+/// Reads a plain line token by token, whatever its whitespace and member order.
+fn parse_spaced(line: &[u8]) -> Option<(&[u8], i64)> {
     let mut cursor = Cursor { bytes: line, at: 0 };
     cursor.expect(b'{')?;
-    let mut key = None;
-    let mut time_ms = None;
-    for member in 0..2 {
-        if member == 1 {
-            cursor.expect(b',')?;
-        }
-        let name = cursor.plain_string()?;
-        cursor.expect(b':')?;
-        match name {
-            b"key" if key.is_none() => key = Some(cursor.plain_string()?),
-            b"time" if time_ms.is_none() => time_ms = Some(cursor.small_natural()?),
-            _ => return None,
-        }
-    }
+    // Each member's name is matched as a whole literal rather than read as a string and then
+    // compared: the fewer steps per line, the faster (a name with an escape is not matched,
+    // which is right: only the full parser decodes escapes).
+    let event = if cursor.name(KEY_NAME) {
+        let key = cursor.plain_string()?;
+        cursor.expect(b',')?;
+        cursor.name(TIME_NAME).then_some(())?;
+        (key, cursor.small_natural()?)
+    } else if cursor.name(TIME_NAME) {
+        let time_ms = cursor.small_natural()?;
+        cursor.expect(b',')?;
+        cursor.name(KEY_NAME).then_some(())?;
+        (cursor.plain_string()?, time_ms)
+    } else {
+        return None;
+    };
     cursor.expect(b'}')?;
     cursor.skip_whitespace();
-    if cursor.at != line.len() {
-        return None;
-    }
-    Some((key?, time_ms?))
+    (cursor.at == line.len()).then_some(event)
 }
+
+/// The two members' names as they appear in a line, quotes included.
+const KEY_NAME: &[u8] = b"\"key\"";
+const TIME_NAME: &[u8] = b"\"time\"";
 
 /// The position of the first quote, backslash or control character in `bytes`: where a
 /// string without escapes ends, or the reason it is not plain.
@@ -88,6 +134,19 @@ fn special_bytes(word: u64) -> u64 {
     (quotes | backslashes | controls) & HIGHS
 }
 
+/// `digits` as a non-negative integer, if they are 1 to [`TIME_DIGITS_MAX`] decimal digits
+/// without a leading zero.
+fn natural(digits: &[u8]) -> Option<i64> {
+    let leading_zero = digits.len() > 1 && digits[0] == b'0';
+    if digits.is_empty() || digits.len() > TIME_DIGITS_MAX || leading_zero {
+        return None;
+    }
+    digits.iter().try_fold(0, |value: i64, &byte| {
+        let digit = byte.wrapping_sub(b'0');
+        (digit <= 9).then(|| value * 10 + i64::from(digit))
+    })
+}
+
 /// The longest time accepted here: 18 digits cannot overflow an `i64` (19 can).
 const TIME_DIGITS_MAX: usize = 18;
 
@@ -114,6 +173,21 @@ impl<'a> Cursor<'a> {
         Some(())
     }
 
+    /// Skips whitespace, then `name` (quoted) and the colon after it, if they are next; says
+    /// whether they were (and moves past them only then).
+    fn name(&mut self, name: &[u8]) -> bool {
+        let start = self.at;
+        self.skip_whitespace();
+        if self.bytes[self.at..].starts_with(name) {
+            self.at += name.len();
+            if self.expect(b':').is_some() {
+                return true;
+            }
+        }
+        self.at = start;
+        false
+    }
+
     /// A string's raw bytes, when it has no escape and no control character (which JSON
     /// refuses unescaped) between its quotes.
     fn plain_string(&mut self) -> Option<&'a [u8]> {
@@ -133,15 +207,9 @@ impl<'a> Cursor<'a> {
         self.skip_whitespace();
         let rest = &self.bytes[self.at..];
         let digits = rest.iter().take_while(|byte| byte.is_ascii_digit()).count();
-        if digits == 0 || digits > TIME_DIGITS_MAX || (digits > 1 && rest[0] == b'0') {
-            return None;
-        }
+        let value = natural(&rest[..digits])?;
         self.at += digits;
-        Some(
-            rest[..digits]
-                .iter()
-                .fold(0, |value, &digit| value * 10 + i64::from(digit - b'0')),
-        )
+        Some(value)
     }
 }
 

@@ -243,11 +243,51 @@ fn the_contracts_lines_take_the_fast_path() {
         parse_plain_event(b" { \"time\":0,\"key\":\"\xc3\xa9\" } "),
         Some(("é", 0))
     );
+    assert_eq!(
+        parse_plain_event(b"{\"key\":\"user-00123\",\"time\":1700000}"),
+        Some(("user-00123", 1700000))
+    );
+    assert_eq!(
+        parse_plain_event(b"{\"key\": \"\", \"time\": 999999999999999999}"),
+        Some(("", 999_999_999_999_999_999))
+    );
+}
+
+/// The two layouts matched whole refuse what the token-by-token reading refuses.
+#[test]
+fn lines_in_the_usual_layouts_are_held_to_the_same_rules() {
+    for (open, middle) in [
+        ("{\"key\": \"", "\", \"time\": "),
+        ("{\"key\":\"", "\",\"time\":"),
+    ] {
+        let line = |key: &str, time: &str| format!("{open}{key}{middle}{time}}}").into_bytes();
+        assert_eq!(parse_plain_event(&line("k", "0")), Some(("k", 0)));
+        assert_eq!(parse_plain_event(&line("k", "10")), Some(("k", 10)));
+        for (key, time) in [
+            ("k", "01"),
+            ("k", ""),
+            ("k", "-1"),
+            ("k", "1.5"),
+            ("k", "1e3"),
+            ("k", "1000000000000000000"),
+            ("a\\\"b", "1"),
+            ("a\u{1}b", "1"),
+            ("k", "1}"),
+        ] {
+            let line = line(key, time);
+            assert_eq!(
+                parse_plain_event(&line),
+                None,
+                "{}",
+                String::from_utf8_lossy(&line)
+            );
+        }
+    }
 }
 
 #[test]
 fn unusual_lines_are_left_to_the_full_parser() {
-    let unusual: [&[u8]; 10] = [
+    let unusual: [&[u8]; 12] = [
         b"{\"key\":\"a\\\"b\",\"time\":1}",
         b"{\"key\":\"a\",\"time\":-1}",
         b"{\"key\":\"a\",\"time\":1.0}",
@@ -258,6 +298,9 @@ fn unusual_lines_are_left_to_the_full_parser() {
         b"{\"key\":\"\xff\",\"time\":1}",
         b"{\"key\":\"a\",\"time\":1} x",
         b"\x0c{\"key\":\"a\",\"time\":1}",
+        // A name without its colon, then a whole member: not a line the fast path may skip.
+        b"{\"key\" \"time\":1,\"key\":\"a\"}",
+        b"{\"ke\\u0079\":\"a\",\"time\":1}",
     ];
     for line in unusual {
         assert_eq!(
