@@ -253,6 +253,19 @@ fn the_contracts_lines_take_the_fast_path() {
     );
 }
 
+/// The usual layouts take the short path (reading them token by token would give the same
+/// answer, several times slower), and only the layout each describes does.
+#[test]
+fn the_usual_layouts_are_matched_whole() {
+    let python = b"{\"key\": \"user-00123\", \"time\": 1700000}";
+    let compact = b"{\"key\":\"user-00123\",\"time\":1700000}";
+    let expected = Some((&b"user-00123"[..], 1_700_000));
+    assert_eq!(super::LAYOUTS[0].parse(python), expected);
+    assert_eq!(super::LAYOUTS[1].parse(compact), expected);
+    assert_eq!(super::LAYOUTS[0].parse(compact), None);
+    assert_eq!(super::LAYOUTS[1].parse(python), None);
+}
+
 /// The two layouts matched whole refuse what the token-by-token reading refuses.
 #[test]
 fn lines_in_the_usual_layouts_are_held_to_the_same_rules() {
