@@ -1,8 +1,9 @@
 //! The replay machinery every lesson family shares: seeded random streams, the sorts that give
 //! the same order natively and in WebAssembly, the agenda that hands out timed items in one
-//! order, the trace hash, and share links.
+//! order, histories shared in chunks between checkpoints, the trace hash, and share links.
 
 pub(crate) mod agenda;
+pub(crate) mod chunked;
 pub mod rng;
 pub mod share;
 pub mod sort;

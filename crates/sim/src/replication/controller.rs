@@ -235,8 +235,8 @@ impl Lane {
             let (old_log, new_log) = {
                 let reps = &self.partitions[p].reps;
                 (
-                    reps[old].log.entries().to_vec(),
-                    reps[r].log.entries().to_vec(),
+                    reps[old].log.iter().copied().collect::<Vec<_>>(),
+                    reps[r].log.iter().copied().collect::<Vec<_>>(),
                 )
             };
             for e in &new_log {

@@ -597,7 +597,7 @@ impl Lane {
             .partitions
             .iter()
             .flat_map(|p| &p.reps)
-            .map(|r| std::mem::size_of_val(r.log.entries()))
+            .map(|r| r.log.end_offset() as usize * std::mem::size_of::<Entry>())
             .sum();
         logs + self.ledger.size_hint_bytes()
             + self.events.len() * std::mem::size_of::<ReplicationEvent>()

@@ -116,15 +116,15 @@ impl Lane {
             return None;
         }
         let first = *records.first()?;
-        let entries = self.partitions[p].reps[l].log.entries();
-        let look_back = 5 * super::lane::MAX_BATCH_RECORDS as usize;
-        let from = entries.len().saturating_sub(look_back);
+        let log = &self.partitions[p].reps[l].log;
+        let look_back = 5 * super::lane::MAX_BATCH_RECORDS as u64;
+        let end = log.end_offset();
         // Run for every produce request, and a new batch is found nowhere: the search is a
-        // plain scan of the slice, newest first.
-        entries[from..]
-            .iter()
-            .rposition(|e| e.record == first)
-            .map(|i| (from + i + records.len()) as u64)
+        // plain scan, newest first.
+        log.range(end.saturating_sub(look_back), end)
+            .rev()
+            .position(|e| e.record == first)
+            .map(|back| end - back as u64 - 1 + records.len() as u64)
     }
 
     /// Appends `records` to leader `l`'s log in its epoch; returns the new log end.
@@ -385,7 +385,7 @@ impl Lane {
 /// The leader's records from `offset` (at most a fetch's worth) and its high watermark.
 fn records_from(rep: &super::lane::Replica, offset: u64) -> FetchAnswer {
     let end = rep.log.end_offset().min(offset + MAX_FETCH_RECORDS);
-    let entries = rep.log.entries()[offset.min(end) as usize..end as usize].to_vec();
+    let entries = rep.log.range(offset, end).copied().collect();
     FetchAnswer::Records {
         from: offset,
         entries,

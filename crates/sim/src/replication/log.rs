@@ -8,6 +8,8 @@
 //! `LeaderEpochFileCache.endOffsetFor` and the fetcher's truncation rule, so a divergent tail
 //! is found by epochs, never by the high watermark (which is what lost data before KIP-101).
 
+use crate::replay::chunked::ChunkedVec;
+
 /// One record in a replica's log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -20,7 +22,8 @@ pub struct Entry {
 /// A replica's log and its leader-epoch cache.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReplicaLog {
-    entries: Vec<Entry>,
+    /// In shared chunks: every checkpoint of a run clones every replica's log.
+    entries: ChunkedVec<Entry>,
     /// (epoch, start offset), epochs increasing; an epoch may start at the log end with no
     /// record yet (a leader writes its epoch when elected).
     epochs: Vec<(u32, u64)>,
@@ -45,12 +48,19 @@ impl ReplicaLog {
         self.entries.len() as u64
     }
 
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
+    /// The entries from offset `from` up to `to` (both clamped to the log end), in order.
+    pub fn range(&self, from: u64, to: u64) -> impl DoubleEndedIterator<Item = &Entry> {
+        let clamp = |offset: u64| usize::try_from(offset).unwrap_or(usize::MAX);
+        self.entries.range(clamp(from), clamp(to))
+    }
+
+    /// Every entry, oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Entry> {
+        self.entries.iter()
     }
 
     pub fn entry(&self, offset: u64) -> Option<Entry> {
-        self.entries.get(offset as usize).copied()
+        self.entries.get(usize::try_from(offset).ok()?)
     }
 
     /// The epoch of the last record, what a follower sends as its last fetched epoch.
@@ -93,7 +103,7 @@ impl ReplicaLog {
     /// started at or after it. Returns the entries removed, oldest first.
     pub fn truncate(&mut self, offset: u64) -> Vec<Entry> {
         let cut = (offset as usize).min(self.entries.len());
-        let removed = self.entries.split_off(cut);
+        let removed = self.entries.truncate(cut);
         self.epochs.retain(|&(_, start)| start < offset);
         removed
     }
@@ -211,7 +221,7 @@ mod tests {
         let mut follower = old_leader;
         let removed = follower.truncate(cut.to);
         assert_eq!(removed.len(), 2);
-        assert_eq!(follower.entries(), &new_leader.entries()[..4]);
+        assert!(follower.iter().eq(new_leader.range(0, 4)));
         assert_eq!(
             new_leader.diverging(follower.end_offset(), follower.last_epoch()),
             None

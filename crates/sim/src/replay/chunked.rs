@@ -1,0 +1,192 @@
+//! A growing sequence held in shared chunks, so that cloning it (every checkpoint of a
+//! timeline clones the world) copies one pointer per full chunk and the last chunk's few
+//! items instead of the whole history. Items can also be cut off the end, as a replica cuts
+//! its log back to where it agrees with the leader; that copies back at most one chunk.
+//!
+//! Kafka's partition logs (`kafka/topic.rs`) keep their records the same way but lose them
+//! from the front (retention), so they have their own type.
+
+use std::sync::Arc;
+
+/// Items per full chunk: small enough that the open chunk a clone copies stays cheap, large
+/// enough that a long history is a few hundred pointers.
+const CHUNK_ITEMS: usize = 1024;
+
+/// Items in order, by index from 0. Two sequences with the same items are laid out the same
+/// way (every full chunk is sealed, the rest is open), so comparing the layout compares the
+/// items.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ChunkedVec<T> {
+    /// Full chunks, oldest first, each exactly [`CHUNK_ITEMS`] long; shared between clones.
+    sealed: Vec<Arc<[T]>>,
+    /// The chunk pushes go to; always shorter than [`CHUNK_ITEMS`].
+    open: Vec<T>,
+}
+
+impl<T> Default for ChunkedVec<T> {
+    fn default() -> Self {
+        Self {
+            sealed: Vec::new(),
+            open: Vec::new(),
+        }
+    }
+}
+
+impl<T: Copy> ChunkedVec<T> {
+    pub(crate) fn len(&self) -> usize {
+        self.sealed.len() * CHUNK_ITEMS + self.open.len()
+    }
+
+    pub(crate) fn get(&self, index: usize) -> Option<T> {
+        self.chunk(index / CHUNK_ITEMS)
+            .get(index % CHUNK_ITEMS)
+            .copied()
+    }
+
+    pub(crate) fn last(&self) -> Option<T> {
+        self.len().checked_sub(1).and_then(|index| self.get(index))
+    }
+
+    pub(crate) fn push(&mut self, item: T) {
+        self.open.push(item);
+        if self.open.len() == CHUNK_ITEMS {
+            self.sealed.push(Arc::from(&self.open[..]));
+            self.open.clear();
+        }
+    }
+
+    /// Cuts the sequence back to its first `len` items (nothing happens if it is not longer)
+    /// and returns the items cut, oldest first.
+    pub(crate) fn truncate(&mut self, len: usize) -> Vec<T> {
+        if len >= self.len() {
+            return Vec::new();
+        }
+        let removed = self.range(len, self.len()).copied().collect();
+        let (chunk, within) = (len / CHUNK_ITEMS, len % CHUNK_ITEMS);
+        if chunk < self.sealed.len() {
+            // The cut falls in a sealed chunk: what stays of it becomes the open chunk.
+            self.open = self.sealed[chunk][..within].to_vec();
+            self.sealed.truncate(chunk);
+        } else {
+            self.open.truncate(within);
+        }
+        removed
+    }
+
+    /// The items from index `from` up to `to` (both clamped to the length), in order.
+    pub(crate) fn range(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = &T> {
+        let to = to.min(self.len());
+        let from = from.min(to);
+        let first_chunk = from / CHUNK_ITEMS;
+        // One past the chunk holding the last item; no chunk at all for an empty range.
+        let end_chunk = if from < to {
+            (to - 1) / CHUNK_ITEMS + 1
+        } else {
+            first_chunk
+        };
+        (first_chunk..end_chunk).flat_map(move |chunk| {
+            let chunk_start = chunk * CHUNK_ITEMS;
+            let items = self.chunk(chunk);
+            let start = from.max(chunk_start) - chunk_start;
+            let end = to.min(chunk_start + items.len()) - chunk_start;
+            items[start..end].iter()
+        })
+    }
+
+    /// Every item, in order.
+    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = &T> {
+        self.range(0, self.len())
+    }
+
+    /// Chunk number `chunk`: a sealed one, the open one, or nothing past the end.
+    fn chunk(&self, chunk: usize) -> &[T] {
+        match self.sealed.get(chunk) {
+            Some(sealed) => sealed,
+            None if chunk == self.sealed.len() => &self.open,
+            None => &[],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What the chunked sequence must behave like.
+    #[derive(Clone, Debug)]
+    enum Step {
+        Push(u32),
+        /// Cut back to this fraction (in thousandths) of the length.
+        Truncate(u16),
+    }
+
+    fn steps() -> impl Strategy<Value = Vec<Step>> {
+        let step = prop_oneof![
+            30 => any::<u32>().prop_map(Step::Push),
+            1 => (0u16..=1000).prop_map(Step::Truncate),
+        ];
+        // Runs of pushes long enough to fill several chunks.
+        prop::collection::vec(step, 0..6 * CHUNK_ITEMS)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn it_behaves_as_a_vec(steps in steps(), from in 0usize..8000, length in 0usize..3000) {
+            let (mut chunked, mut plain) = (ChunkedVec::default(), Vec::new());
+            for step in steps {
+                match step {
+                    Step::Push(item) => {
+                        chunked.push(item);
+                        plain.push(item);
+                    }
+                    Step::Truncate(thousandths) => {
+                        let len = plain.len() * usize::from(thousandths) / 1000;
+                        let removed = plain.split_off(len);
+                        prop_assert_eq!(chunked.truncate(len), removed);
+                    }
+                }
+                prop_assert_eq!(chunked.len(), plain.len());
+                prop_assert_eq!(chunked.last(), plain.last().copied());
+            }
+            prop_assert!(chunked.iter().eq(plain.iter()));
+            prop_assert!(chunked.iter().rev().eq(plain.iter().rev()));
+            let to = from + length;
+            let expected = &plain[from.min(plain.len())..to.min(plain.len())];
+            prop_assert!(chunked.range(from, to).eq(expected.iter()));
+            prop_assert!(chunked.range(from, to).rev().eq(expected.iter().rev()));
+            for index in [from, plain.len(), plain.len().saturating_sub(1)] {
+                prop_assert_eq!(chunked.get(index), plain.get(index).copied());
+            }
+            // Same items, same layout: equality means equal items.
+            let mut rebuilt = ChunkedVec::default();
+            plain.iter().for_each(|&item| rebuilt.push(item));
+            prop_assert_eq!(&rebuilt, &chunked);
+        }
+    }
+
+    #[test]
+    fn a_clone_shares_the_full_chunks() {
+        let mut items = ChunkedVec::default();
+        (0..2 * CHUNK_ITEMS as u32 + 5).for_each(|item| items.push(item));
+        let copy = items.clone();
+        assert_eq!(copy.sealed.len(), 2);
+        assert!(Arc::ptr_eq(&copy.sealed[1], &items.sealed[1]));
+        assert_eq!(copy.open.len(), 5);
+    }
+
+    #[test]
+    fn a_cut_inside_a_full_chunk_reopens_it() {
+        let mut items = ChunkedVec::default();
+        (0..2 * CHUNK_ITEMS as u32).for_each(|item| items.push(item));
+        let removed = items.truncate(CHUNK_ITEMS - 3);
+        assert_eq!(removed.len(), CHUNK_ITEMS + 3);
+        assert_eq!(removed[0], CHUNK_ITEMS as u32 - 3);
+        assert_eq!((items.sealed.len(), items.open.len()), (0, CHUNK_ITEMS - 3));
+        items.push(7);
+        assert_eq!(items.get(CHUNK_ITEMS - 3), Some(7));
+        assert_eq!(items.get(CHUNK_ITEMS - 2), None);
+    }
+}
