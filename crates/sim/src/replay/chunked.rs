@@ -168,6 +168,34 @@ mod tests {
     }
 
     #[test]
+    fn ranges_meeting_chunk_ends_hold_what_a_slice_holds() {
+        let empty = ChunkedVec::<u32>::default();
+        assert_eq!(empty.iter().count(), 0);
+        assert_eq!(empty.range(0, 0).count(), 0);
+        let length = 2 * CHUNK_ITEMS + 5;
+        let plain: Vec<u32> = (0..length as u32).collect();
+        let mut items = ChunkedVec::default();
+        plain.iter().for_each(|&item| items.push(item));
+        let edges = [
+            0,
+            1,
+            CHUNK_ITEMS - 1,
+            CHUNK_ITEMS,
+            CHUNK_ITEMS + 1,
+            2 * CHUNK_ITEMS - 1,
+        ];
+        let edges = edges
+            .into_iter()
+            .chain([2 * CHUNK_ITEMS, length, length + 1]);
+        for from in edges.clone() {
+            for to in edges.clone() {
+                let expected = &plain[from.min(length)..to.min(length).max(from.min(length))];
+                assert!(items.range(from, to).eq(expected.iter()), "{from}..{to}");
+            }
+        }
+    }
+
+    #[test]
     fn a_clone_shares_the_full_chunks() {
         let mut items = ChunkedVec::default();
         (0..2 * CHUNK_ITEMS as u32 + 5).for_each(|item| items.push(item));
