@@ -235,22 +235,21 @@ proptest! {
 
 #[test]
 fn the_contracts_lines_take_the_fast_path() {
-    assert_eq!(
-        parse_plain_event(b"{\"key\": \"a\", \"time\": 123456}"),
-        Some(("a", 123456))
-    );
-    assert_eq!(
-        parse_plain_event(b" { \"time\":0,\"key\":\"\xc3\xa9\" } "),
-        Some(("é", 0))
-    );
-    assert_eq!(
-        parse_plain_event(b"{\"key\":\"user-00123\",\"time\":1700000}"),
-        Some(("user-00123", 1700000))
-    );
-    assert_eq!(
-        parse_plain_event(b"{\"key\": \"\", \"time\": 999999999999999999}"),
-        Some(("", 999_999_999_999_999_999))
-    );
+    let lines: [(&[u8], (&str, i64)); 4] = [
+        (b"{\"key\": \"a\", \"time\": 123456}", ("a", 123456)),
+        (b" { \"time\":0,\"key\":\"\xc3\xa9\" } ", ("\u{e9}", 0)),
+        (
+            b"{\"key\":\"user-00123\",\"time\":1700000}",
+            ("user-00123", 1700000),
+        ),
+        (
+            b"{\"key\": \"\", \"time\": 999999999999999999}",
+            ("", 999_999_999_999_999_999),
+        ),
+    ];
+    for (line, expected) in lines {
+        assert_eq!(parse_plain_event(line), Some(expected));
+    }
 }
 
 /// The usual layouts take the short path (reading them token by token would give the same
