@@ -11,6 +11,7 @@
 //! [`Timeline`]: crate::family::timeline::Timeline
 
 pub mod figures;
+pub mod kept;
 pub mod knob;
 pub mod lesson;
 pub mod preset;

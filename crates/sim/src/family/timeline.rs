@@ -112,8 +112,8 @@ impl<W: Simulation> Timeline<W> {
         self.checkpoints.len() > MAX_CHECKPOINTS || self.held_bytes() > CHECKPOINT_BUDGET_BYTES
     }
 
-    /// Roughly how many bytes the checkpoints hold between them.
-    fn held_bytes(&self) -> usize {
+    /// Roughly how many bytes the checkpoints hold between them, by the worlds' own estimates.
+    pub fn held_bytes(&self) -> usize {
         let own: usize = self.checkpoints.iter().map(W::size_hint_bytes).sum();
         let shared = match (self.checkpoints.first(), self.checkpoints.last()) {
             (Some(first), Some(last)) => W::shared_size_hint_bytes(first, last),
