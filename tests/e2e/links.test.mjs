@@ -146,6 +146,41 @@ test('Back and Forward walk through the learner\'s changes', { timeout: 120_000 
   await page.close();
 });
 
+test('going back to a setting shows that setting\'s run, wherever the clock has moved since', { timeout: 120_000 }, async () => {
+  // The page keeps the runs it left (a knob turned back, Back in the browser, costs a seek
+  // instead of a run from zero): what comes back must be the scenario's run at the new time.
+  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?t=20000`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.waitForFunction(() => window.__streamlab.simMs() === 20_000);
+  const setPartitions = async (count) => {
+    await page.fill('#knob-partitions', String(count));
+    await page.dispatchEvent('#knob-partitions', 'change');
+    await page.waitForFunction((n) => document.querySelectorAll('svg.diagram g.partition').length === n, count);
+  };
+  await setPartitions(7);
+  await seek(page, 35_000);
+  // A change within a second of the last replaces its history entry; this one is its own.
+  await page.waitForTimeout(1200);
+  await setPartitions(6);
+  const sameAsFresh = async (what) => {
+    const fresh = await openPage(env.browser, page.url());
+    await waitForApp(fresh.page);
+    await fresh.page.waitForFunction((t) => window.__streamlab.simMs() === t, await simMs(page));
+    assert.equal(await traceHash(page), await traceHash(fresh.page), `${what}: the same run`);
+    assert.equal(await picture(page), await picture(fresh.page), `${what}: the same picture`);
+    await fresh.page.close();
+  };
+  assert.equal(await simMs(page), 35_000);
+  await sameAsFresh('a knob turned back after a seek');
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 7);
+  await page.waitForFunction(() => window.__streamlab.simMs() === 35_000);
+  await sameAsFresh('Back to the earlier setting');
+  assertQuiet(visit);
+  await page.close();
+});
+
 test('the scrubber lands where it is asked, and acting in the past forks', { timeout: 120_000 }, async () => {
   const visit = await openPage(env.browser, `${env.site.url}#/rebalances`);
   const { page } = visit;

@@ -69,7 +69,7 @@ pub struct CompareChange<S: 'static> {
 pub trait LessonFamily: 'static + Sized {
     /// The core's world; the headless runner knows it too, so `streamlab simulate` runs the
     /// same presets and links.
-    type Sim: Simulation + Headless;
+    type Sim: Simulation + Headless + 'static;
     /// Which pictures and panels a lesson of the family shows.
     type Options: 'static;
     /// What the family derives from one run for drawing, kept between frames so the costly

@@ -12,6 +12,7 @@ pub mod embed;
 pub mod export;
 pub mod family;
 pub mod host_api;
+pub mod kept_runs;
 pub mod link;
 pub mod page;
 pub mod panic_overlay;

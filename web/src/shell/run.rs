@@ -2,14 +2,20 @@
 //! [`Timeline`] (checkpoints, so seeking anywhere costs one clone and a little replay), the
 //! family's view model, how far the run has been, and the marks it met on the way (they stay
 //! on the scrubber after a seek back).
+//!
+//! A run dropped hands its timeline to [`kept_runs`], and a new run of a scenario still kept
+//! there starts from that timeline: going back to a setting costs a seek, not a run from zero.
+//! Either way the run is the scenario's, from zero to `at_ms`, bit for bit.
 
 use super::components::timeline_scrubber::TimelineMark;
 use super::family::{Lesson, LessonFamily, Scenario};
+use super::kept_runs;
 use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::{ScenarioError, Simulation};
 
 pub struct Run<F: LessonFamily> {
-    timeline: Timeline<F::Sim>,
+    /// Always there until the run is dropped, when it goes to [`kept_runs`].
+    timeline: Option<Timeline<F::Sim>>,
     pub view: F::View,
     /// The furthest time the run has been to.
     pub furthest_ms: u64,
@@ -20,16 +26,23 @@ pub struct Run<F: LessonFamily> {
 }
 
 impl<F: LessonFamily> Run<F> {
-    /// The run of `scenario`, advanced to `at_ms`.
+    /// The run of `scenario`, advanced to `at_ms`: a kept run of it if the page still has one.
     pub fn new(
         lesson: &'static Lesson<F>,
         scenario: &Scenario<F>,
         at_ms: u64,
     ) -> Result<Self, ScenarioError> {
-        let timeline = Timeline::new(F::Sim::new(scenario)?);
+        let timeline = match kept_runs::take::<F::Sim>(scenario) {
+            Some(mut kept) => {
+                // The view is built from the world where it will be shown, as a new run's is.
+                kept.seek(at_ms);
+                kept
+            }
+            None => Timeline::new(F::Sim::new(scenario)?),
+        };
         let mut run = Self {
             view: F::new_view(lesson, timeline.world()),
-            timeline,
+            timeline: Some(timeline),
             furthest_ms: 0,
             event_marks: Vec::new(),
             events_marked: 0,
@@ -40,7 +53,17 @@ impl<F: LessonFamily> Run<F> {
     }
 
     pub fn world(&self) -> &F::Sim {
-        self.timeline.world()
+        self.timeline().world()
+    }
+
+    fn timeline(&self) -> &Timeline<F::Sim> {
+        held(&self.timeline)
+    }
+
+    fn timeline_mut(&mut self) -> &mut Timeline<F::Sim> {
+        self.timeline
+            .as_mut()
+            .expect("a run holds its timeline until dropped")
     }
 
     pub fn now_ms(&self) -> u64 {
@@ -50,8 +73,8 @@ impl<F: LessonFamily> Run<F> {
     /// Moves the run to `at_ms` (backwards too) and refreshes the view; `force` asks for the
     /// view's slow parts as well.
     pub fn seek(&mut self, at_ms: u64, force: bool) {
-        self.timeline.seek(at_ms);
-        let world = self.timeline.world();
+        self.timeline_mut().seek(at_ms);
+        let world = held(&self.timeline).world();
         if world.now_ms() >= self.furthest_ms {
             let events = world.events();
             let new = &events[self.events_marked.min(events.len())..];
@@ -66,10 +89,10 @@ impl<F: LessonFamily> Run<F> {
     /// Continues under `scenario` from now if it changes only the future (an action taken
     /// now); the future already seen, and its marks, are forgotten.
     pub fn fork(&mut self, scenario: &Scenario<F>) -> bool {
-        if !self.timeline.fork(scenario) {
+        if !self.timeline_mut().fork(scenario) {
             return false;
         }
-        let world = self.timeline.world();
+        let world = held(&self.timeline).world();
         self.furthest_ms = world.now_ms();
         let now_ms = self.furthest_ms;
         self.event_marks.retain(|mark| mark.at_ms <= now_ms);
@@ -88,6 +111,21 @@ impl<F: LessonFamily> Run<F> {
         let mut marks = F::scheduled_marks(self.world());
         marks.extend(self.event_marks.iter().cloned());
         marks
+    }
+}
+
+/// A run's timeline, borrowed alone so the run's other fields stay free to change.
+fn held<W>(timeline: &Option<Timeline<W>>) -> &Timeline<W> {
+    timeline
+        .as_ref()
+        .expect("a run holds its timeline until dropped")
+}
+
+impl<F: LessonFamily> Drop for Run<F> {
+    fn drop(&mut self) {
+        if let Some(timeline) = self.timeline.take() {
+            kept_runs::keep(timeline);
+        }
     }
 }
 

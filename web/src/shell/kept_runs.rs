@@ -1,0 +1,43 @@
+//! The page's runs left behind ([`KeptTimelines`]), so that going back to a setting (a knob
+//! turned back, a preset picked again, Back in the browser) shows its picture after a seek
+//! instead of a run from zero.
+//!
+//! A run hands its timeline over here when it is dropped, whatever dropped it: a knob change
+//! replacing it, a comparison closed, the playground remounted by Back or Forward. They live
+//! in one thread-local per page, so they outlast the playground; a page carries one family's
+//! bundle, and the store is typed by the family's world.
+
+use std::any::Any;
+use std::cell::RefCell;
+use streamlab_sim::family::kept::KeptTimelines;
+use streamlab_sim::family::timeline::Timeline;
+use streamlab_sim::family::Simulation;
+
+thread_local! {
+    static KEPT: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+}
+
+fn with_kept<W: Simulation + 'static, R>(f: impl FnOnce(&mut KeptTimelines<W>) -> R) -> R {
+    KEPT.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let fits = slot.as_ref().is_some_and(|b| b.is::<KeptTimelines<W>>());
+        if !fits {
+            *slot = Some(Box::new(KeptTimelines::<W>::default()));
+        }
+        let kept = slot
+            .as_mut()
+            .and_then(|b| b.downcast_mut::<KeptTimelines<W>>())
+            .expect("the store was just made for this world");
+        f(kept)
+    })
+}
+
+/// Keeps a run left behind.
+pub fn keep<W: Simulation + 'static>(timeline: Timeline<W>) {
+    with_kept(|kept| kept.keep(timeline));
+}
+
+/// The run of `scenario` left earlier on this page, if it is still kept.
+pub fn take<W: Simulation + 'static>(scenario: &W::Scenario) -> Option<Timeline<W>> {
+    with_kept(|kept| kept.take(scenario))
+}
