@@ -102,6 +102,7 @@ mod tests {
         let mut kept = KeptTimelines::default();
         kept.keep(run_of(6, 40_000));
         kept.keep(run_of(7, 40_000));
+        assert!(!kept.is_empty());
         let mut back = kept.take(&scenario_of(6)).expect("kept");
         assert_eq!(back.position_ms(), 40_000);
         assert_eq!(back.world().scenario(), &scenario_of(6));
@@ -171,5 +172,17 @@ mod tests {
         let mut third = Scenario::default();
         third.seed = 3;
         assert!(kept.take(&third).is_some());
+    }
+
+    #[test]
+    fn runs_that_fill_the_budget_exactly_are_kept() {
+        let (a, b) = (run_of(3, 5_000), run_of(4, 5_000));
+        let mut kept = KeptTimelines::new(MAX_KEPT, a.held_bytes());
+        kept.keep(run_of(3, 5_000));
+        assert_eq!(kept.len(), 1, "one run exactly the budget's size");
+        let mut kept = KeptTimelines::new(MAX_KEPT, a.held_bytes() + b.held_bytes());
+        kept.keep(a);
+        kept.keep(b);
+        assert_eq!(kept.len(), 2, "two runs exactly the budget's size together");
     }
 }
