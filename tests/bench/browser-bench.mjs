@@ -58,7 +58,9 @@ try {
   console.log(`browser knob_to_picture_ms: ${JSON.stringify(knob)}`);
 
   // Knob to picture at the end of ten simulated minutes (issue 16), paused there by the link,
-  // in the default lesson and in the storm: every change re-simulates the ten minutes.
+  // in the default lesson and in the storm. Ten settings never seen before: each change
+  // re-simulates the ten minutes. Then ten changes between two settings seen before, which
+  // the page kept (the "returning" figure: a seek, not a new run).
   for (const [name, fragment] of [
     ['default_lesson', '#/partitions?t=600000'],
     ['storm', '#/rebalances?preset=rebalance-storm&t=600000'],
@@ -66,14 +68,19 @@ try {
     const late = await openPage(browser, `${site.url}${fragment}`);
     await waitForApp(late.page);
     await late.page.waitForFunction(() => window.__streamlab.simMs() === 600000, undefined, { timeout: 60000 });
-    await late.page.evaluate(() => window.__streamlab.resetStats());
-    for (let i = 0; i < 10; i += 1) {
-      await late.page.fill('#knob-partitions', String(6 + (i % 4)));
-      await late.page.dispatchEvent('#knob-partitions', 'change');
-      await late.page.waitForTimeout(250);
-    }
-    const lateKnob = await late.page.evaluate(() => window.__streamlab.knobToPictureStats());
-    console.log(`browser knob_to_picture_ms_at_10min_${name}: ${JSON.stringify(lateKnob)}`);
+    const change = async (values) => {
+      await late.page.evaluate(() => window.__streamlab.resetStats());
+      for (const value of values) {
+        await late.page.fill('#knob-partitions', String(value));
+        await late.page.dispatchEvent('#knob-partitions', 'change');
+        await late.page.waitForTimeout(250);
+      }
+      return late.page.evaluate(() => window.__streamlab.knobToPictureStats());
+    };
+    const fresh = await change([7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+    console.log(`browser knob_to_picture_ms_at_10min_${name}: ${JSON.stringify(fresh)}`);
+    const returning = await change([15, 16, 15, 16, 15, 16, 15, 16, 15, 16]);
+    console.log(`browser knob_to_picture_ms_at_10min_${name}_returning: ${JSON.stringify(returning)}`);
     await late.page.close();
   }
 
