@@ -61,9 +61,7 @@ impl<F: LessonFamily> Run<F> {
     }
 
     fn timeline_mut(&mut self) -> &mut Timeline<F::Sim> {
-        self.timeline
-            .as_mut()
-            .expect("a run holds its timeline until dropped")
+        self.timeline.as_mut().expect(HELD)
     }
 
     pub fn now_ms(&self) -> u64 {
@@ -114,11 +112,11 @@ impl<F: LessonFamily> Run<F> {
     }
 }
 
+const HELD: &str = "a run holds its timeline until dropped";
+
 /// A run's timeline, borrowed alone so the run's other fields stay free to change.
 fn held<W>(timeline: &Option<Timeline<W>>) -> &Timeline<W> {
-    timeline
-        .as_ref()
-        .expect("a run holds its timeline until dropped")
+    timeline.as_ref().expect(HELD)
 }
 
 impl<F: LessonFamily> Drop for Run<F> {

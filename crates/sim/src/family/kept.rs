@@ -64,15 +64,6 @@ impl<W: Simulation> KeptTimelines<W> {
         Some(self.kept.remove(index))
     }
 
-    /// How many runs are kept.
-    pub fn len(&self) -> usize {
-        self.kept.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.kept.is_empty()
-    }
-
     fn held_bytes(&self) -> usize {
         self.kept.iter().map(Timeline::held_bytes).sum()
     }
@@ -102,7 +93,7 @@ mod tests {
         let mut kept = KeptTimelines::default();
         kept.keep(run_of(6, 40_000));
         kept.keep(run_of(7, 40_000));
-        assert!(!kept.is_empty());
+        assert_eq!(kept.kept.len(), 2);
         let mut back = kept.take(&scenario_of(6)).expect("kept");
         assert_eq!(back.position_ms(), 40_000);
         assert_eq!(back.world().scenario(), &scenario_of(6));
@@ -114,10 +105,10 @@ mod tests {
         );
         // Handed over: no longer kept, and the other run still is.
         assert!(kept.take(&scenario_of(6)).is_none());
-        assert_eq!(kept.len(), 1);
+        assert_eq!(kept.kept.len(), 1);
         assert!(kept.take(&scenario_of(8)).is_none());
         assert!(kept.take(&scenario_of(7)).is_some());
-        assert!(kept.is_empty());
+        assert!(kept.kept.is_empty());
     }
 
     #[test]
@@ -126,7 +117,7 @@ mod tests {
         for partitions in [3, 4, 5] {
             kept.keep(run_of(partitions, 1_000));
         }
-        assert_eq!(kept.len(), 2);
+        assert_eq!(kept.kept.len(), 2);
         assert!(kept.take(&scenario_of(3)).is_none());
         assert!(kept.take(&scenario_of(4)).is_some());
         assert!(kept.take(&scenario_of(5)).is_some());
@@ -138,7 +129,7 @@ mod tests {
         kept.keep(run_of(3, 1_000));
         kept.keep(run_of(4, 1_000));
         kept.keep(run_of(3, 9_000));
-        assert_eq!(kept.len(), 2);
+        assert_eq!(kept.kept.len(), 2);
         assert_eq!(kept.take(&scenario_of(3)).unwrap().position_ms(), 9_000);
         assert!(kept.take(&scenario_of(4)).is_some());
     }
@@ -161,14 +152,14 @@ mod tests {
         let mut kept = KeptTimelines::new(MAX_KEPT, budget);
         kept.keep(run_seeded(1, 5_000));
         kept.keep(run_seeded(2, 5_000));
-        assert_eq!(kept.len(), 2);
+        assert_eq!(kept.kept.len(), 2);
         kept.keep(run_seeded(3, 5_000));
-        assert_eq!(kept.len(), 2);
+        assert_eq!(kept.kept.len(), 2);
         let mut first = Scenario::default();
         first.seed = 1;
         assert!(kept.take(&first).is_none());
         kept.keep(large);
-        assert_eq!(kept.len(), 2);
+        assert_eq!(kept.kept.len(), 2);
         let mut third = Scenario::default();
         third.seed = 3;
         assert!(kept.take(&third).is_some());
@@ -179,10 +170,14 @@ mod tests {
         let (a, b) = (run_of(3, 5_000), run_of(4, 5_000));
         let mut kept = KeptTimelines::new(MAX_KEPT, a.held_bytes());
         kept.keep(run_of(3, 5_000));
-        assert_eq!(kept.len(), 1, "one run exactly the budget's size");
+        assert_eq!(kept.kept.len(), 1, "one run exactly the budget's size");
         let mut kept = KeptTimelines::new(MAX_KEPT, a.held_bytes() + b.held_bytes());
         kept.keep(a);
         kept.keep(b);
-        assert_eq!(kept.len(), 2, "two runs exactly the budget's size together");
+        assert_eq!(
+            kept.kept.len(),
+            2,
+            "two runs exactly the budget's size together"
+        );
     }
 }
