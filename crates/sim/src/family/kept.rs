@@ -7,12 +7,29 @@
 //! already made: seeking it to now replays at most one checkpoint spacing. [`KeptTimelines`]
 //! holds the last few, newest last, within a count and a memory budget (by the worlds' own
 //! estimates, as the timeline's checkpoints are bounded); the oldest go first.
+//!
+//! The next step of a knob is as likely as a step back, so the page may also build, in idle
+//! time, the runs of the settings one step either side of the current one
+//! ([`KeptTimelines::prepare`], a slice at a time, so the page stays responsive): turning the
+//! knob one more step is then a seek too.
 
 use super::timeline::Timeline;
-use super::Simulation;
+use super::{ScenarioError, Simulation};
 
-/// How many left runs are kept: enough for toggling between a few settings and going Back.
-pub const MAX_KEPT: usize = 4;
+/// Where [`KeptTimelines::prepare`] left a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prepared {
+    /// Kept, at or past the time asked for.
+    Ready,
+    /// Kept, short of the time asked for: another call goes on from there.
+    Unfinished,
+    /// Not kept: larger than the whole budget, so preparing it is pointless.
+    NotKept,
+}
+
+/// How many runs are kept: enough for toggling between a few settings and going Back, plus
+/// the two prepared one step either side of the current setting.
+pub const MAX_KEPT: usize = 6;
 /// Most memory the kept runs may hold together, by their checkpoints' own estimate. One run's
 /// checkpoints may hold up to [`super::timeline::CHECKPOINT_BUDGET_BYTES`]; a run larger than
 /// this budget is not kept.
@@ -50,6 +67,58 @@ impl<W: Simulation> KeptTimelines<W> {
         let scenario = timeline.world().scenario();
         self.kept.retain(|k| k.world().scenario() != scenario);
         self.kept.push(timeline);
+        self.drop_oldest_past_bounds();
+    }
+
+    /// Advances the kept run of `scenario` toward `at_ms`, building it first if none is kept
+    /// (as the newest), `slice_ms` of simulated time at a time for as long as `more_time`
+    /// says, at least one slice. A kept run keeps its place in the order, and one already at
+    /// or past `at_ms` is left where it is (a seek back is cheap). The kept runs stay within
+    /// their bounds; a run grown larger than the whole budget is dropped.
+    pub fn prepare(
+        &mut self,
+        scenario: &W::Scenario,
+        at_ms: u64,
+        slice_ms: u64,
+        mut more_time: impl FnMut() -> bool,
+    ) -> Result<Prepared, ScenarioError> {
+        let index = match self.position_of(scenario) {
+            Some(index) => index,
+            None => {
+                self.kept.push(Timeline::new(W::new(scenario)?));
+                self.kept.len() - 1
+            }
+        };
+        let timeline = &mut self.kept[index];
+        // A world advances to any time asked (the `Simulation` contract), so each slice
+        // makes progress.
+        while timeline.position_ms() < at_ms {
+            let slice_end_ms = timeline.position_ms().saturating_add(slice_ms.max(1));
+            timeline.seek(at_ms.min(slice_end_ms));
+            if !more_time() {
+                break;
+            }
+        }
+        let ready = timeline.position_ms() >= at_ms;
+        self.drop_oldest_past_bounds();
+        Ok(match self.position_of(scenario) {
+            None => Prepared::NotKept,
+            Some(_) if ready => Prepared::Ready,
+            Some(_) => Prepared::Unfinished,
+        })
+    }
+
+    fn position_of(&self, scenario: &W::Scenario) -> Option<usize> {
+        self.kept
+            .iter()
+            .position(|k| k.world().scenario() == scenario)
+    }
+
+    /// Drops the oldest runs until the count and the budget hold; a run larger than the whole
+    /// budget is dropped wherever it is.
+    fn drop_oldest_past_bounds(&mut self) {
+        let budget_bytes = self.budget_bytes;
+        self.kept.retain(|k| k.held_bytes() <= budget_bytes);
         while self.kept.len() > self.max_kept || self.held_bytes() > self.budget_bytes {
             self.kept.remove(0);
         }
@@ -57,10 +126,7 @@ impl<W: Simulation> KeptTimelines<W> {
 
     /// The kept run of `scenario`, if any, handed over (it is no longer kept).
     pub fn take(&mut self, scenario: &W::Scenario) -> Option<Timeline<W>> {
-        let index = self
-            .kept
-            .iter()
-            .position(|k| k.world().scenario() == scenario)?;
+        let index = self.position_of(scenario)?;
         Some(self.kept.remove(index))
     }
 
@@ -163,6 +229,102 @@ mod tests {
         let mut third = Scenario::default();
         third.seed = 3;
         assert!(kept.take(&third).is_some());
+    }
+
+    /// Prepares `scenario` to `at_ms` in slices of `slice_ms`, one slice per call.
+    fn prepare_slice_by_slice(
+        kept: &mut KeptTimelines<World>,
+        scenario: &Scenario,
+        at_ms: u64,
+        slice_ms: u64,
+    ) -> usize {
+        let mut calls = 1;
+        while kept.prepare(scenario, at_ms, slice_ms, || false).unwrap() == Prepared::Unfinished {
+            calls += 1;
+        }
+        calls
+    }
+
+    #[test]
+    fn a_run_prepared_a_slice_at_a_time_is_the_scenarios_run() {
+        let mut kept = KeptTimelines::default();
+        let calls = prepare_slice_by_slice(&mut kept, &scenario_of(7), 30_000, 4_000);
+        assert_eq!(calls, 8, "seven slices of 4 s and one of 2 s");
+        let mut prepared = kept.take(&scenario_of(7)).expect("kept");
+        assert_eq!(prepared.position_ms(), 30_000);
+        assert_eq!(
+            prepared.world().trace_hash().hex(),
+            run_of(7, 30_000).world().trace_hash().hex()
+        );
+        // Its checkpoints are the run's too: a seek back lands on the same run.
+        prepared.seek(12_000);
+        assert_eq!(
+            prepared.world().trace_hash().hex(),
+            run_of(7, 12_000).world().trace_hash().hex()
+        );
+    }
+
+    #[test]
+    fn a_prepare_call_runs_slices_while_there_is_time() {
+        let mut kept = KeptTimelines::default();
+        let mut time_left = 3;
+        let prepared = kept.prepare(&scenario_of(7), 20_000, 1_000, || {
+            time_left -= 1;
+            time_left >= 0
+        });
+        assert_eq!(prepared, Ok(Prepared::Unfinished));
+        // One slice, then one more for each time `more_time` said yes.
+        assert_eq!(kept.take(&scenario_of(7)).unwrap().position_ms(), 4_000);
+        let finished = kept.prepare(&scenario_of(7), 3_000, 1_000, || true);
+        assert_eq!(finished, Ok(Prepared::Ready));
+        assert_eq!(kept.take(&scenario_of(7)).unwrap().position_ms(), 3_000);
+        // A slice of zero still moves on.
+        assert_eq!(prepare_slice_by_slice(&mut kept, &scenario_of(7), 3, 0), 3);
+    }
+
+    #[test]
+    fn preparing_a_kept_run_keeps_its_place_and_never_moves_it_back() {
+        let mut kept = KeptTimelines::new(2, usize::MAX);
+        kept.keep(run_of(3, 9_000));
+        kept.keep(run_of(4, 1_000));
+        assert_eq!(
+            kept.prepare(&scenario_of(3), 5_000, 100, || true),
+            Ok(Prepared::Ready)
+        );
+        assert_eq!(
+            kept.prepare(&scenario_of(4), 5_000, 100, || true),
+            Ok(Prepared::Ready)
+        );
+        // Still the oldest: the next run kept drops it.
+        kept.keep(run_of(5, 1_000));
+        assert!(kept.take(&scenario_of(3)).is_none());
+        assert_eq!(kept.take(&scenario_of(4)).unwrap().position_ms(), 5_000);
+        // A run past the time asked for stays where it is.
+        kept.keep(run_of(6, 9_000));
+        assert_eq!(
+            kept.prepare(&scenario_of(6), 5_000, 100, || true),
+            Ok(Prepared::Ready)
+        );
+        assert_eq!(kept.take(&scenario_of(6)).unwrap().position_ms(), 9_000);
+    }
+
+    #[test]
+    fn preparing_a_run_that_cannot_be_kept_says_so() {
+        let mut kept = KeptTimelines::new(MAX_KEPT, run_of(3, 5_000).held_bytes());
+        kept.keep(run_of(3, 5_000));
+        assert_eq!(
+            kept.prepare(&scenario_of(4), 120_000, 200_000, || true),
+            Ok(Prepared::NotKept)
+        );
+        assert!(kept.take(&scenario_of(4)).is_none());
+        assert!(
+            kept.take(&scenario_of(3)).is_some(),
+            "a run too large costs the others nothing"
+        );
+        assert!(kept
+            .prepare(&scenario_of(0), 1_000, 1_000, || true)
+            .is_err());
+        assert!(kept.kept.is_empty());
     }
 
     #[test]
