@@ -26,7 +26,7 @@ use streamlab_sim::family::Simulation;
 use yew::prelude::*;
 
 /// A change to whatever the scenario is when it arrives (what every control sends).
-pub use crate::widgets::knob_rows::Edit;
+pub use crate::widgets::edit::Edit;
 
 /// An action a learner takes now (a crash button): it changes the scenario's future only, so
 /// the run continues from now instead of starting again. Gets the current time.

@@ -5,13 +5,14 @@
 //! A run hands its timeline over here when it is dropped, whatever dropped it: a knob change
 //! replacing it, a comparison closed, the playground remounted by Back or Forward. They live
 //! in one thread-local per page, so they outlast the playground; a page carries one family's
-//! bundle, and the store is typed by the family's world.
+//! bundle, and the store is typed by the family's world. The runs one knob step either side
+//! of the current setting are prepared into the same store ([`super::nearby_runs`]).
 
 use std::any::Any;
 use std::cell::RefCell;
-use streamlab_sim::family::kept::KeptTimelines;
+use streamlab_sim::family::kept::{KeptTimelines, Prepared};
 use streamlab_sim::family::timeline::Timeline;
-use streamlab_sim::family::Simulation;
+use streamlab_sim::family::{ScenarioError, Simulation};
 
 thread_local! {
     static KEPT: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
@@ -40,4 +41,15 @@ pub fn keep<W: Simulation + 'static>(timeline: Timeline<W>) {
 /// The run of `scenario` left earlier on this page, if it is still kept.
 pub fn take<W: Simulation + 'static>(scenario: &W::Scenario) -> Option<Timeline<W>> {
     with_kept(|kept| kept.take(scenario))
+}
+
+/// Advances (or builds) the kept run of `scenario` toward `at_ms` while `more_time` says so;
+/// see [`KeptTimelines::prepare`].
+pub fn prepare<W: Simulation + 'static>(
+    scenario: &W::Scenario,
+    at_ms: u64,
+    slice_ms: u64,
+    more_time: impl FnMut() -> bool,
+) -> Result<Prepared, ScenarioError> {
+    with_kept(|kept: &mut KeptTimelines<W>| kept.prepare(scenario, at_ms, slice_ms, more_time))
 }

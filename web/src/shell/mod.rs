@@ -14,6 +14,7 @@ pub mod family;
 pub mod host_api;
 pub mod kept_runs;
 pub mod link;
+pub mod nearby_runs;
 pub mod page;
 pub mod panic_overlay;
 pub mod playground;

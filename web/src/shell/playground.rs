@@ -6,7 +6,8 @@
 //! scenario and the runs are rebuilt and re-simulated up to the current time, so the picture
 //! always shows "this scenario, run to now" and the link reproduces it; an action taken now
 //! (a crash button) changes only the future, so the runs continue from now. Acting after a
-//! seek back forks: the future already seen is dropped. Every change is a history entry
+//! seek back forks: the future already seen is dropped. After a knob change, the runs of the
+//! knob's next steps are built in idle time ([`NearbyRuns`]). Every change is a history entry
 //! ([`AddressBar`]). The family ([`LessonFamily`]) draws the picture, the panels and the
 //! knobs; the shell draws the rest.
 
@@ -29,6 +30,7 @@ use super::components::transport::{speed_factor, Transport};
 use super::family::{Act, Edit, Lesson, LessonFamily, Scenario, StageContext};
 use super::host_api::{self, HostCommand};
 use super::link::{LessonLink, LinkMemo};
+use super::nearby_runs::NearbyRuns;
 use super::page::page_of;
 use super::run::Run;
 use super::test_hooks::{now_ms, publish_frame, publish_knob_latency};
@@ -64,6 +66,8 @@ pub enum Msg<F: LessonFamily> {
     DismissError,
     Key(KeyboardEvent),
     Host(HostCommand),
+    /// A slice of idle work on the runs one knob step either side of the current setting.
+    PrepareNearby,
 }
 
 impl<F: LessonFamily> TransportMsg for Msg<F> {
@@ -106,6 +110,9 @@ pub struct Playground<F: LessonFamily> {
     /// resetting a number box while the learner types in it.
     on_edit: Callback<Edit<Scenario<F>>>,
     on_act: Callback<Act<Scenario<F>>>,
+    /// The runs of the knob's next steps, built in idle time after a knob change.
+    nearby: NearbyRuns<F>,
+    on_prepare: Callback<()>,
     /// Held for its Drop, which removes the listener.
     _keys: Option<KeyListener>,
     /// Held for its Drop, which stops the course page's messages reaching this playground.
@@ -159,6 +166,8 @@ impl<F: LessonFamily> Component for Playground<F> {
             address: AddressBar::default(),
             on_edit: ctx.link().callback(Msg::Edit),
             on_act: ctx.link().callback(Msg::Act),
+            nearby: NearbyRuns::default(),
+            on_prepare: ctx.link().callback(|()| Msg::PrepareNearby),
             _keys: KeyListener::new({
                 let link = link.clone();
                 move |e| link.send_message(Msg::Key(e))
@@ -201,9 +210,10 @@ impl<F: LessonFamily> Component for Playground<F> {
                 self.knob_started_at = Some(now_ms());
                 for &side in self.editing().sides() {
                     let mut next = self.forked(side);
-                    edit(&mut next);
+                    (edit.apply)(&mut next);
                     self.set_side(side, next);
                 }
+                self.prepare_nearby(&edit);
             }
             Msg::Act(act) => {
                 let now_ms = self.run.now_ms();
@@ -233,6 +243,12 @@ impl<F: LessonFamily> Component for Playground<F> {
             Msg::DismissError => self.error = None,
             Msg::Key(event) => return self.on_key(ctx, &event),
             Msg::Host(command) => return self.on_host(ctx, command),
+            Msg::PrepareNearby => {
+                let at_ms = self.run.now_ms();
+                self.nearby
+                    .work(at_ms, self.clock.playing, &self.on_prepare);
+                return false;
+            }
         }
         true
     }
@@ -379,6 +395,7 @@ impl<F: LessonFamily> Playground<F> {
 
     /// `scenario` becomes `side`'s: its run is rebuilt and re-simulated to now.
     fn set_side(&mut self, side: Side, scenario: Scenario<F>) {
+        self.nearby.stop();
         let at_ms = self.clock.now_ms();
         match (side, &mut self.comparison) {
             (Side::B, Some(comparison)) => {
@@ -415,6 +432,7 @@ impl<F: LessonFamily> Playground<F> {
     /// An action taken now: it changes only the future, so the run continues from now (its
     /// checkpoints up to now kept) instead of being re-simulated from zero.
     fn act(&mut self, side: Side, scenario: Scenario<F>) {
+        self.nearby.stop();
         let continued = match (side, &mut self.comparison) {
             (Side::B, Some(comparison)) => comparison.fork(scenario.clone(), &self.run),
             _ => {
@@ -437,7 +455,27 @@ impl<F: LessonFamily> Playground<F> {
         }
     }
 
+    /// After a knob change that went through, builds the runs of its next steps in idle time.
+    /// Not while comparing: the edit applies to a side the kept runs do not follow.
+    fn prepare_nearby(&mut self, edit: &Edit<Scenario<F>>) {
+        if self.comparison.is_some() || self.error.is_some() || edit.nearby.is_empty() {
+            return;
+        }
+        let scenarios = edit
+            .nearby
+            .iter()
+            .map(|change| {
+                let mut scenario = self.scenario.clone();
+                change(&mut scenario);
+                scenario
+            })
+            .filter(|scenario| *scenario != self.scenario)
+            .collect();
+        self.nearby.start(scenarios, &self.on_prepare);
+    }
+
     fn open_comparison(&mut self, change: Option<usize>) {
+        self.nearby.stop();
         let mut other = self.scenario.clone();
         let one_click = change.and_then(|i| F::compare_changes(self.lesson).get(i));
         if let Some(change) = one_click {

@@ -10,6 +10,7 @@
 use super::components::timeline_scrubber::TimelineMark;
 use super::family::{Lesson, LessonFamily, Scenario};
 use super::kept_runs;
+use super::test_hooks::count_run_start;
 use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::{ScenarioError, Simulation};
 
@@ -32,7 +33,9 @@ impl<F: LessonFamily> Run<F> {
         scenario: &Scenario<F>,
         at_ms: u64,
     ) -> Result<Self, ScenarioError> {
-        let timeline = match kept_runs::take::<F::Sim>(scenario) {
+        let kept = kept_runs::take::<F::Sim>(scenario);
+        count_run_start(kept.is_some());
+        let timeline = match kept {
             Some(mut kept) => {
                 // The view is built from the world where it will be shown, as a new run's is.
                 kept.seek(at_ms);

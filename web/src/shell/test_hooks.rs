@@ -1,7 +1,8 @@
 //! `window.__streamlab`: read-only numbers for browser tests and benchmarks.
 //!
 //! End-to-end tests compare `traceHash()` with the native CLI's, read frame-time statistics
-//! and knob-to-picture latencies, and call the benchmarks a bundle adds with [`define_hook`]
+//! and knob-to-picture latencies, see how runs started (from zero or from a kept run) and
+//! whether nearby runs are still being prepared, and call the benchmarks a bundle adds with [`define_hook`]
 //! (`bench()`, `benchStorm()` and `benchSeek()` in the kafka bundle, `benchWindow()` in the
 //! event-time one) to time the core inside the browser. The
 //! event-time playground publishes its run's fingerprint as `traceHash()` while paused.
@@ -19,6 +20,11 @@ struct Published {
     sim_ms: u64,
     frame_work_ms: Vec<f64>,
     knob_to_picture_ms: Vec<f64>,
+    /// Runs started from time zero, and runs taken from the page's kept runs.
+    runs_from_zero: u32,
+    runs_from_kept: u32,
+    /// Nearby runs still to be prepared in idle time.
+    nearby_pending: usize,
 }
 
 thread_local! {
@@ -40,6 +46,23 @@ pub fn publish_frame(trace_hash: String, sim_ms: u64, work_ms: Option<f64>) {
 /// Records how long a knob change took to reach the screen.
 pub fn publish_knob_latency(ms: f64) {
     PUBLISHED.with(|p| push_bounded(&mut p.borrow_mut().knob_to_picture_ms, ms));
+}
+
+/// Counts a run started, from zero or from a kept run.
+pub fn count_run_start(from_kept: bool) {
+    PUBLISHED.with(|p| {
+        let mut p = p.borrow_mut();
+        if from_kept {
+            p.runs_from_kept += 1;
+        } else {
+            p.runs_from_zero += 1;
+        }
+    });
+}
+
+/// Records how many nearby runs are still to be prepared.
+pub fn publish_nearby_pending(count: usize) {
+    PUBLISHED.with(|p| p.borrow_mut().nearby_pending = count);
 }
 
 fn push_bounded(samples: &mut Vec<f64>, value: f64) {
@@ -132,12 +155,26 @@ pub fn install() {
     let knob_stats = Closure::<dyn Fn() -> JsValue>::new(|| {
         PUBLISHED.with(|p| stats(&p.borrow().knob_to_picture_ms))
     });
+    let run_starts = Closure::<dyn Fn() -> JsValue>::new(|| {
+        PUBLISHED.with(|p| {
+            let p = p.borrow();
+            let starts = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&starts, &"fromZero".into(), &p.runs_from_zero.into());
+            let _ = js_sys::Reflect::set(&starts, &"fromKept".into(), &p.runs_from_kept.into());
+            starts.into()
+        })
+    });
+    let nearby_pending = Closure::<dyn Fn() -> JsValue>::new(|| {
+        PUBLISHED.with(|p| JsValue::from_f64(p.borrow().nearby_pending as f64))
+    });
     let reset_fn = Closure::<dyn Fn()>::new(reset_stats);
     let panic_fn = Closure::<dyn Fn()>::new(|| panic!("debugPanic() was called from a test"));
     define("traceHash", trace_hash.as_ref());
     define("simMs", sim_ms.as_ref());
     define("frameStats", frame_stats.as_ref());
     define("knobToPictureStats", knob_stats.as_ref());
+    define("runStarts", run_starts.as_ref());
+    define("nearbyPending", nearby_pending.as_ref());
     define("resetStats", reset_fn.as_ref());
     define("debugPanic", panic_fn.as_ref());
     // The hooks live as long as the page.
@@ -145,6 +182,8 @@ pub fn install() {
     sim_ms.forget();
     frame_stats.forget();
     knob_stats.forget();
+    run_starts.forget();
+    nearby_pending.forget();
     reset_fn.forget();
     panic_fn.forget();
     let _ = js_sys::Reflect::set(&window, &"__streamlab".into(), &hooks);

@@ -3,6 +3,7 @@
 //! control sends an edit of the table's own type (`T`: a whole scenario, or one group of it,
 //! which the family lifts into a scenario edit), never a whole value.
 
+use super::edit::number_edit;
 use super::number_knob::NumberKnob;
 use super::select_knob::SelectKnob;
 use super::toggle_knob::ToggleKnob;
@@ -11,9 +12,7 @@ use std::rc::Rc;
 use streamlab_sim::family::knob::{format_number, Control, Knob, NumberControl};
 use yew::prelude::*;
 
-/// A change to whatever the value is when it arrives. Controls send edits, never whole values,
-/// so two quick changes cannot overwrite each other.
-pub type Edit<T> = Rc<dyn Fn(&mut T)>;
+pub use super::edit::Edit;
 
 #[derive(Properties)]
 pub struct KnobRowsProps<T: PartialEq + 'static> {
@@ -83,27 +82,29 @@ fn control<T: 'static>(
     let hint = hint_of(knob, defaults);
     match &knob.control {
         Control::Number(number) => {
-            let set = number.set;
+            let (set, step, previous) = (number.set, number.step, (number.get)(value));
+            let bounds = number.bounds_in(value);
+            let range = (bounds.min, bounds.max);
             html! {
                 <NumberKnob label={knob.label} scope={scope.clone()} {config_name}
-                    unit={number.bounds.unit} {hint} value={(number.get)(value)}
-                    bounds={number.bounds_in(value)} step={number.step}
+                    unit={number.bounds.unit} {hint} value={previous}
+                    {bounds} {step}
                     slider_max={slider_max(number, value)}
-                    on_change={on_edit.reform(move |v: f64| -> Edit<T> { Rc::new(move |t: &mut T| set(t, v)) })} />
+                    on_change={on_edit.reform(move |v: f64| number_edit(set, v, previous, step, range))} />
             }
         }
         Control::Whole { get, set } => {
             let set = *set;
             html! {
                 <WholeKnob label={knob.label} scope={scope.clone()} {hint} value={get(value)}
-                    on_change={on_edit.reform(move |v: u64| -> Edit<T> { Rc::new(move |t: &mut T| set(t, v)) })} />
+                    on_change={on_edit.reform(move |v: u64| Edit::new(move |t: &mut T| set(t, v)))} />
             }
         }
         Control::Toggle { get, set } => {
             let set = *set;
             html! {
                 <ToggleKnob label={knob.label} scope={scope.clone()} {config_name} {hint} value={get(value)}
-                    on_change={on_edit.reform(move |v: bool| -> Edit<T> { Rc::new(move |t: &mut T| set(t, v)) })} />
+                    on_change={on_edit.reform(move |v: bool| Edit::new(move |t: &mut T| set(t, v)))} />
             }
         }
         Control::Choice { options, get, set } => {
@@ -115,7 +116,7 @@ fn control<T: 'static>(
             html! {
                 <SelectKnob label={knob.label} scope={scope.clone()} {config_name} {hint} {options}
                     value={AttrValue::from(get(value))}
-                    on_change={on_edit.reform(move |v: String| -> Edit<T> { Rc::new(move |t: &mut T| set(t, &v)) })} />
+                    on_change={on_edit.reform(move |v: String| Edit::new(move |t: &mut T| set(t, &v)))} />
             }
         }
     }

@@ -1,7 +1,8 @@
-//! Controls shared by every family's knob panel (number, toggle, choice, whole number, the
+//! Controls shared by every family's knob panel (the edit they send, number, toggle, choice, whole number, the
 //! label with the real config name, the rows of a knob table), the gallery's thumbnails and a
 //! time chart families fill with their own series, and a family's figures by their names.
 
+pub mod edit;
 pub mod figure_counters;
 pub mod knob_label;
 pub mod knob_rows;

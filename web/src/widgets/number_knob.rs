@@ -1,5 +1,6 @@
 //! One numeric knob: a label, the real config name, a slider, an exact box, unit and hint.
 
+use crate::widgets::edit::on_grid;
 use crate::widgets::knob_label::{knob_id, KnobLabel};
 use streamlab_sim::family::knob::Bounds as CoreBounds;
 use web_sys::HtmlInputElement;
@@ -64,7 +65,7 @@ pub fn number_knob(props: &NumberKnobProps) -> Html {
             if let Ok(v) = input.value().parse::<f64>() {
                 // The box accepts any typing; the value sent on is always within range.
                 let clamped = v.clamp(props.bounds.min, props.bounds.max);
-                let stepped = (clamped / props.step).round() * props.step;
+                let stepped = on_grid(clamped, props.step);
                 props.on_change.emit(stepped);
             }
         }

@@ -51,10 +51,10 @@ fn group_box(
 ) -> Html {
     let group = &scenario.groups[index];
     let value = Rc::new(group.clone());
-    let on_group_edit = on_edit.reform(move |edit: Edit<GroupConfig>| -> Edit<Scenario> {
-        Rc::new(move |s: &mut Scenario| {
+    let on_group_edit = on_edit.reform(move |edit: Edit<GroupConfig>| {
+        edit.lift(move |s: &mut Scenario, change: &dyn Fn(&mut GroupConfig)| {
             if let Some(group) = s.groups.get_mut(index) {
-                edit(group);
+                change(group);
             }
         })
     });

@@ -4,7 +4,6 @@
 
 use crate::shell::family::Edit;
 use crate::shell::family::{LessonWords, PageText, TryThis};
-use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties)]
@@ -39,7 +38,7 @@ pub fn lesson_text<S: 'static>(props: &LessonTextProps<S>) -> Html {
                     let onclick = {
                         let on_try = props.on_try.clone();
                         let apply = t.apply;
-                        Callback::from(move |_: MouseEvent| on_try.emit(Rc::new(apply)))
+                        Callback::from(move |_: MouseEvent| on_try.emit(Edit::new(apply)))
                     };
                     html! {
                         <li>

@@ -192,7 +192,7 @@ fn actions(
     let add_group = {
         let on_edit = props.on_edit.clone();
         Callback::from(move |_: MouseEvent| {
-            on_edit.emit(Rc::new(move |s: &mut Scenario| {
+            on_edit.emit(Edit::new(move |s: &mut Scenario| {
                 add_group_at_earliest(s, start_at)
             }))
         })

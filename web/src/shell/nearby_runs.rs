@@ -1,0 +1,95 @@
+//! The runs one knob step either side of the current setting, built while the page is idle,
+//! so that the knob's next step shows its picture after a seek instead of a run from zero.
+//!
+//! A knob applies from time zero, so a new setting late in a run re-simulates the whole run:
+//! longer than a frame. After the learner turns a number knob, the settings one step either
+//! side (the one further in the same direction first) are built into the page's kept runs
+//! ([`kept_runs`]) in short slices on a timer, each a few milliseconds, so input and rendering
+//! keep their turn. Nothing is built while the clock plays (the frames have the time then);
+//! the next change replaces what is pending. The runs are the scenarios' own runs, built the
+//! same way as any other (the core is deterministic), so a prepared run is indistinguishable
+//! from one built on demand.
+
+use super::family::{LessonFamily, Scenario};
+use super::kept_runs;
+use super::test_hooks::{now_ms, publish_nearby_pending};
+use gloo_timers::callback::Timeout;
+use std::collections::VecDeque;
+use streamlab_sim::family::kept::Prepared;
+use yew::Callback;
+
+/// Wall time one slice of preparing may take before it yields: short enough that a click
+/// waiting behind it is still answered within a frame.
+const SLICE_BUDGET_MS: f64 = 6.0;
+/// How often to look again while the clock plays.
+const WHILE_PLAYING_POLL_MS: u32 = 250;
+
+pub struct NearbyRuns<F: LessonFamily> {
+    /// Still to build, first first.
+    pending: VecDeque<Scenario<F>>,
+    /// The next slice; dropping it cancels it.
+    timer: Option<Timeout>,
+}
+
+impl<F: LessonFamily> Default for NearbyRuns<F> {
+    fn default() -> Self {
+        Self {
+            pending: VecDeque::new(),
+            timer: None,
+        }
+    }
+}
+
+impl<F: LessonFamily> NearbyRuns<F> {
+    /// Prepares `scenarios` from now on, instead of whatever was pending; `wake` asks the
+    /// playground for the next slice ([`Self::work`]).
+    pub fn start(&mut self, scenarios: Vec<Scenario<F>>, wake: &Callback<()>) {
+        self.pending = scenarios.into();
+        publish_nearby_pending(self.pending.len());
+        self.arm(0, wake);
+    }
+
+    /// Forgets what was pending (the learner did something the nearby runs no longer fit).
+    pub fn stop(&mut self) {
+        self.pending.clear();
+        publish_nearby_pending(0);
+        self.timer = None;
+    }
+
+    /// One slice: builds the pending runs toward `at_ms` until the slice's time is up, then
+    /// asks for the next slice if any work is left.
+    pub fn work(&mut self, at_ms: u64, playing: bool, wake: &Callback<()>) {
+        self.timer = None;
+        if self.pending.is_empty() {
+            return;
+        }
+        if playing {
+            self.arm(WHILE_PLAYING_POLL_MS, wake);
+            return;
+        }
+        let deadline_ms = now_ms() + SLICE_BUDGET_MS;
+        // About 250 slices per run, so one slice costs a small part of a run's build.
+        let slice_ms = (at_ms / 256).max(500);
+        while let Some(scenario) = self.pending.front() {
+            let prepared =
+                kept_runs::prepare::<F::Sim>(scenario, at_ms, slice_ms, || now_ms() < deadline_ms);
+            // A scenario that cannot run (a step past another knob's limit) is skipped.
+            if prepared == Ok(Prepared::Unfinished) {
+                break;
+            }
+            self.pending.pop_front();
+            publish_nearby_pending(self.pending.len());
+            if now_ms() >= deadline_ms {
+                break;
+            }
+        }
+        if !self.pending.is_empty() {
+            self.arm(0, wake);
+        }
+    }
+
+    fn arm(&mut self, after_ms: u32, wake: &Callback<()>) {
+        let wake = wake.clone();
+        self.timer = Some(Timeout::new(after_ms, move || wake.emit(())));
+    }
+}
