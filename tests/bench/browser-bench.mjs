@@ -58,9 +58,12 @@ try {
   console.log(`browser knob_to_picture_ms: ${JSON.stringify(knob)}`);
 
   // Knob to picture at the end of ten simulated minutes (issue 16), paused there by the link,
-  // in the default lesson and in the storm. Ten settings never seen before: each change
-  // re-simulates the ten minutes. Then ten changes between two settings seen before, which
-  // the page kept (the "returning" figure: a seek, not a new run).
+  // in the default lesson and in the storm. Ten settings never seen before, three apart so
+  // that none is a step the page prepared after the one before: each change re-simulates the
+  // ten minutes. Then ten changes between two settings seen before, which the page kept (the
+  // "returning" figure: a seek, not a new run). Then ten single steps up, each after the page
+  // has had the idle time to prepare it (the "next_step" figure: a learner looking at the
+  // picture before the next step).
   for (const [name, fragment] of [
     ['default_lesson', '#/partitions?t=600000'],
     ['storm', '#/rebalances?preset=rebalance-storm&t=600000'],
@@ -68,19 +71,24 @@ try {
     const late = await openPage(browser, `${site.url}${fragment}`);
     await waitForApp(late.page);
     await late.page.waitForFunction(() => window.__streamlab.simMs() === 600000, undefined, { timeout: 60000 });
-    const change = async (values) => {
+    const change = async (values, { afterIdle = false } = {}) => {
       await late.page.evaluate(() => window.__streamlab.resetStats());
       for (const value of values) {
+        if (afterIdle) {
+          await late.page.waitForFunction(() => window.__streamlab.nearbyPending() === 0, undefined, { timeout: 60000 });
+        }
         await late.page.fill('#knob-partitions', String(value));
         await late.page.dispatchEvent('#knob-partitions', 'change');
         await late.page.waitForTimeout(250);
       }
       return late.page.evaluate(() => window.__streamlab.knobToPictureStats());
     };
-    const fresh = await change([7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+    const fresh = await change([7, 10, 13, 16, 19, 22, 25, 28, 31, 34]);
     console.log(`browser knob_to_picture_ms_at_10min_${name}: ${JSON.stringify(fresh)}`);
-    const returning = await change([15, 16, 15, 16, 15, 16, 15, 16, 15, 16]);
+    const returning = await change([31, 34, 31, 34, 31, 34, 31, 34, 31, 34]);
     console.log(`browser knob_to_picture_ms_at_10min_${name}_returning: ${JSON.stringify(returning)}`);
+    const nextStep = await change([35, 36, 37, 38, 39, 40, 41, 42, 43, 44], { afterIdle: true });
+    console.log(`browser knob_to_picture_ms_at_10min_${name}_next_step: ${JSON.stringify(nextStep)}`);
     await late.page.close();
   }
 
