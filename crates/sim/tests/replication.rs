@@ -12,9 +12,11 @@ mod family_runs;
 use family_checks::count;
 use family_runs::{events_carry_tags_never_prose, same_run_however_stepped, tells, told};
 use serde_json::Value;
+use streamlab_sim::family::kept::KEPT_BUDGET_BYTES;
 use streamlab_sim::family::timeline::{forked, Timeline};
 use streamlab_sim::family::Simulation;
 use streamlab_sim::headless::{self, RunOptions};
+use streamlab_sim::replication::log::Entry;
 use streamlab_sim::replication::{
     self, Fault, FaultKind, ReplicationScenario, ReplicationWorld, SIMPLIFICATIONS,
 };
@@ -263,4 +265,32 @@ fn the_snapshot_draws_leaders_the_isr_and_the_divergent_tail() {
     );
     assert_eq!(picture.lanes.len(), 3);
     assert!(p0.window_to - p0.window_from <= replication::WINDOW_CELLS);
+}
+
+#[test]
+fn a_ten_minute_run_counts_its_shared_logs_once_and_fits_the_kept_runs() {
+    // Every checkpoint shares the replica logs' sealed chunks: counted per checkpoint, the
+    // lesson's ten-minute run looked larger than the page's whole budget for kept runs, so
+    // going back to a setting (or its next step) re-simulated from zero.
+    // A link's time may lie past the scenario's duration; the run goes on producing.
+    let scenario = replication::lesson_default();
+    let mut timeline = Timeline::new(ReplicationWorld::new(scenario).unwrap());
+    timeline.seek(600_000);
+    let held = timeline.held_bytes();
+    assert!(
+        held * 2 <= KEPT_BUDGET_BYTES,
+        "a return and a prepared step fit together: {held} bytes"
+    );
+    // The logs are still counted, once: all but their open chunks as shared.
+    let world = timeline.world();
+    let log_bytes: usize = (world.lanes().iter())
+        .flat_map(|lane| &lane.partitions)
+        .flat_map(|p| &p.reps)
+        .map(|r| r.log.end_offset() as usize * std::mem::size_of::<Entry>())
+        .sum();
+    let shared = ReplicationWorld::shared_size_hint_bytes(world, world);
+    assert!(
+        log_bytes / 2 < shared && shared <= log_bytes,
+        "{shared} of {log_bytes} log bytes counted as shared"
+    );
 }

@@ -34,7 +34,12 @@ impl<T> Default for ChunkedVec<T> {
 
 impl<T: Copy> ChunkedVec<T> {
     pub(crate) fn len(&self) -> usize {
-        self.sealed.len() * CHUNK_ITEMS + self.open.len()
+        self.sealed_len() + self.open.len()
+    }
+
+    /// How many items sit in sealed chunks, which clones share.
+    pub(crate) fn sealed_len(&self) -> usize {
+        self.sealed.len() * CHUNK_ITEMS
     }
 
     pub(crate) fn get(&self, index: usize) -> Option<T> {

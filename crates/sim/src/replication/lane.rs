@@ -591,13 +591,24 @@ impl Lane {
         self.stats.offline_ms + open
     }
 
-    /// Bytes the lane holds of its own, roughly.
+    /// The replica logs' entries in shared chunks, which every checkpoint of a run shares:
+    /// counted once per run (by the last checkpoint, which holds the most).
+    pub fn shared_size_hint_bytes(&self) -> usize {
+        let entries: usize = (self.partitions.iter())
+            .flat_map(|p| &p.reps)
+            .map(|r| r.log.shared_entries())
+            .sum();
+        entries * std::mem::size_of::<Entry>()
+    }
+
+    /// Bytes the lane holds of its own, roughly (its replica logs' open chunks, not the
+    /// shared ones).
     pub fn size_hint_bytes(&self) -> usize {
         let logs: usize = self
             .partitions
             .iter()
             .flat_map(|p| &p.reps)
-            .map(|r| r.log.end_offset() as usize * std::mem::size_of::<Entry>())
+            .map(|r| r.log.unshared_entries() * std::mem::size_of::<Entry>())
             .sum();
         logs + self.ledger.size_hint_bytes()
             + self.events.len() * std::mem::size_of::<ReplicationEvent>()

@@ -48,6 +48,17 @@ impl ReplicaLog {
         self.entries.len() as u64
     }
 
+    /// Entries this log holds alone: those in sealed chunks are shared with its clones (a
+    /// run's checkpoints), so a size estimate counts them once per run.
+    pub fn unshared_entries(&self) -> usize {
+        self.entries.len() - self.entries.sealed_len()
+    }
+
+    /// Entries held in chunks shared with the log's clones.
+    pub fn shared_entries(&self) -> usize {
+        self.entries.sealed_len()
+    }
+
     /// The entries from offset `from` up to `to` (both clamped to the log end), in order.
     pub fn range(&self, from: u64, to: u64) -> impl DoubleEndedIterator<Item = &Entry> {
         let clamp = |offset: u64| usize::try_from(offset).unwrap_or(usize::MAX);

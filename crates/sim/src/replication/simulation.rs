@@ -94,6 +94,10 @@ impl Simulation for ReplicationWorld {
         self.lanes().iter().map(Lane::size_hint_bytes).sum()
     }
 
+    fn shared_size_hint_bytes(_first: &Self, last: &Self) -> usize {
+        last.lanes().iter().map(Lane::shared_size_hint_bytes).sum()
+    }
+
     fn reschedule(&mut self, scenario: &ReplicationScenario) -> bool {
         ReplicationWorld::reschedule(self, scenario)
     }
