@@ -187,6 +187,16 @@ mod tests {
     }
 
     #[test]
+    fn a_log_tells_its_shared_entries_from_its_own() {
+        // 2500 entries: two full chunks of 1024, shared with clones, and 452 of its own.
+        let log = log_of(&[0; 2_500]);
+        assert_eq!(log.shared_entries(), 2_048);
+        assert_eq!(log.unshared_entries(), 452);
+        let short = log_of(&[0; 7]);
+        assert_eq!((short.shared_entries(), short.unshared_entries()), (0, 7));
+    }
+
+    #[test]
     fn the_cache_records_where_each_epoch_starts() {
         let mut log = log_of(&[0, 0, 1, 1, 1, 3]);
         assert_eq!(log.epochs, vec![(0, 0), (1, 2), (3, 5)]);
