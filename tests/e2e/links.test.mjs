@@ -31,6 +31,21 @@ async function seek(page, ms) {
   await page.waitForFunction((t) => window.__streamlab.simMs() === t, ms);
 }
 
+/** A lesson opened by a link paused at `ms`, once it shows that time. */
+async function openPausedAt(slug, ms) {
+  const visit = await openPage(env.browser, `${env.site.url}#/${slug}?t=${ms}`);
+  await waitForApp(visit.page);
+  await visit.page.waitForFunction((t) => window.__streamlab.simMs() === t, ms);
+  return visit;
+}
+
+/** Sets the partition count through its knob and waits for the picture to show it. */
+async function setPartitionsOn(page, count) {
+  await page.fill('#knob-partitions', String(count));
+  await page.dispatchEvent('#knob-partitions', 'change');
+  await page.waitForFunction((n) => document.querySelectorAll('svg.diagram g.partition').length === n, count);
+}
+
 /**
  * The picture a paused lesson shows: the stage's markup without the transport (the speed is
  * the viewer's choice, not part of the run) and without canvases, reduced to a short digest.
@@ -149,15 +164,9 @@ test('Back and Forward walk through the learner\'s changes', { timeout: 120_000 
 test('going back to a setting shows that setting\'s run, wherever the clock has moved since', { timeout: 120_000 }, async () => {
   // The page keeps the runs it left (a knob turned back, Back in the browser, costs a seek
   // instead of a run from zero): what comes back must be the scenario's run at the new time.
-  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?t=20000`);
+  const visit = await openPausedAt('rebalances', 20_000);
   const { page } = visit;
-  await waitForApp(page);
-  await page.waitForFunction(() => window.__streamlab.simMs() === 20_000);
-  const setPartitions = async (count) => {
-    await page.fill('#knob-partitions', String(count));
-    await page.dispatchEvent('#knob-partitions', 'change');
-    await page.waitForFunction((n) => document.querySelectorAll('svg.diagram g.partition').length === n, count);
-  };
+  const setPartitions = (count) => setPartitionsOn(page, count);
   await setPartitions(7);
   await seek(page, 35_000);
   // A change within a second of the last replaces its history entry; this one is its own.
@@ -184,15 +193,9 @@ test('going back to a setting shows that setting\'s run, wherever the clock has 
 test('a knob\'s next step, once the page has been idle, is a kept run equal to a fresh one', { timeout: 120_000 }, async () => {
   // After a knob change the page builds the runs one step either side in idle time; the next
   // step then starts from one of them instead of from zero, and must be that setting's run.
-  const visit = await openPage(env.browser, `${env.site.url}#/partitions?t=30000`);
+  const visit = await openPausedAt('partitions', 30_000);
   const { page } = visit;
-  await waitForApp(page);
-  await page.waitForFunction(() => window.__streamlab.simMs() === 30_000);
-  const setPartitions = async (count) => {
-    await page.fill('#knob-partitions', String(count));
-    await page.dispatchEvent('#knob-partitions', 'change');
-    await page.waitForFunction((n) => document.querySelectorAll('svg.diagram g.partition').length === n, count);
-  };
+  const setPartitions = (count) => setPartitionsOn(page, count);
   await setPartitions(7);
   await page.waitForFunction(() => window.__streamlab.nearbyPending() === 0);
   const before = await page.evaluate(() => window.__streamlab.runStarts());
