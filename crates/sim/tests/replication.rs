@@ -272,7 +272,8 @@ fn a_ten_minute_run_counts_its_shared_logs_once_and_fits_the_kept_runs() {
     // Every checkpoint shares the replica logs' sealed chunks: counted per checkpoint, the
     // lesson's ten-minute run looked larger than the page's whole budget for kept runs, so
     // going back to a setting (or its next step) re-simulated from zero.
-    // A link's time may lie past the scenario's duration; the run goes on producing.
+    // A link's time may lie past the scenario's duration (60 s here): the producer has
+    // stopped, while the clock, the samples and the checkpoints go on.
     let scenario = replication::lesson_default();
     let mut timeline = Timeline::new(ReplicationWorld::new(scenario).unwrap());
     timeline.seek(600_000);
