@@ -39,6 +39,16 @@ async function openPausedAt(slug, ms) {
   return visit;
 }
 
+/** The page shows the same run and picture as a fresh page of its link, at the same time. */
+async function assertSameAsFresh(page, what) {
+  const fresh = await openPage(env.browser, page.url());
+  await waitForApp(fresh.page);
+  await fresh.page.waitForFunction((t) => window.__streamlab.simMs() === t, await simMs(page));
+  assert.equal(await traceHash(page), await traceHash(fresh.page), `${what}: the same run`);
+  assert.equal(await picture(page), await picture(fresh.page), `${what}: the same picture`);
+  await fresh.page.close();
+}
+
 /** Sets the partition count through its knob and waits for the picture to show it. */
 async function setPartitionsOn(page, count) {
   await page.fill('#knob-partitions', String(count));
@@ -172,20 +182,12 @@ test('going back to a setting shows that setting\'s run, wherever the clock has 
   // A change within a second of the last replaces its history entry; this one is its own.
   await page.waitForTimeout(1200);
   await setPartitions(6);
-  const sameAsFresh = async (what) => {
-    const fresh = await openPage(env.browser, page.url());
-    await waitForApp(fresh.page);
-    await fresh.page.waitForFunction((t) => window.__streamlab.simMs() === t, await simMs(page));
-    assert.equal(await traceHash(page), await traceHash(fresh.page), `${what}: the same run`);
-    assert.equal(await picture(page), await picture(fresh.page), `${what}: the same picture`);
-    await fresh.page.close();
-  };
   assert.equal(await simMs(page), 35_000);
-  await sameAsFresh('a knob turned back after a seek');
+  await assertSameAsFresh(page, 'a knob turned back after a seek');
   await page.goBack();
   await page.waitForFunction(() => document.querySelectorAll('svg.diagram g.partition').length === 7);
   await page.waitForFunction(() => window.__streamlab.simMs() === 35_000);
-  await sameAsFresh('Back to the earlier setting');
+  await assertSameAsFresh(page, 'Back to the earlier setting');
   assertQuiet(visit);
   await page.close();
 });
@@ -204,13 +206,9 @@ test('a knob\'s next step, once the page has been idle, is a kept run equal to a
   assert.deepEqual(after, { fromZero: before.fromZero, fromKept: before.fromKept + 1 }, 'the step up was prepared');
   await page.waitForFunction(() => window.__streamlab.nearbyPending() === 0);
   await setPartitions(9);
-  const fresh = await openPage(env.browser, page.url());
-  await waitForApp(fresh.page);
-  await fresh.page.waitForFunction(() => window.__streamlab.simMs() === 30_000);
-  assert.equal(await traceHash(page), await traceHash(fresh.page), 'the same run as a fresh page');
-  assert.equal(await picture(page), await picture(fresh.page), 'the same picture as a fresh page');
   assert.deepEqual(await page.evaluate(() => window.__streamlab.runStarts()), { fromZero: before.fromZero, fromKept: before.fromKept + 2 });
-  await fresh.page.close();
+  assert.equal(await simMs(page), 30_000);
+  await assertSameAsFresh(page, 'a prepared step');
   assertQuiet(visit);
   await page.close();
 });
