@@ -8,7 +8,9 @@
 //! keep their turn. Nothing is built while the clock plays (the frames have the time then);
 //! the next change replaces what is pending. The runs are the scenarios' own runs, built the
 //! same way as any other (the core is deterministic), so a prepared run is indistinguishable
-//! from one built on demand.
+//! from one built on demand. The first slice waits until the knob's own picture has been
+//! rendered ([`NearbyRuns::resume`]), so preparing never delays the answer to the change
+//! that asked for it.
 
 use super::family::{LessonFamily, Scenario};
 use super::kept_runs;
@@ -41,12 +43,19 @@ impl<F: LessonFamily> Default for NearbyRuns<F> {
 }
 
 impl<F: LessonFamily> NearbyRuns<F> {
-    /// Prepares `scenarios` from now on, instead of whatever was pending; `wake` asks the
-    /// playground for the next slice ([`Self::work`]).
-    pub fn start(&mut self, scenarios: Vec<Scenario<F>>, wake: &Callback<()>) {
+    /// Prepares `scenarios` instead of whatever was pending, from the next [`Self::resume`].
+    pub fn start(&mut self, scenarios: Vec<Scenario<F>>) {
         self.pending = scenarios.into();
         publish_nearby_pending(self.pending.len());
-        self.arm(0, wake);
+        self.timer = None;
+    }
+
+    /// Called once the page has rendered: asks for the first slice of work just started, if
+    /// no slice is already asked for. `wake` asks the playground for it ([`Self::work`]).
+    pub fn resume(&mut self, wake: &Callback<()>) {
+        if !self.pending.is_empty() && self.timer.is_none() {
+            self.arm(0, wake);
+        }
     }
 
     /// Forgets what was pending (the learner did something the nearby runs no longer fit).

@@ -61,8 +61,6 @@ pub enum Msg<F: LessonFamily> {
     OpenComparison(Option<usize>),
     CloseComparison,
     EditSide(Side),
-    /// Redraw the slow parts now (sent right after a rebuilt picture is on screen).
-    RefreshCharts,
     DismissError,
     Key(KeyboardEvent),
     Host(HostCommand),
@@ -124,9 +122,6 @@ pub struct Playground<F: LessonFamily> {
     knob_started_at: Option<f64>,
     frame_started_at: Option<f64>,
     reduced_motion: bool,
-    /// The runs were rebuilt and the slow parts still show the old ones: redraw them right
-    /// after the new picture is on screen, so the picture answers a knob within the frame.
-    charts_stale: bool,
     /// The misconception whose refuting preset is on screen as built, if any.
     misconception: Option<&'static Misconception>,
 }
@@ -179,7 +174,6 @@ impl<F: LessonFamily> Component for Playground<F> {
             knob_started_at: None,
             frame_started_at: None,
             reduced_motion: prefers_reduced_motion(),
-            charts_stale: false,
             misconception: None,
         };
         playground.misconception = misconception_of(lesson, &playground.scenario);
@@ -239,7 +233,6 @@ impl<F: LessonFamily> Component for Playground<F> {
                     comparison.editing = side;
                 }
             }
-            Msg::RefreshCharts => self.advance(true),
             Msg::DismissError => self.error = None,
             Msg::Key(event) => return self.on_key(ctx, &event),
             Msg::Host(command) => return self.on_host(ctx, command),
@@ -253,10 +246,7 @@ impl<F: LessonFamily> Component for Playground<F> {
         true
     }
 
-    fn rendered(&mut self, ctx: &Context<Self>, _first_render: bool) {
-        if std::mem::take(&mut self.charts_stale) {
-            ctx.link().send_message(Msg::RefreshCharts);
-        }
+    fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
         let work_ms = self.frame_started_at.take().map(|t| now_ms() - t);
         let world = self.run.world();
         publish_frame(world.trace_hash().hex(), world.now_ms(), work_ms);
@@ -265,6 +255,7 @@ impl<F: LessonFamily> Component for Playground<F> {
             publish_knob_latency(now_ms() - started);
         }
         host_api::publish(self.state());
+        self.nearby.resume(&self.on_prepare);
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
@@ -425,7 +416,6 @@ impl<F: LessonFamily> Playground<F> {
             },
         }
         self.refresh_narration();
-        self.charts_stale = true;
         self.record_change();
     }
 
@@ -471,7 +461,7 @@ impl<F: LessonFamily> Playground<F> {
             })
             .filter(|scenario| *scenario != self.scenario)
             .collect();
-        self.nearby.start(scenarios, &self.on_prepare);
+        self.nearby.start(scenarios);
     }
 
     fn open_comparison(&mut self, change: Option<usize>) {
