@@ -6,7 +6,7 @@
 use crate::families::kafka::components::client_metrics::{GroupMetrics, MOMENT_AGO_MS};
 use crate::families::kafka::components::counters::GroupCounters;
 use crate::families::kafka::components::lag_chart::ChartData;
-use crate::families::kafka::components::timelines::TimelineData;
+use crate::families::kafka::components::timelines::{PhaseSpan, TimelineData};
 use crate::shell::components::narration::NarrationLine;
 use std::sync::Arc;
 use streamlab_sim::kafka::client_metrics::group_metrics;
@@ -160,12 +160,7 @@ pub fn timeline_data(world: &World) -> TimelineData {
     let (from_ms, to_ms, start) = window(world);
     let group = &world.groups()[0];
     let rows = (0..group.members.len())
-        .map(|m| {
-            samples[start..]
-                .iter()
-                .filter_map(|s| s.groups[0].members.get(m).map(|phase| (s.at_ms, *phase)))
-                .collect()
-        })
+        .map(|m| phase_spans(&samples[start..], m))
         .collect();
     TimelineData {
         from_ms,
@@ -176,6 +171,27 @@ pub fn timeline_data(world: &World) -> TimelineData {
     }
 }
 
+/// Member `m` of the first group over `samples`, one span per run of consecutive samples in
+/// the same phase (samples before the member joined have none).
+fn phase_spans(samples: &[Arc<Sample>], m: usize) -> Vec<PhaseSpan> {
+    let mut spans: Vec<PhaseSpan> = Vec::new();
+    for sample in samples {
+        let Some(&phase) = sample.groups[0].members.get(m) else {
+            continue;
+        };
+        let to_ms = sample.at_ms + SAMPLE_INTERVAL_MS;
+        match spans.last_mut() {
+            Some(span) if span.phase == phase => span.to_ms = to_ms,
+            _ => spans.push(PhaseSpan {
+                from_ms: sample.at_ms,
+                to_ms,
+                phase,
+            }),
+        }
+    }
+    spans
+}
+
 /// Narration lines for `events`.
 pub fn narration_lines(events: &[Event]) -> impl Iterator<Item = NarrationLine> + '_ {
     events.iter().map(|event| NarrationLine {
@@ -183,4 +199,67 @@ pub fn narration_lines(events: &[Event]) -> impl Iterator<Item = NarrationLine> 
         text: narrate(event),
         kind: event.kind.category(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use streamlab_sim::family::preset;
+    use streamlab_sim::kafka::presets::PRESETS;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn storm_at(at_ms: u64) -> World {
+        let storm = preset::find(PRESETS, "rebalance-storm").expect("the storm preset");
+        let mut world = World::new(&(storm.build)()).expect("the storm runs");
+        world.advance_to(at_ms);
+        world
+    }
+
+    #[wasm_bindgen_test]
+    fn the_member_timelines_show_every_sampled_phase_in_one_bar_per_steady_stretch() {
+        let world = storm_at(120_000);
+        let data = timeline_data(&world);
+        let (_, _, start) = window(&world);
+        let shown = &world.metrics().samples[start..];
+        let (mut sampled, mut bars) = (0, 0);
+        for (m, row) in data.rows.iter().enumerate() {
+            for pair in row.windows(2) {
+                assert!(pair[0].to_ms <= pair[1].from_ms, "member {m}: bars overlap");
+                assert!(
+                    pair[0].to_ms < pair[1].from_ms || pair[0].phase != pair[1].phase,
+                    "member {m}: touching bars of one phase should be one bar"
+                );
+            }
+            let mut member_samples = 0;
+            for sample in shown {
+                let Some(&phase) = sample.groups[0].members.get(m) else {
+                    continue;
+                };
+                member_samples += 1;
+                let covering: Vec<&PhaseSpan> = row
+                    .iter()
+                    .filter(|bar| bar.from_ms <= sample.at_ms && sample.at_ms < bar.to_ms)
+                    .collect();
+                assert_eq!(covering.len(), 1, "member {m} at {}", sample.at_ms);
+                assert_eq!(covering[0].phase, phase, "member {m} at {}", sample.at_ms);
+            }
+            // The bars cover the member's sampled intervals and nothing else.
+            let covered_ms: u64 = row.iter().map(|bar| bar.to_ms - bar.from_ms).sum();
+            assert_eq!(
+                covered_ms,
+                member_samples * SAMPLE_INTERVAL_MS,
+                "member {m}"
+            );
+            sampled += member_samples;
+            bars += row.len() as u64;
+        }
+        assert!(
+            sampled > 1_000,
+            "the storm's minute has {sampled} member samples"
+        );
+        assert!(
+            bars * 4 < sampled,
+            "{bars} bars for {sampled} member samples: steady stretches should share a bar"
+        );
+    }
 }

@@ -1,12 +1,12 @@
 //! Member timelines: what each member of the first group did over the last minute.
 //!
-//! One row per member, one cell per metrics sample. Phases differ by fill and by pattern
+//! One row per member, one bar per stretch of samples in the same phase (a steady member is one
+//! bar, not one per sample: the storm's 32 rows were most of its page). Phases differ by fill and by pattern
 //! (hatched while rebalancing, crossed when dead), and the legend names them, so the picture
 //! reads without colour too. Rebalance periods are shaded across all rows.
 
 use crate::platform::shared::Shared;
 use streamlab_sim::kafka::group::MemberPhase;
-use streamlab_sim::kafka::metrics::SAMPLE_INTERVAL_MS;
 use yew::prelude::*;
 
 /// The rows to draw.
@@ -15,9 +15,19 @@ pub struct TimelineData {
     pub from_ms: u64,
     pub to_ms: u64,
     pub member_ids: Vec<String>,
-    /// Per member: (sample time, phase).
-    pub rows: Vec<Vec<(u64, MemberPhase)>>,
+    /// Per member: its phases, oldest first.
+    pub rows: Vec<Vec<PhaseSpan>>,
     pub rebalancing: Vec<(u64, u64)>,
+}
+
+/// A stretch of consecutive samples in which a member was in one phase: from its first
+/// sample's time to one sample interval after its last (each sample stands for the interval
+/// it opens).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PhaseSpan {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    pub phase: MemberPhase,
 }
 
 #[derive(Properties, PartialEq)]
@@ -62,7 +72,6 @@ pub fn timelines(props: &TimelinesProps) -> Html {
     let span_ms = (data.to_ms - data.from_ms).max(1) as f64;
     let x =
         |t: u64| LABEL_W + (t.saturating_sub(data.from_ms)) as f64 / span_ms * (WIDTH - LABEL_W);
-    let cell_w = SAMPLE_INTERVAL_MS as f64 / span_ms * (WIDTH - LABEL_W);
     let height = data.rows.len() as f64 * ROW_H + 4.0;
     html! {
         <section class="timelines" aria-label="Member timelines">
@@ -88,9 +97,11 @@ pub fn timelines(props: &TimelinesProps) -> Html {
                     html! {
                         <g>
                             <text x="2" y={(y + ROW_H - 4.0).to_string()} class="row-label">{ &data.member_ids[m] }</text>
-                            { for row.iter().map(|&(t, phase)| html! {
-                                <rect x={x(t).to_string()} y={y.to_string()} width={(cell_w + 0.3).to_string()}
-                                    height={(ROW_H - 3.0).to_string()} fill={fill(phase)} />
+                            // A hair wider than its time, so neighbouring bars leave no seam.
+                            { for row.iter().map(|span| html! {
+                                <rect x={x(span.from_ms).to_string()} y={y.to_string()}
+                                    width={(x(span.to_ms) - x(span.from_ms) + 0.3).to_string()}
+                                    height={(ROW_H - 3.0).to_string()} fill={fill(span.phase)} />
                             }) }
                         </g>
                     }
