@@ -97,7 +97,7 @@ test('the newest narration line is in a polite live region', { timeout: 90_000 }
   const { page } = visit;
   await page.waitForFunction(() => document.querySelectorAll('.narration li').length > 0);
   const region = page.locator('.narration [aria-live="polite"]');
-  const newest = (await page.locator('.narration li .text').first().innerText()).trim();
+  const newest = (await page.locator('.narration li .text').first().textContent()).trim();
   assert.equal((await region.innerText()).trim(), newest);
   await page.close();
 });

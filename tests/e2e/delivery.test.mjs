@@ -142,8 +142,8 @@ test('a repeat the idempotent store ignored is drawn apart from a second effect'
   assert.equal(idempotent.repeated, 0, 'and no second effect');
 });
 
-/** The narration's lines, newest first. */
-const narration = (page) => page.locator('.narration li .text').allInnerTexts();
+/** The narration's lines, newest first (their text, laid out or not: lines out of view are not laid out). */
+const narration = (page) => page.locator('.narration li .text').allTextContents();
 
 test('an upsert by key after a crash loses nothing and repeats no effect', { timeout: 120_000 }, async () => {
   const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=commit-after-duplicates`);

@@ -36,7 +36,7 @@ test('after the outage, processing time spikes above the truth and event time ma
   // The same figure is on screen, and the narration says why.
   const shown = Number((await page.locator('.et-overcount').innerText()).replace('+', ''));
   assert.equal(shown, end.maxProcessingOverTruth);
-  assert.match(await page.locator('.narration').innerText(), /the backlog from the outage drained into it/);
+  assert.match(await page.locator('.narration ol').textContent(), /the backlog from the outage drained into it/);
   assert.equal(await page.locator('.et-watermark').innerText(), 'end of input');
   await screenshot(page, 'eventtime-which-clock-end');
   assertQuiet(visit);

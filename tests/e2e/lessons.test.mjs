@@ -136,7 +136,7 @@ test('the storm preset shades its rebalances and counts them', { timeout: 120_00
   );
   assert.ok(rebalances >= 3, `rebalances counted: ${rebalances}`);
   assert.ok((await page.locator('.timelines .rebalance-band').count()) > 0, 'rebalances are shaded');
-  assert.match(await page.locator('.narration').innerText(), /max\.poll\.interval\.ms/);
+  assert.match(await page.locator('.narration ol').textContent(), /max\.poll\.interval\.ms/);
   await screenshot(page, 'lesson-rebalances-storm');
   assertQuiet(visit);
   await page.close();

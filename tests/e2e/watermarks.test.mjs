@@ -93,7 +93,7 @@ test('one idle partition holds the watermark until it is declared idle', { timeo
     `stall with idleness: ${withIdleness.longestWatermarkStallMs} ms`,
   );
   assert.equal(await page.locator('.wm-stall').innerText(), `${Math.floor(withIdleness.longestWatermarkStallMs / 1000)} s`);
-  assert.match(await page.locator('.narration').innerText(), /declared idle/);
+  assert.match(await page.locator('.narration ol').textContent(), /declared idle/);
   await screenshot(page, 'watermarks-idle-declared');
 
   await setKnob(page, 'knob-et-idleness', 0);
