@@ -1,9 +1,9 @@
 //! Member timelines: what each member of the first group did over the last minute.
 //!
-//! One row per member, one bar per stretch of samples in the same phase (a steady member is one
-//! bar, not one per sample: the storm's 32 rows were most of its page). Phases differ by fill and by pattern
-//! (hatched while rebalancing, crossed when dead), and the legend names them, so the picture
-//! reads without colour too. Rebalance periods are shaded across all rows.
+//! One row per member, one bar per stretch of samples in the same phase (a steady member is
+//! one bar, not one per sample: the storm's 32 rows were most of its page). Phases differ by
+//! fill and by pattern (hatched while rebalancing, crossed when dead), and the legend names
+//! them, so the picture reads without colour too. Rebalance periods are shaded across all rows.
 
 use crate::platform::shared::Shared;
 use streamlab_sim::kafka::group::MemberPhase;
