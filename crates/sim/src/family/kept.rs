@@ -115,11 +115,20 @@ impl<W: Simulation> KeptTimelines<W> {
     }
 
     /// Drops the oldest runs until the count and the budget hold; a run larger than the whole
-    /// budget is dropped wherever it is.
+    /// budget is dropped wherever it is. Each run's size is estimated once: the estimate walks
+    /// every checkpoint, and this runs on every knob change and every slice of preparing.
     fn drop_oldest_past_bounds(&mut self) {
         let budget_bytes = self.budget_bytes;
-        self.kept.retain(|k| k.held_bytes() <= budget_bytes);
-        while self.kept.len() > self.max_kept || self.held_bytes() > self.budget_bytes {
+        let mut sizes: Vec<usize> = self.kept.iter().map(Timeline::held_bytes).collect();
+        let mut index = 0;
+        self.kept.retain(|_| {
+            index += 1;
+            sizes[index - 1] <= budget_bytes
+        });
+        sizes.retain(|&size| size <= budget_bytes);
+        let mut held_bytes: usize = sizes.iter().sum();
+        while self.kept.len() > self.max_kept || held_bytes > budget_bytes {
+            held_bytes -= sizes.remove(0);
             self.kept.remove(0);
         }
     }
@@ -128,10 +137,6 @@ impl<W: Simulation> KeptTimelines<W> {
     pub fn take(&mut self, scenario: &W::Scenario) -> Option<Timeline<W>> {
         let index = self.position_of(scenario)?;
         Some(self.kept.remove(index))
-    }
-
-    fn held_bytes(&self) -> usize {
-        self.kept.iter().map(Timeline::held_bytes).sum()
     }
 }
 
@@ -325,6 +330,20 @@ mod tests {
             .prepare(&scenario_of(0), 1_000, 1_000, || true)
             .is_err());
         assert!(kept.kept.is_empty());
+    }
+
+    #[test]
+    fn a_run_that_fills_the_budget_alone_pushes_out_every_older_run() {
+        let (a, b, large) = (run_of(2, 1_000), run_of(3, 1_000), run_of(4, 20_000));
+        let budget = large.held_bytes();
+        assert!(a.held_bytes() + b.held_bytes() <= budget, "the test needs a larger run");
+        let mut kept = KeptTimelines::new(MAX_KEPT, budget);
+        kept.keep(a);
+        kept.keep(b);
+        assert_eq!(kept.kept.len(), 2);
+        kept.keep(large);
+        assert_eq!(kept.kept.len(), 1, "the two older runs go, not only the oldest");
+        assert!(kept.take(&scenario_of(4)).is_some());
     }
 
     #[test]
