@@ -336,13 +336,20 @@ mod tests {
     fn a_run_that_fills_the_budget_alone_pushes_out_every_older_run() {
         let (a, b, large) = (run_of(2, 1_000), run_of(3, 1_000), run_of(4, 20_000));
         let budget = large.held_bytes();
-        assert!(a.held_bytes() + b.held_bytes() <= budget, "the test needs a larger run");
+        assert!(
+            a.held_bytes() + b.held_bytes() <= budget,
+            "the test needs a larger run"
+        );
         let mut kept = KeptTimelines::new(MAX_KEPT, budget);
         kept.keep(a);
         kept.keep(b);
         assert_eq!(kept.kept.len(), 2);
         kept.keep(large);
-        assert_eq!(kept.kept.len(), 1, "the two older runs go, not only the oldest");
+        assert_eq!(
+            kept.kept.len(),
+            1,
+            "the two older runs go, not only the oldest"
+        );
         assert!(kept.take(&scenario_of(4)).is_some());
     }
 
