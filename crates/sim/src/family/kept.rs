@@ -119,13 +119,14 @@ impl<W: Simulation> KeptTimelines<W> {
     /// every checkpoint, and this runs on every knob change and every slice of preparing.
     fn drop_oldest_past_bounds(&mut self) {
         let budget_bytes = self.budget_bytes;
-        let mut sizes: Vec<usize> = self.kept.iter().map(Timeline::held_bytes).collect();
-        let mut index = 0;
-        self.kept.retain(|_| {
-            index += 1;
-            sizes[index - 1] <= budget_bytes
-        });
-        sizes.retain(|&size| size <= budget_bytes);
+        let mut sizes = Vec::with_capacity(self.kept.len());
+        for timeline in std::mem::take(&mut self.kept) {
+            let size = timeline.held_bytes();
+            if size <= budget_bytes {
+                self.kept.push(timeline);
+                sizes.push(size);
+            }
+        }
         let mut held_bytes: usize = sizes.iter().sum();
         while self.kept.len() > self.max_kept || held_bytes > budget_bytes {
             held_bytes -= sizes.remove(0);
