@@ -9,6 +9,7 @@
 
 use crate::kafka::events::{Event, EventKind, MemberLoad};
 use crate::kafka::group::{ClientCounters, Group, GroupState, Liveness, MemberPhase};
+use crate::kafka::stall_tally::StallTally;
 use crate::kafka::topic::Topic;
 use serde::Serialize;
 use std::sync::Arc;
@@ -65,6 +66,9 @@ pub struct Metrics {
     /// checkpoint of the timeline clones the series, so a clone copies pointers instead of
     /// every sample's lists (at ten minutes that was most of re-simulating for a knob change).
     pub samples: Vec<Arc<Sample>>,
+    /// The time lost in rebalances and stops over `samples`, counted as each is taken, so
+    /// reading it costs nothing however long the run.
+    stall_tally: StallTally,
 }
 
 impl Metrics {
@@ -107,15 +111,22 @@ impl Metrics {
                 client: g.client_counters,
             })
             .collect();
-        self.samples.push(Arc::new(Sample {
+        let sample = Sample {
             at_ms: now_ms,
             produced_total: log_end_offsets.iter().sum(),
             log_end_offsets,
             groups: group_samples,
-        }));
+        };
+        self.stall_tally.count(&sample);
+        self.samples.push(Arc::new(sample));
         for (index, group) in groups.iter_mut().enumerate() {
             self.raise_lag_alerts(index, group, now_ms, events);
         }
+    }
+
+    /// The time lost in rebalances and stops over every sample so far.
+    pub fn stall_tally(&self) -> &StallTally {
+        &self.stall_tally
     }
 
     /// The newest sample taken at or before `at_ms`.

@@ -10,7 +10,6 @@ use super::view_model::{chart_data, client_metric_rows, group_counters, timeline
 use crate::platform::shared::Shared;
 use crate::shell::test_hooks::now_ms;
 use streamlab_sim::kafka::snapshot::{Snapshot, DRAWN_CELLS};
-use streamlab_sim::kafka::stall_tally::StallTally;
 use streamlab_sim::kafka::World;
 
 /// Least wall time between two chart redraws while playing.
@@ -26,17 +25,14 @@ pub struct KafkaView {
     pub now_ms: u64,
     chart_samples: usize,
     chart_drawn_at: f64,
-    /// The counters' stalled and stopped time, counted on from the last frame's samples.
-    stall_tally: StallTally,
 }
 
 impl KafkaView {
     /// The view of `world` as it stands; the charts follow on the first refresh.
     pub fn new(world: &World) -> Self {
         let snapshot = Shared::new(world.snapshot(DRAWN_CELLS));
-        let stall_tally = StallTally::of(&world.metrics().samples);
         Self {
-            counters: group_counters(world, &snapshot, &stall_tally),
+            counters: group_counters(world, &snapshot),
             snapshot,
             chart: Shared::new(ChartData::default()),
             timelines: Shared::new(TimelineData::default()),
@@ -44,15 +40,13 @@ impl KafkaView {
             now_ms: world.now_ms(),
             chart_samples: usize::MAX,
             chart_drawn_at: f64::NEG_INFINITY,
-            stall_tally,
         }
     }
 
     /// Brings the view to `world`'s time; the timelines only when the lesson shows them.
     pub fn refresh(&mut self, world: &World, force: bool, timelines: bool) {
         self.snapshot = Shared::new(world.snapshot(DRAWN_CELLS));
-        self.stall_tally.update(&world.metrics().samples);
-        self.counters = group_counters(world, &self.snapshot, &self.stall_tally);
+        self.counters = group_counters(world, &self.snapshot);
         self.now_ms = world.now_ms();
         let samples = world.metrics().samples.len();
         let wall = now_ms();

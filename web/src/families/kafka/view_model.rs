@@ -14,7 +14,6 @@ use streamlab_sim::kafka::events::{narrate, Event};
 use streamlab_sim::kafka::group::{GroupState, MemberPhase};
 use streamlab_sim::kafka::metrics::{Sample, SAMPLE_INTERVAL_MS};
 use streamlab_sim::kafka::snapshot::Snapshot;
-use streamlab_sim::kafka::stall_tally::StallTally;
 use streamlab_sim::kafka::World;
 
 /// Simulated time the charts and timelines show.
@@ -23,12 +22,9 @@ pub const CHART_WINDOW_MS: u64 = 60_000;
 const THROUGHPUT_WINDOW_MS: u64 = 5_000;
 
 /// Counters per group at the world's current time.
-pub fn group_counters(
-    world: &World,
-    snapshot: &Snapshot,
-    tally: &StallTally,
-) -> Vec<GroupCounters> {
+pub fn group_counters(world: &World, snapshot: &Snapshot) -> Vec<GroupCounters> {
     let samples = &world.metrics().samples;
+    let tally = world.metrics().stall_tally();
     let back = (THROUGHPUT_WINDOW_MS / SAMPLE_INTERVAL_MS) as usize;
     // Early in a run the window is whatever has been sampled so far.
     let earlier = samples.len().saturating_sub(back + 1);
