@@ -252,7 +252,7 @@ impl<F: LessonFamily> Component for Playground<F> {
         publish_frame(world.trace_hash().hex(), world.now_ms(), work_ms);
         F::publish_for_tests(&self.run.view, world);
         if let Some(started) = self.knob_started_at.take() {
-            publish_knob_latency(now_ms() - started);
+            publish_knob_latency(started);
         }
         host_api::publish(self.state());
         self.nearby.resume(&self.on_prepare);

@@ -1,12 +1,13 @@
 //! `window.__streamlab`: read-only numbers for browser tests and benchmarks.
 //!
 //! End-to-end tests compare `traceHash()` with the native CLI's, read frame-time statistics
-//! and knob-to-picture latencies, see how runs started (from zero or from a kept run) and
-//! whether nearby runs are still being prepared, and call the benchmarks a bundle adds with [`define_hook`]
-//! (`bench()`, `benchStorm()` and `benchSeek()` in the kafka bundle, `benchWindow()` in the
-//! event-time one) to time the core inside the browser. The
-//! event-time playground publishes its run's fingerprint as `traceHash()` while paused.
-//! The playground publishes into a thread-local after each frame; the JS functions only read.
+//! and knob-to-picture latencies (to the rendered picture, and to the paint after it), see
+//! how runs started (from zero or from a kept run) and whether nearby runs are still being
+//! prepared, and call the benchmarks a bundle adds with [`define_hook`] (`bench()`,
+//! `benchStorm()` and `benchSeek()` in the kafka bundle, `benchWindow()` in the event-time
+//! one) to time the core inside the browser. The event-time playground publishes its run's
+//! fingerprint as `traceHash()` while paused. The playground publishes into a thread-local
+//! after each frame; the JS functions only read.
 
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -20,6 +21,8 @@ struct Published {
     sim_ms: u64,
     frame_work_ms: Vec<f64>,
     knob_to_picture_ms: Vec<f64>,
+    /// The same changes, timed to the first paint after their picture was rendered.
+    knob_to_paint_ms: Vec<f64>,
     /// Runs started from time zero, and runs taken from the page's kept runs.
     runs_from_zero: u32,
     runs_from_kept: u32,
@@ -43,9 +46,33 @@ pub fn publish_frame(trace_hash: String, sim_ms: u64, work_ms: Option<f64>) {
     });
 }
 
-/// Records how long a knob change took to reach the screen.
-pub fn publish_knob_latency(ms: f64) {
-    PUBLISHED.with(|p| push_bounded(&mut p.borrow_mut().knob_to_picture_ms, ms));
+/// Records how long a knob change started at `started_ms` took to reach the screen: to the
+/// rendered picture now, and to the browser's next paint once it has happened. A picture
+/// rendered in less than Yew's 16 ms slice is rendered before the browser paints it, so the
+/// first figure alone can leave the paint out.
+pub fn publish_knob_latency(started_ms: f64) {
+    PUBLISHED.with(|p| {
+        push_bounded(
+            &mut p.borrow_mut().knob_to_picture_ms,
+            now_ms() - started_ms,
+        )
+    });
+    after_next_paint(move || {
+        PUBLISHED
+            .with(|p| push_bounded(&mut p.borrow_mut().knob_to_paint_ms, now_ms() - started_ms));
+    });
+}
+
+/// Calls `then` after the browser's next paint: an animation frame callback runs just before
+/// the frame is painted, and a task it posts runs after.
+fn after_next_paint(then: impl FnOnce() + 'static) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let in_frame = Closure::once_into_js(move || {
+        gloo_timers::callback::Timeout::new(0, then).forget();
+    });
+    let _ = window.request_animation_frame(in_frame.unchecked_ref());
 }
 
 /// Counts a run started, from zero or from a kept run.
@@ -131,6 +158,7 @@ fn reset_stats() {
         let mut p = p.borrow_mut();
         p.frame_work_ms.clear();
         p.knob_to_picture_ms.clear();
+        p.knob_to_paint_ms.clear();
     });
 }
 
@@ -155,6 +183,9 @@ pub fn install() {
     let knob_stats = Closure::<dyn Fn() -> JsValue>::new(|| {
         PUBLISHED.with(|p| stats(&p.borrow().knob_to_picture_ms))
     });
+    let paint_stats = Closure::<dyn Fn() -> JsValue>::new(|| {
+        PUBLISHED.with(|p| stats(&p.borrow().knob_to_paint_ms))
+    });
     let run_starts = Closure::<dyn Fn() -> JsValue>::new(|| {
         PUBLISHED.with(|p| {
             let p = p.borrow();
@@ -173,6 +204,7 @@ pub fn install() {
     define("simMs", sim_ms.as_ref());
     define("frameStats", frame_stats.as_ref());
     define("knobToPictureStats", knob_stats.as_ref());
+    define("knobToPaintStats", paint_stats.as_ref());
     define("runStarts", run_starts.as_ref());
     define("nearbyPending", nearby_pending.as_ref());
     define("resetStats", reset_fn.as_ref());
@@ -182,6 +214,7 @@ pub fn install() {
     sim_ms.forget();
     frame_stats.forget();
     knob_stats.forget();
+    paint_stats.forget();
     run_starts.forget();
     nearby_pending.forget();
     reset_fn.forget();
