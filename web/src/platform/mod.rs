@@ -1,9 +1,11 @@
 //! What every part of the app needs from the browser and the page: animation frames and
-//! keys, the theme and its colours, the palette, the charts' drawing (and measuring their text), and the `Shared` prop.
+//! keys, the theme and its colours, the palette, the charts' drawing (and measuring their text),
+//! the diagrams' numbers, and the `Shared` prop.
 
 pub mod browser;
 pub mod measured_canvas;
 pub mod palette;
 pub mod plot;
 pub mod shared;
+pub mod svg;
 pub mod theme;

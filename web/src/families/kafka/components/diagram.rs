@@ -10,6 +10,7 @@
 
 use crate::platform::palette::{group_colour, key_colour};
 use crate::platform::shared::Shared;
+use crate::platform::svg::svg_number;
 use streamlab_sim::kafka::group::MemberPhase;
 use streamlab_sim::kafka::snapshot::{GroupView, MemberState, MemberView, PartitionView, Snapshot};
 use yew::prelude::*;
@@ -163,11 +164,11 @@ fn describe(snapshot: &Snapshot) -> String {
 fn headers(snapshot: &Snapshot) -> Html {
     html! {
         <g class="headers">
-            <text x={PRODUCER_X.to_string()} y="14">{ "producer" }</text>
-            <text x={LOG_X.to_string()} y="14">
+            <text x={svg_number(PRODUCER_X)} y="14">{ "producer" }</text>
+            <text x={svg_number(LOG_X)} y="14">
                 { format!("topic \u{201c}{}\u{201d}: {} partitions, newest records on the right", snapshot.topic_name, snapshot.partitions.len()) }
             </text>
-            <text x={GROUPS_X.to_string()} y="14">{ "consumer groups" }</text>
+            <text x={svg_number(GROUPS_X)} y="14">{ "consumer groups" }</text>
         </g>
     }
 }
@@ -183,10 +184,10 @@ fn producer(snapshot: &Snapshot, layout: &Layout) -> Html {
     let _ = layout;
     html! {
         <g class="producer">
-            <rect x={PRODUCER_X.to_string()} y={y.to_string()} width={PRODUCER_W.to_string()} height={h.to_string()} rx="6" />
-            <text x={(PRODUCER_X + 8.0).to_string()} y={(y + 20.0).to_string()} class="strong">{ format!("{}/s", snapshot.producer.rate_per_s) }</text>
-            <text x={(PRODUCER_X + 8.0).to_string()} y={(y + 38.0).to_string()}>{ keys }</text>
-            <text x={(PRODUCER_X + 8.0).to_string()} y={(y + 55.0).to_string()} class="small">{ format!("{} sent", snapshot.producer.sent_total) }</text>
+            <rect x={svg_number(PRODUCER_X)} y={svg_number(y)} width={svg_number(PRODUCER_W)} height={svg_number(h)} rx="6" />
+            <text x={svg_number(PRODUCER_X + 8.0)} y={svg_number(y + 20.0)} class="strong">{ format!("{}/s", snapshot.producer.rate_per_s) }</text>
+            <text x={svg_number(PRODUCER_X + 8.0)} y={svg_number(y + 38.0)}>{ keys }</text>
+            <text x={svg_number(PRODUCER_X + 8.0)} y={svg_number(y + 55.0)} class="small">{ format!("{} sent", snapshot.producer.sent_total) }</text>
         </g>
     }
 }
@@ -203,8 +204,8 @@ fn partition_row(
     let label_every = if layout.cell_h >= 16.0 { 4 } else { u64::MAX };
     html! {
         <g class="partition" key={p}>
-            <text x={(LOG_X - 8.0).to_string()} y={(layout.row_mid(p) + 4.0).to_string()} class="row-label" text-anchor="end">{ format!("p{p}") }</text>
-            <rect class="log-bg" x={LOG_X.to_string()} y={(top + 2.0).to_string()} width={LOG_W.to_string()} height={layout.cell_h.to_string()} />
+            <text x={svg_number(LOG_X - 8.0)} y={svg_number(layout.row_mid(p) + 4.0)} class="row-label" text-anchor="end">{ format!("p{p}") }</text>
+            <rect class="log-bg" x={svg_number(LOG_X)} y={svg_number(top + 2.0)} width={svg_number(LOG_W)} height={svg_number(layout.cell_h)} />
             // The cells and their offset labels are two lists of fixed length (once the log
             // holds a row's worth), so as records stream through a row its nodes stay and only
             // their attributes and text change: nothing is created or removed per frame.
@@ -213,8 +214,8 @@ fn partition_row(
                 let (x, _) = layout.offset_x(r.offset, end);
                 let key = || r.key.map_or("null".to_string(), |k| format!("key-{k}"));
                 html! {
-                    <rect class="cell" x={x.to_string()} y={(top + 2.0).to_string()}
-                        width={(layout.cell_w - 1.0).to_string()} height={layout.cell_h.to_string()}
+                    <rect class="cell" x={svg_number(x)} y={svg_number(top + 2.0)}
+                        width={svg_number(layout.cell_w - 1.0)} height={svg_number(layout.cell_h)}
                         fill={key_colour(r.key)}>
                         if details {
                             <title>{ format!("p{p} offset {}: {}, sent at {:.3} s", r.offset, key(), r.send_ms as f64 / 1000.0) }</title>
@@ -227,11 +228,11 @@ fn partition_row(
             { for view.tail.iter().filter(|r| r.offset % label_every == 0).map(|r| {
                 let (x, _) = layout.offset_x(r.offset, end);
                 html! {
-                    <text class="offset" x={(x + 2.0).to_string()} y={(top + 2.0 + layout.cell_h - 4.0).to_string()}>{ r.offset }</text>
+                    <text class="offset" x={svg_number(x + 2.0)} y={svg_number(top + 2.0 + layout.cell_h - 4.0)}>{ r.offset }</text>
                 }
             }) }
             </g>
-            <text class="leo" x={(LOG_X + LOG_W + 6.0).to_string()} y={(layout.row_mid(p) + 4.0).to_string()}>
+            <text class="leo" x={svg_number(LOG_X + LOG_W + 6.0)} y={svg_number(layout.row_mid(p) + 4.0)}>
                 { format!("end {end}") }
             </text>
             <g class="lanes">
@@ -239,6 +240,14 @@ fn partition_row(
             </g>
         </g>
     }
+}
+
+/// The points of a marker triangle `size` high with its tip at (`tip_x`, `top`).
+fn triangle(tip_x: f64, top: f64, size: f64) -> String {
+    let base = top + size;
+    let (left, right) = (tip_x - size / 1.6, tip_x + size / 1.6);
+    let [tip_x, top, base, left, right] = [tip_x, top, base, left, right].map(svg_number);
+    format!("{tip_x},{top} {left},{base} {right},{base}")
 }
 
 /// One group's markers under partition `p`.
@@ -257,27 +266,11 @@ fn group_lane(
     let (position_x, _) = layout.offset_x(progress.position, end);
     let (committed_x, _) = layout.offset_x(progress.committed, end);
     let (processed_x, behind) = layout.offset_x(progress.processed, end);
-    let hollow = format!(
-        "{},{} {},{} {},{}",
-        position_x,
-        lane_top,
-        position_x - s / 1.6,
-        lane_top + s,
-        position_x + s / 1.6,
-        lane_top + s
-    );
-    let solid = format!(
-        "{},{} {},{} {},{}",
-        committed_x,
-        lane_top,
-        committed_x - s / 1.6,
-        lane_top + s,
-        committed_x + s / 1.6,
-        lane_top + s
-    );
+    let hollow = triangle(position_x, lane_top, s);
+    let solid = triangle(committed_x, lane_top, s);
     html! {
         <g class="lane">
-            <line x1={processed_x.to_string()} x2={processed_x.to_string()} y1={(lane_top - 2.0).to_string()} y2={(lane_top + s).to_string()} stroke={colour} stroke-width="2">
+            <line x1={svg_number(processed_x)} x2={svg_number(processed_x)} y1={svg_number(lane_top - 2.0)} y2={svg_number(lane_top + s)} stroke={colour} stroke-width="2">
                 if details {
                     <title>{ format!("{}: processed up to offset {}", group.group_id, progress.processed) }</title>
                 }
@@ -293,7 +286,7 @@ fn group_lane(
                 }
             </polygon>
             if behind {
-                <text class="behind" x={(LOG_X + 4.0).to_string()} y={(lane_top + s).to_string()} fill={colour}>
+                <text class="behind" x={svg_number(LOG_X + 4.0)} y={svg_number(lane_top + s)} fill={colour}>
                     { format!("◀ {} behind", progress.lag) }
                 </text>
             }
@@ -310,7 +303,9 @@ fn ownership_lines(g: usize, group: &GroupView, layout: &Layout) -> Html {
                 let (x, y, _, h) = layout.member_box(g, owner, group.members.len());
                 let start_x = LOG_X + LOG_W + 52.0;
                 let start_y = layout.row_mid(p);
-                let path = format!("M {start_x} {start_y} C {} {start_y}, {} {}, {x} {}", start_x + 30.0, x - 30.0, y + h / 2.0, y + h / 2.0);
+                let [from_x, from_y, bend_1, bend_2, to_x, to_y] =
+                    [start_x, start_y, start_x + 30.0, x - 30.0, x, y + h / 2.0].map(svg_number);
+                let path = format!("M {from_x} {from_y} C {bend_1} {from_y}, {bend_2} {to_y}, {to_x} {to_y}");
                 Some(html! { <path d={path} stroke={colour} fill="none" stroke-opacity="0.45" stroke-width="1.5" /> })
             }) }
         </g>
@@ -321,14 +316,14 @@ fn group_column(g: usize, group: &GroupView, props: &DiagramProps, layout: &Layo
     let x = GROUPS_X + g as f64 * layout.group_col_w + 6.0;
     html! {
         <g class="group">
-            <text x={x.to_string()} y={(TOP - 18.0).to_string()} fill={group_colour(g)} class="strong">
+            <text x={svg_number(x)} y={svg_number(TOP - 18.0)} fill={group_colour(g)} class="strong">
                 { &group.group_id }
             </text>
-            <text x={x.to_string()} y={(TOP - 5.0).to_string()} class="small">
+            <text x={svg_number(x)} y={svg_number(TOP - 5.0)} class="small">
                 { format!("gen {} · {} · {}", group.generation, group.strategy.config_name(), group.state.name()) }
             </text>
             if group.members.is_empty() {
-                <text x={x.to_string()} y={(TOP + 16.0).to_string()} class="small">{ "no members: nobody reads" }</text>
+                <text x={svg_number(x)} y={svg_number(TOP + 16.0)} class="small">{ "no members: nobody reads" }</text>
             }
             <g class="members">
                 { for group.members.iter().enumerate().map(|(m, member)| member_box(g, m, member, group, props, layout)) }
@@ -376,15 +371,15 @@ fn member_box(
     let class = format!("{phase:?}").to_lowercase();
     html! {
         <g class={classes!("member", class, retry.is_some().then_some("retrying"))}>
-            <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height={h.to_string()} rx="4"
+            <rect x={svg_number(x)} y={svg_number(y)} width={svg_number(w)} height={svg_number(h)} rx="4"
                 stroke={if phase == MemberPhase::Removed { "#D55E00" } else { colour }}
                 stroke-dasharray={if dashed { "4 3" } else { "none" }} />
-            <text x={(x + 5.0).to_string()} y={label_y.to_string()} class="strong">{ &member.member_id }</text>
-            <text x={(x + 28.0).to_string()} y={label_y.to_string()} class="small">{ owned }</text>
+            <text x={svg_number(x + 5.0)} y={svg_number(label_y)} class="strong">{ &member.member_id }</text>
+            <text x={svg_number(x + 28.0)} y={svg_number(label_y)} class="small">{ owned }</text>
             if let Some(status) = status {
-                <text x={(x + w - 44.0).to_string()} y={label_y.to_string()} class="status" text-anchor="end">{ status }</text>
+                <text x={svg_number(x + w - 44.0)} y={svg_number(label_y)} class="status" text-anchor="end">{ status }</text>
             } else if w > 150.0 && phase != MemberPhase::Idle {
-                <text x={(x + w - 48.0).to_string()} y={label_y.to_string()} class="small" text-anchor="end">
+                <text x={svg_number(x + w - 48.0)} y={svg_number(label_y)} class="small" text-anchor="end">
                     { format!("{} done · {} in batch", member.processed_total, member.batch_remaining) }
                 </text>
             }
@@ -422,11 +417,11 @@ fn activity(member: &MemberView, x: f64, y: f64, h: f64, props: &DiagramProps) -
     let size = (h - 6.0).min(16.0);
     html! {
         <g class="in-hand">
-            <rect x={x.to_string()} y={(y + 3.0).to_string()} width={size.to_string()} height={size.to_string()} fill={key_colour(key)}>
+            <rect x={svg_number(x)} y={svg_number(y + 3.0)} width={svg_number(size)} height={svg_number(size)} fill={key_colour(key)}>
                 <title>{ format!("processing p{partition} offset {offset}") }</title>
             </rect>
-            <rect class="progress-bg" x={(x + size + 3.0).to_string()} y={(y + 3.0 + size / 2.0 - 2.0).to_string()} width="16" height="4" />
-            <rect class="progress" x={(x + size + 3.0).to_string()} y={(y + 3.0 + size / 2.0 - 2.0).to_string()} width={(16.0 * fraction).to_string()} height="4" />
+            <rect class="progress-bg" x={svg_number(x + size + 3.0)} y={svg_number(y + 3.0 + size / 2.0 - 2.0)} width="16" height="4" />
+            <rect class="progress" x={svg_number(x + size + 3.0)} y={svg_number(y + 3.0 + size / 2.0 - 2.0)} width={svg_number(16.0 * fraction)} height="4" />
         </g>
     }
 }
@@ -447,7 +442,7 @@ fn in_flight(snapshot: &Snapshot, view_ms: f64, layout: &Layout) -> Html {
                 let to_y = layout.row_mid(f.partition as usize);
                 let cx = from_x + (to_x - from_x) * t;
                 let cy = from_y + (to_y - from_y) * t;
-                Some(html! { <circle cx={cx.to_string()} cy={cy.to_string()} r="4" fill={key_colour(r.key)} stroke="#333" stroke-width="0.5" /> })
+                Some(html! { <circle cx={svg_number(cx)} cy={svg_number(cy)} r="4" fill={key_colour(r.key)} stroke="#333" stroke-width="0.5" /> })
             }) }
         </g>
     }
@@ -477,8 +472,8 @@ fn fetch_packets(
                     let cy = from_y + (by + bh / 2.0 - from_y) * t;
                     html! {
                         <g>
-                            <rect x={(cx - 9.0).to_string()} y={(cy - 7.0).to_string()} width="18" height="14" rx="3" fill={group_colour(g)} />
-                            <text x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle" class="packet">{ fetch.to - fetch.from }</text>
+                            <rect x={svg_number(cx - 9.0)} y={svg_number(cy - 7.0)} width="18" height="14" rx="3" fill={group_colour(g)} />
+                            <text x={svg_number(cx)} y={svg_number(cy + 4.0)} text-anchor="middle" class="packet">{ fetch.to - fetch.from }</text>
                         </g>
                     }
                 })

@@ -1,0 +1,68 @@
+//! Numbers as the SVG diagrams write them into attributes.
+//!
+//! Rust prints an `f64` in its shortest form that reads back exactly, so a cell a twelfth of
+//! a row wide sits at `x="169.58333333333334"`. The kafka diagram writes some four thousand
+//! such numbers when a knob changes its picture (and as many per frame while it plays);
+//! formatting, handing over and parsing those long strings was a visible part of that work.
+//! A hundredth of a pixel is finer than any screen shows, so the diagrams round to it.
+
+use std::fmt::Write;
+
+/// `value` to a hundredth, without trailing zeros: `169.58`, `26`, `-3.5`. Not a number or
+/// an infinity, which no layout should produce, is written as `0` rather than an attribute
+/// the browser rejects.
+pub fn svg_number(value: f64) -> String {
+    let hundredths = if value.is_finite() {
+        (value * 100.0).round() as i64
+    } else {
+        0
+    };
+    let sign = if hundredths < 0 { "-" } else { "" };
+    let (whole, fraction) = (
+        hundredths.unsigned_abs() / 100,
+        hundredths.unsigned_abs() % 100,
+    );
+    let mut text = String::with_capacity(12);
+    let _ = match fraction {
+        0 => write!(text, "{sign}{whole}"),
+        f if f % 10 == 0 => write!(text, "{sign}{whole}.{}", f / 10),
+        f => write!(text, "{sign}{whole}.{f:02}"),
+    };
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::svg_number;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn whole_numbers_carry_no_point() {
+        assert_eq!(svg_number(150.0), "150");
+        assert_eq!(svg_number(0.0), "0");
+        assert_eq!(svg_number(-0.001), "0", "no negative zero");
+    }
+
+    #[wasm_bindgen_test]
+    fn fractions_round_to_a_hundredth_without_trailing_zeros() {
+        assert_eq!(svg_number(169.583_333_333_333_34), "169.58");
+        assert_eq!(svg_number(18.583_333_333_333_332), "18.58");
+        assert_eq!(svg_number(208.75), "208.75");
+        assert_eq!(svg_number(2.5), "2.5");
+        assert_eq!(svg_number(0.05), "0.05");
+        assert_eq!(svg_number(9.996), "10");
+    }
+
+    #[wasm_bindgen_test]
+    fn negative_numbers_keep_their_sign() {
+        assert_eq!(svg_number(-3.5), "-3.5");
+        assert_eq!(svg_number(-0.07), "-0.07");
+        assert_eq!(svg_number(-12.0), "-12");
+    }
+
+    #[wasm_bindgen_test]
+    fn what_is_not_a_number_is_drawn_at_zero() {
+        assert_eq!(svg_number(f64::NAN), "0");
+        assert_eq!(svg_number(f64::INFINITY), "0");
+    }
+}
