@@ -36,6 +36,7 @@ use super::run::Run;
 use super::test_hooks::{now_ms, publish_frame, publish_knob_latency};
 use crate::platform::browser::{prefers_reduced_motion, KeyListener};
 use crate::platform::shared::Shared;
+use gloo_timers::callback::Timeout;
 use streamlab_sim::family::preset;
 use streamlab_sim::family::Headless;
 use streamlab_sim::family::Simulation;
@@ -66,6 +67,8 @@ pub enum Msg<F: LessonFamily> {
     Host(HostCommand),
     /// A slice of idle work on the runs one knob step either side of the current setting.
     PrepareNearby,
+    /// Writes the staged address into the address bar, after the picture it describes.
+    WriteAddress,
 }
 
 impl<F: LessonFamily> TransportMsg for Msg<F> {
@@ -104,6 +107,9 @@ pub struct Playground<F: LessonFamily> {
     share_url: AttrValue,
     link: LinkMemo<F>,
     address: AddressBar,
+    /// Writes the staged address a task after it was staged; `None` when nothing is staged.
+    address_timer: Option<Timeout>,
+    on_write_address: Callback<()>,
     /// Made once: a new callback on every frame would re-render the knobs on every frame,
     /// resetting a number box while the learner types in it.
     on_edit: Callback<Edit<Scenario<F>>>,
@@ -159,6 +165,8 @@ impl<F: LessonFamily> Component for Playground<F> {
             share_url: AttrValue::default(),
             link: LinkMemo::default(),
             address: AddressBar::default(),
+            address_timer: None,
+            on_write_address: ctx.link().callback(|()| Msg::WriteAddress),
             on_edit: ctx.link().callback(Msg::Edit),
             on_act: ctx.link().callback(Msg::Act),
             nearby: NearbyRuns::default(),
@@ -242,6 +250,13 @@ impl<F: LessonFamily> Component for Playground<F> {
                     .work(at_ms, self.clock.playing, &self.on_prepare);
                 return false;
             }
+            Msg::WriteAddress => {
+                self.address_timer = None;
+                self.address.flush();
+                // A course page learns of the state once the address bar holds its link.
+                host_api::publish(self.state());
+                return false;
+            }
         }
         true
     }
@@ -254,7 +269,9 @@ impl<F: LessonFamily> Component for Playground<F> {
         if let Some(started) = self.knob_started_at.take() {
             publish_knob_latency(started);
         }
-        host_api::publish(self.state());
+        if !self.address.is_staged() {
+            host_api::publish(self.state());
+        }
         self.nearby.resume(&self.on_prepare);
     }
 
@@ -352,14 +369,24 @@ impl<F: LessonFamily> Playground<F> {
     /// The clock moved without the scenario changing: update the link, not the history.
     fn write_position(&mut self) {
         let fragment = self.fragment();
-        self.share_url = self.address.write(&fragment, Write::Position);
+        self.share_url = self.address.stage(&fragment, Write::Position);
+        self.write_address_soon();
     }
 
     /// The run changed: a new history entry.
     fn record_change(&mut self) {
         self.knob_started_at.get_or_insert_with(now_ms);
         let fragment = self.fragment();
-        self.share_url = self.address.write(&fragment, Write::Change);
+        self.share_url = self.address.stage(&fragment, Write::Change);
+        self.write_address_soon();
+    }
+
+    /// Writes the staged address in a task of its own, so the picture does not wait for it.
+    fn write_address_soon(&mut self) {
+        if self.address_timer.is_none() {
+            let write = self.on_write_address.clone();
+            self.address_timer = Some(Timeout::new(0, move || write.emit(())));
+        }
     }
 
     /// The side knobs and actions change: B while a comparison is open and set to it.
