@@ -225,3 +225,45 @@ fn since_poll_max_ms(group: &Group, now_ms: u64) -> u64 {
         .max()
         .unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::kafka::scenario::Scenario;
+    use crate::kafka::World;
+
+    fn run_for_ten_seconds(members: u32) -> World {
+        let mut scenario = Scenario::default();
+        scenario.groups[0].members = members;
+        let mut world = World::new(&scenario).expect("valid");
+        world.advance_to(10_000);
+        world
+    }
+
+    /// Lag is what the group has yet to process: every record appended, while nobody reads.
+    #[test]
+    fn a_group_with_no_members_lags_by_every_record_appended() {
+        let world = run_for_ten_seconds(0);
+        let last = world.metrics().samples.last().expect("sampled");
+        assert!(last.produced_total > 0);
+        assert_eq!(last.groups[0].lag, last.log_end_offsets);
+    }
+
+    /// A group at work lags by less than the log holds, and by nothing that was processed.
+    #[test]
+    fn a_working_group_lags_by_what_it_has_not_processed() {
+        let world = run_for_ten_seconds(3);
+        let last = world.metrics().samples.last().expect("sampled");
+        assert!(last.groups[0].processed_total > 0);
+        let lag: u64 = last.groups[0].lag.iter().sum();
+        let appended: u64 = last.log_end_offsets.iter().sum();
+        assert!(lag < appended, "lag {lag} of {appended} appended");
+        for (p, (&lag, &end)) in last.groups[0]
+            .lag
+            .iter()
+            .zip(&last.log_end_offsets)
+            .enumerate()
+        {
+            assert!(lag <= end, "p{p}: lag {lag} past the log end {end}");
+        }
+    }
+}

@@ -32,11 +32,10 @@ impl StallTally {
 
     /// Adds one more sample to the tally.
     pub fn count(&mut self, sample: &Sample) {
-        let groups = sample.groups.len();
-        if self.stopped_samples.len() < groups {
-            self.stalled_member_samples.resize(groups, 0);
-            self.stopped_samples.resize(groups, 0);
-        }
+        // Groups added later extend the lists; they never shrink.
+        let groups = sample.groups.len().max(self.stopped_samples.len());
+        self.stalled_member_samples.resize(groups, 0);
+        self.stopped_samples.resize(groups, 0);
         for (g, group) in sample.groups.iter().enumerate() {
             self.stalled_member_samples[g] += rebalancing_members(group);
             self.stopped_samples[g] += u64::from(stopped(group));
