@@ -9,7 +9,6 @@
 
 use crate::kafka::group::MemberPhase;
 use crate::kafka::metrics::{GroupSample, Sample, SAMPLE_INTERVAL_MS};
-use std::sync::Arc;
 
 /// Per group, the samples in which members were stalled or the group stopped, so far.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,15 +20,6 @@ pub struct StallTally {
 }
 
 impl StallTally {
-    /// The tally of `samples` from scratch.
-    pub fn of(samples: &[Arc<Sample>]) -> Self {
-        let mut tally = Self::default();
-        for sample in samples {
-            tally.count(sample);
-        }
-        tally
-    }
-
     /// Adds one more sample to the tally.
     pub fn count(&mut self, sample: &Sample) {
         // Groups added later extend the lists; they never shrink.
@@ -71,6 +61,18 @@ fn stopped(group: &GroupSample) -> bool {
 mod tests {
     use super::*;
     use crate::kafka::group::GroupState;
+    use std::sync::Arc;
+
+    impl StallTally {
+        /// The tally of `samples` from scratch, to compare the running one with.
+        fn of(samples: &[Arc<Sample>]) -> Self {
+            let mut tally = Self::default();
+            for sample in samples {
+                tally.count(sample);
+            }
+            tally
+        }
+    }
 
     fn group(lag: u64, members: &[MemberPhase]) -> GroupSample {
         GroupSample {
