@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, waitForApp } from './harness.mjs';
-import { assertQuiet, playToEnd, useSiteAndBrowser } from './lesson-helpers.mjs';
+import { assertQuiet, playToEnd, useSiteAndBrowser, writtenAddress } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
 
@@ -40,11 +40,12 @@ test('a change of your own on side B: both runs play in step, the difference is 
   const [lagA, lagB] = rows['search.lag'];
   assert.ok(lagB > lagA, `the slower side B lags more: A ${lagA}, B ${lagB}`);
   assert.equal(rows.produced[0], rows.produced[1], 'the same seed produces the same records');
-  assert.match(page.url(), /&vs=2\./, 'the comparison is in the link');
+  const address = await writtenAddress(page);
+  assert.match(address, /&vs=2\./, 'the comparison is in the link');
   await screenshot(page, 'compare-partitions');
 
   // The link reopens both sides at the same moment.
-  const again = await openPage(env.browser, page.url());
+  const again = await openPage(env.browser, address);
   await waitForApp(again.page);
   assert.equal(await again.page.locator('svg.diagram').count(), 2);
   assert.deepEqual(await figureRows(again.page), rows, 'the same figures on both sides');

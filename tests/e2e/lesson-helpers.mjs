@@ -48,6 +48,16 @@ export async function presetFiguresAtEnd(env, page, lesson, preset, { timeout = 
   return (await page.evaluate(() => window.streamlab.get())).figures;
 }
 
+/**
+ * The page's address once it holds what is on screen. The app writes the address bar a task
+ * after the change it records (the share link is known at once), so a test that reads the
+ * address right after acting waits for the bar to show the link "Copy link" offers.
+ */
+export async function writtenAddress(page) {
+  await page.waitForFunction(() => location.href === document.querySelector('.share-url')?.value);
+  return page.evaluate(() => location.href);
+}
+
 /** The page made no request outside the site, threw nothing and logged no error. */
 export function assertQuiet(visit) {
   assert.deepEqual(visit.offOriginRequests, [], 'requests that leave the site');

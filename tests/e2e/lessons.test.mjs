@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, waitForApp } from './harness.mjs';
-import { assertQuiet, canvasHasInk, useSiteAndBrowser } from './lesson-helpers.mjs';
+import { assertQuiet, canvasHasInk, useSiteAndBrowser, writtenAddress } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
 
@@ -76,7 +76,7 @@ test('a knob changes the picture and the link reproduces the exact run', { timeo
   assert.equal(await page.locator('svg.diagram g.member.idle').count(), 2, '5 members on 3 partitions');
   await pauseAt(page, 1500);
   const hash = await hooks(page, 'traceHash');
-  const link = page.url();
+  const link = await writtenAddress(page);
   assert.match(link, /#\/partitions\?s=2\./, 'the address bar holds the scenario');
 
   const again = await openPage(env.browser, link);
@@ -158,7 +158,7 @@ test('eager and cooperative run side by side, and a member action lands in the l
   // (at 32× a rebalance's lines could push it out of the list before the test reads it).
   await page.keyboard.press('Space');
   await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor();
-  const before = page.url();
+  const before = await writtenAddress(page);
   await page.locator('.member-actions tr', { hasText: 'c6' }).locator('button', { hasText: 'crash' }).click();
   await page.waitForFunction((old) => location.href !== old, before);
   await page.locator('.transport button', { hasText: 'Step' }).click();

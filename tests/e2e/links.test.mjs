@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, waitForApp } from './harness.mjs';
-import { assertQuiet, useSiteAndBrowser } from './lesson-helpers.mjs';
+import { assertQuiet, useSiteAndBrowser, writtenAddress } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
 
@@ -41,7 +41,7 @@ async function openPausedAt(slug, ms) {
 
 /** The page shows the same run and picture as a fresh page of its link, at the same time. */
 async function assertSameAsFresh(page, what) {
-  const fresh = await openPage(env.browser, page.url());
+  const fresh = await openPage(env.browser, await writtenAddress(page));
   await waitForApp(fresh.page);
   await fresh.page.waitForFunction((t) => window.__streamlab.simMs() === t, await simMs(page));
   assert.equal(await traceHash(page), await traceHash(fresh.page), `${what}: the same run`);
@@ -97,7 +97,8 @@ test('every lesson reopens from its link with the same run and picture', { timeo
     const at = await simMs(page);
     const hash = await traceHash(page);
     const drawn = await picture(page);
-    assert.match(page.url(), new RegExp(`#/${slug}\\?s=2\\.[A-Za-z0-9_-]+&t=${at}$`), `${slug}: ${page.url()} at ${at}`);
+    const address = await writtenAddress(page);
+    assert.match(address, new RegExp(`#/${slug}\\?s=2\\.[A-Za-z0-9_-]+&t=${at}$`), `${slug}: ${address} at ${at}`);
     await page.reload();
     await waitForApp(page);
     await page.waitForFunction((t) => window.__streamlab.simMs() === t, at);
@@ -230,7 +231,7 @@ test('the scrubber lands where it is asked, and acting in the past forks', { tim
   await screenshot(page, 'timeline-scrubber-in-the-past');
   assert.match(await page.locator('.scrubber-legend').innerText(), /In the past/);
 
-  const fresh = await openPage(env.browser, page.url());
+  const fresh = await openPage(env.browser, await writtenAddress(page));
   await waitForApp(fresh.page);
   await fresh.page.waitForFunction(() => window.__streamlab.simMs() === 12_000);
   assert.equal(await traceHash(fresh.page), pastHash, 'a seek equals a run from zero to there');

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, waitForApp } from './harness.mjs';
-import { assertQuiet, canvasHasInk, presetFiguresAtEnd, useSiteAndBrowser } from './lesson-helpers.mjs';
+import { assertQuiet, canvasHasInk, presetFiguresAtEnd, useSiteAndBrowser, writtenAddress } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
 
@@ -78,7 +78,7 @@ test('a broker button schedules its fault now: crashing the leader elects anothe
   }
   await page.locator('[data-broker="2"] .rp-state', { hasText: 'crashed' }).waitFor();
   await page.locator('[data-partition="1"] h3', { hasText: /leader broker [13]/ }).waitFor({ timeout: 60_000 });
-  assert.match(page.url(), /s=/);
+  assert.match(await writtenAddress(page), /s=/);
   assertQuiet(visit);
   await page.close();
 });
