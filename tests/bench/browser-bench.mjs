@@ -138,7 +138,9 @@ try {
   await long.page.waitForFunction(() => window.__streamlab.simMs() >= 3_590_000, undefined, { timeout: 400_000, polling: 1000 });
   const hourFrames = await long.page.evaluate(() => window.__streamlab.frameStats());
   const heapEndMb = await heapMb();
-  const cells = await long.page.locator('rect.cell').count();
+  // Record cells are drawn as one path per key colour: count their outlines.
+  const cells = await long.page.evaluate(() => [...document.querySelectorAll('svg.diagram .records path')]
+    .reduce((n, path) => n + path.getAttribute('d').split('M').length - 1, 0));
   console.log(`browser hour_at_32x_12_partitions: ${JSON.stringify({
     frame_work_ms: hourFrames,
     records_drawn: cells,

@@ -17,10 +17,24 @@ const GROUP_COLOURS: [&str; 3] = ["#0072B2", "#D55E00", "#009E73"];
 
 /// The colour of the records of key `key` (`None` for a null key).
 pub fn key_colour(key: Option<u32>) -> &'static str {
+    record_colour(key_colour_index(key))
+}
+
+/// How many colours a record can take: the key palette and the null key's grey.
+pub const RECORD_COLOURS: usize = KEY_COLOURS.len() + 1;
+
+/// Which of the [`RECORD_COLOURS`] the records of `key` take, so a drawing can gather records
+/// by colour.
+pub fn key_colour_index(key: Option<u32>) -> usize {
     match key {
-        Some(k) => KEY_COLOURS[k as usize % KEY_COLOURS.len()],
-        None => NULL_KEY_COLOUR,
+        Some(k) => k as usize % KEY_COLOURS.len(),
+        None => KEY_COLOURS.len(),
     }
+}
+
+/// Record colour number `index` (below [`RECORD_COLOURS`]).
+pub fn record_colour(index: usize) -> &'static str {
+    KEY_COLOURS.get(index).copied().unwrap_or(NULL_KEY_COLOUR)
 }
 
 /// The colour of group number `index`.

@@ -8,6 +8,8 @@
 //! interpolating between the send/append or poll times the snapshot carries, so motion stays
 //! smooth at any speed.
 
+use super::diagram_layout::{Layout, GROUPS_X, LOG_W, LOG_X, PRODUCER_W, PRODUCER_X, TOP, WIDTH};
+use super::record_cells::{follow_pointer, record_paths, record_tip, HoveredCell};
 use crate::platform::palette::{group_colour, key_colour};
 use crate::platform::shared::Shared;
 use crate::platform::svg::svg_number;
@@ -15,16 +17,6 @@ use streamlab_sim::kafka::group::MemberPhase;
 use streamlab_sim::kafka::snapshot::{GroupView, MemberState, MemberView, PartitionView, Snapshot};
 use yew::prelude::*;
 
-const WIDTH: f64 = 1000.0;
-const TOP: f64 = 48.0;
-const PRODUCER_X: f64 = 8.0;
-const PRODUCER_W: f64 = 96.0;
-const LOG_X: f64 = 150.0;
-const LOG_W: f64 = 470.0;
-const GROUPS_X: f64 = 700.0;
-const GROUPS_W: f64 = 292.0;
-/// Records drawn per partition row.
-pub const CELLS: u64 = 24;
 /// Most in-flight records drawn at once (at high rates the rest would be a blur anyway).
 const MAX_IN_FLIGHT_DRAWN: usize = 80;
 /// Wall-clock time a fetched batch takes to travel, in ms, whatever the speed.
@@ -40,71 +32,10 @@ pub struct DiagramProps {
     /// Under `prefers-reduced-motion`, nothing travels: states just change.
     #[prop_or_default]
     pub reduced_motion: bool,
-    /// Tooltips on the records and markers. While the clock runs they are left out: at 32x
-    /// every record moves on every frame, no one can hover one, and rewriting some 300
-    /// tooltip texts per frame was a third of the diagram's work.
+    /// The hovered record's details and the markers' tooltips. While the clock runs they are
+    /// left out: at 32x every record moves on every frame, no one can hover one, and rewriting
+    /// some 300 tooltip texts per frame was a third of the diagram's work.
     pub hover_details: bool,
-}
-
-/// Where things go, computed once per frame from the snapshot's shape.
-struct Layout {
-    row_h: f64,
-    cell_w: f64,
-    cell_h: f64,
-    lane_h: f64,
-    height: f64,
-    group_col_w: f64,
-}
-
-impl Layout {
-    fn new(snapshot: &Snapshot) -> Self {
-        let partitions = snapshot.partitions.len().max(1) as f64;
-        let row_h = (480.0 / partitions).clamp(14.0, 56.0);
-        let groups = snapshot.groups.len().max(1) as f64;
-        let max_members = snapshot
-            .groups
-            .iter()
-            .map(|g| g.members.len())
-            .max()
-            .unwrap_or(0) as f64;
-        let rows_h = partitions * row_h;
-        let members_h = max_members * 20.0;
-        let cell_h = (row_h * 0.55).min(26.0);
-        Self {
-            row_h,
-            cell_w: LOG_W / CELLS as f64,
-            cell_h,
-            lane_h: ((row_h - cell_h - 4.0) / groups).max(3.0),
-            height: TOP + rows_h.max(members_h).max(160.0) + 12.0,
-            group_col_w: GROUPS_W / groups,
-        }
-    }
-
-    fn row_top(&self, p: usize) -> f64 {
-        TOP + p as f64 * self.row_h
-    }
-
-    fn row_mid(&self, p: usize) -> f64 {
-        self.row_top(p) + 2.0 + self.cell_h / 2.0
-    }
-
-    /// x of the boundary before `offset` in a row whose log ends at `end`, clamped to the row.
-    fn offset_x(&self, offset: u64, end: u64) -> (f64, bool) {
-        let back = end.saturating_sub(offset);
-        if back > CELLS {
-            (LOG_X, true)
-        } else {
-            (LOG_X + (CELLS - back) as f64 * self.cell_w, false)
-        }
-    }
-
-    fn member_box(&self, group: usize, member: usize, members: usize) -> (f64, f64, f64, f64) {
-        let x = GROUPS_X + group as f64 * self.group_col_w + 6.0;
-        let avail = self.height - TOP - 12.0;
-        let h = (avail / members.max(1) as f64 - 4.0).clamp(10.0, 40.0);
-        let y = TOP + member as f64 * (h + 4.0);
-        (x, y, self.group_col_w - 12.0, h)
-    }
 }
 
 #[function_component(Diagram)]
@@ -112,9 +43,27 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let snapshot = &props.snapshot;
     let layout = Layout::new(snapshot);
     let view_box = format!("0 0 {WIDTH} {}", layout.height);
+    let hovered = use_state_eq(|| HoveredCell::None);
+    let svg = use_node_ref();
+    {
+        // A record's details are for a paused picture: forget the hovered cell once it plays.
+        let hovered = hovered.clone();
+        use_effect_with(props.hover_details, move |&details| {
+            if !details {
+                hovered.set(None);
+            }
+        });
+    }
+    let follow = props
+        .hover_details
+        .then(|| follow_pointer(snapshot, &svg, &hovered));
+    let leave = props.hover_details.then(|| {
+        let hovered = hovered.clone();
+        Callback::from(move |_: MouseEvent| hovered.set(None))
+    });
     html! {
-        <svg class="diagram" viewBox={view_box} role="img" preserveAspectRatio="xMidYMin meet"
-            aria-label={describe(snapshot)}>
+        <svg ref={svg} class="diagram" viewBox={view_box} role="img" preserveAspectRatio="xMidYMin meet"
+            aria-label={describe(snapshot)} onmousemove={follow} onmouseleave={leave}>
             { headers(snapshot) }
             { producer(snapshot, &layout) }
             // Every list whose length a knob or the run changes sits in a group of its own:
@@ -122,6 +71,10 @@ pub fn diagram(props: &DiagramProps) -> Html {
             // among fixed siblings would make it rebuild those siblings instead of adding one.
             <g class="partitions">
                 { for snapshot.partitions.iter().enumerate().map(|(p, view)| partition_row(p, view, snapshot, &layout, props.hover_details)) }
+            </g>
+            { record_paths(snapshot, &layout) }
+            <g class="offset-labels">
+                { for snapshot.partitions.iter().enumerate().map(|(p, view)| offset_labels(p, view, &layout)) }
             </g>
             <g class="ownerships">
                 { for snapshot.groups.iter().enumerate().map(|(g, group)| ownership_lines(g, group, &layout)) }
@@ -134,6 +87,9 @@ pub fn diagram(props: &DiagramProps) -> Html {
                 <g class="fetch-groups">
                     { for snapshot.groups.iter().enumerate().map(|(g, group)| fetch_packets(g, group, snapshot, props, &layout)) }
                 </g>
+            }
+            if props.hover_details {
+                { record_tip(snapshot, &layout, *hovered) }
             }
         </svg>
     }
@@ -199,45 +155,35 @@ fn partition_row(
     layout: &Layout,
     details: bool,
 ) -> Html {
-    let top = layout.row_top(p);
     let end = view.log_end_offset;
-    let label_every = if layout.cell_h >= 16.0 { 4 } else { u64::MAX };
     html! {
         <g class="partition" key={p}>
             <text x={svg_number(LOG_X - 8.0)} y={svg_number(layout.row_mid(p) + 4.0)} class="row-label" text-anchor="end">{ format!("p{p}") }</text>
-            <rect class="log-bg" x={svg_number(LOG_X)} y={svg_number(top + 2.0)} width={svg_number(LOG_W)} height={svg_number(layout.cell_h)} />
-            // The cells and their offset labels are two lists of fixed length (once the log
-            // holds a row's worth), so as records stream through a row its nodes stay and only
-            // their attributes and text change: nothing is created or removed per frame.
-            <g class="cells">
-            { for view.tail.iter().map(|r| {
-                let (x, _) = layout.offset_x(r.offset, end);
-                let key = || r.key.map_or("null".to_string(), |k| format!("key-{k}"));
-                html! {
-                    <rect class="cell" x={svg_number(x)} y={svg_number(top + 2.0)}
-                        width={svg_number(layout.cell_w - 1.0)} height={svg_number(layout.cell_h)}
-                        fill={key_colour(r.key)}>
-                        if details {
-                            <title>{ format!("p{p} offset {}: {}, sent at {:.3} s", r.offset, key(), r.send_ms as f64 / 1000.0) }</title>
-                        }
-                    </rect>
-                }
-            }) }
-            </g>
-            <g class="offsets">
-            { for view.tail.iter().filter(|r| r.offset % label_every == 0).map(|r| {
-                let (x, _) = layout.offset_x(r.offset, end);
-                html! {
-                    <text class="offset" x={svg_number(x + 2.0)} y={svg_number(top + 2.0 + layout.cell_h - 4.0)}>{ r.offset }</text>
-                }
-            }) }
-            </g>
+            <rect class="log-bg" x={svg_number(LOG_X)} y={svg_number(layout.cell_top(p))} width={svg_number(LOG_W)} height={svg_number(layout.cell_h)} />
             <text class="leo" x={svg_number(LOG_X + LOG_W + 6.0)} y={svg_number(layout.row_mid(p) + 4.0)}>
                 { format!("end {end}") }
             </text>
             <g class="lanes">
                 { for snapshot.groups.iter().enumerate().map(|(g, group)| group_lane(p, g, group, end, layout, details)) }
             </g>
+        </g>
+    }
+}
+
+/// Partition `p`'s offset labels, every fourth record (none when the rows are too thin). They
+/// are drawn over the record cells, which sit in a layer of their own under them.
+fn offset_labels(p: usize, view: &PartitionView, layout: &Layout) -> Html {
+    let label_every = if layout.cell_h >= 16.0 { 4 } else { u64::MAX };
+    let end = view.log_end_offset;
+    let top = layout.cell_top(p);
+    html! {
+        <g class="offsets">
+        { for view.tail.iter().filter(|r| r.offset % label_every == 0).map(|r| {
+            let (x, _) = layout.offset_x(r.offset, end);
+            html! {
+                <text class="offset" x={svg_number(x + 2.0)} y={svg_number(top + layout.cell_h - 4.0)}>{ r.offset }</text>
+            }
+        }) }
         </g>
     }
 }

@@ -5,6 +5,8 @@ pub mod counters;
 pub mod delivery_log;
 pub mod delivery_panel;
 pub mod diagram;
+pub mod diagram_layout;
 pub mod lag_chart;
 pub mod membership;
+pub mod record_cells;
 pub mod timelines;

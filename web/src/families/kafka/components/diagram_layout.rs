@@ -1,0 +1,237 @@
+//! Where the kafka diagram puts things: its fixed columns, the rows and lanes sized from the
+//! snapshot's shape, and the way back from a point on the page to the record drawn there (the
+//! records are drawn as paths, one per colour, so the pointer finds a record by its position
+//! rather than by an element of its own).
+
+use streamlab_sim::kafka::snapshot::Snapshot;
+
+pub const WIDTH: f64 = 1000.0;
+pub const TOP: f64 = 48.0;
+pub const PRODUCER_X: f64 = 8.0;
+pub const PRODUCER_W: f64 = 96.0;
+pub const LOG_X: f64 = 150.0;
+pub const LOG_W: f64 = 470.0;
+pub const GROUPS_X: f64 = 700.0;
+const GROUPS_W: f64 = 292.0;
+/// Records drawn per partition row.
+pub const CELLS: u64 = 24;
+
+/// Where things go, computed once per frame from the snapshot's shape.
+pub struct Layout {
+    pub row_h: f64,
+    pub cell_w: f64,
+    pub cell_h: f64,
+    pub lane_h: f64,
+    pub height: f64,
+    pub group_col_w: f64,
+}
+
+impl Layout {
+    pub fn new(snapshot: &Snapshot) -> Self {
+        let partitions = snapshot.partitions.len().max(1) as f64;
+        let row_h = (480.0 / partitions).clamp(14.0, 56.0);
+        let groups = snapshot.groups.len().max(1) as f64;
+        let max_members = snapshot
+            .groups
+            .iter()
+            .map(|g| g.members.len())
+            .max()
+            .unwrap_or(0) as f64;
+        let rows_h = partitions * row_h;
+        let members_h = max_members * 20.0;
+        let cell_h = (row_h * 0.55).min(26.0);
+        Self {
+            row_h,
+            cell_w: LOG_W / CELLS as f64,
+            cell_h,
+            lane_h: ((row_h - cell_h - 4.0) / groups).max(3.0),
+            height: TOP + rows_h.max(members_h).max(160.0) + 12.0,
+            group_col_w: GROUPS_W / groups,
+        }
+    }
+
+    pub fn row_top(&self, p: usize) -> f64 {
+        TOP + p as f64 * self.row_h
+    }
+
+    /// The top edge of partition `p`'s record cells.
+    pub fn cell_top(&self, p: usize) -> f64 {
+        self.row_top(p) + 2.0
+    }
+
+    pub fn row_mid(&self, p: usize) -> f64 {
+        self.cell_top(p) + self.cell_h / 2.0
+    }
+
+    /// x of the boundary before `offset` in a row whose log ends at `end`, clamped to the row.
+    pub fn offset_x(&self, offset: u64, end: u64) -> (f64, bool) {
+        let back = end.saturating_sub(offset);
+        if back > CELLS {
+            (LOG_X, true)
+        } else {
+            (LOG_X + (CELLS - back) as f64 * self.cell_w, false)
+        }
+    }
+
+    /// The partition and offset of the record cell at (`x`, `y`) in the diagram's coordinates,
+    /// given each row's log end offset: the inverse of [`Layout::offset_x`] and
+    /// [`Layout::cell_top`]. `None` off the cells, and for a slot the log has not filled yet.
+    pub fn cell_at(&self, x: f64, y: f64, ends: &[u64]) -> Option<(usize, u64)> {
+        if x < LOG_X || y < TOP {
+            return None;
+        }
+        let p = ((y - TOP) / self.row_h) as usize;
+        let end = *ends.get(p)?;
+        let into_cell = y - self.cell_top(p);
+        let slot = ((x - LOG_X) / self.cell_w) as u64;
+        if !(0.0..=self.cell_h).contains(&into_cell) || slot >= CELLS {
+            return None;
+        }
+        // The slot `CELLS - back` holds the record `back` before the end.
+        let offset = (end + slot).checked_sub(CELLS)?;
+        Some((p, offset))
+    }
+
+    pub fn member_box(&self, group: usize, member: usize, members: usize) -> (f64, f64, f64, f64) {
+        let x = GROUPS_X + group as f64 * self.group_col_w + 6.0;
+        let avail = self.height - TOP - 12.0;
+        let h = (avail / members.max(1) as f64 - 4.0).clamp(10.0, 40.0);
+        let y = TOP + member as f64 * (h + 4.0);
+        (x, y, self.group_col_w - 12.0, h)
+    }
+}
+
+/// The diagram's coordinates of the page point (`client_x`, `client_y`), for a drawing
+/// `WIDTH` × `height` shown in `bounds` with `preserveAspectRatio="xMidYMin meet"`: scaled to
+/// fit, centred across, aligned to the top.
+pub fn diagram_point(client_x: f64, client_y: f64, bounds: &PageBox, height: f64) -> (f64, f64) {
+    let scale = (bounds.width / WIDTH).min(bounds.height / height);
+    if scale <= 0.0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let left = bounds.left + (bounds.width - WIDTH * scale) / 2.0;
+    ((client_x - left) / scale, (client_y - bounds.top) / scale)
+}
+
+/// Where an element is on the page, in CSS pixels.
+pub struct PageBox {
+    pub left: f64,
+    pub top: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn layout(partitions: usize) -> Layout {
+        let row_h = (480.0 / partitions as f64).clamp(14.0, 56.0);
+        let cell_h = (row_h * 0.55).min(26.0);
+        Layout {
+            row_h,
+            cell_w: LOG_W / CELLS as f64,
+            cell_h,
+            lane_h: 4.0,
+            height: TOP + partitions as f64 * row_h + 12.0,
+            group_col_w: 100.0,
+        }
+    }
+
+    /// The middle of the cell the diagram draws for `offset` in row `p`.
+    fn middle_of(layout: &Layout, p: usize, offset: u64, end: u64) -> (f64, f64) {
+        let (x, clamped) = layout.offset_x(offset, end);
+        assert!(
+            !clamped,
+            "offset {offset} is drawn in a row ending at {end}"
+        );
+        (
+            x + layout.cell_w / 2.0,
+            layout.cell_top(p) + layout.cell_h / 2.0,
+        )
+    }
+
+    #[wasm_bindgen_test]
+    fn every_drawn_cell_is_found_again_from_its_middle_and_near_its_corners() {
+        let layout = layout(6);
+        let ends: [u64; 6] = [100, 30, 24, 7, 0, 5_000];
+        for (p, &end) in ends.iter().enumerate() {
+            for offset in end.saturating_sub(CELLS)..end {
+                let (x, y) = middle_of(&layout, p, offset, end);
+                assert_eq!(layout.cell_at(x, y, &ends), Some((p, offset)));
+                // Just inside the corners: a boundary itself may fall on either side of it.
+                let edge = layout.cell_w - 1.0;
+                let (left, top) = (x - layout.cell_w / 2.0 + 0.01, layout.cell_top(p));
+                assert_eq!(layout.cell_at(left, top, &ends), Some((p, offset)));
+                let bottom = top + layout.cell_h;
+                let right = left + edge;
+                assert_eq!(layout.cell_at(right, bottom, &ends), Some((p, offset)));
+            }
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn no_record_is_found_off_the_cells_or_where_the_log_has_not_reached() {
+        let layout = layout(6);
+        let ends = [100, 7];
+        let (x, y) = middle_of(&layout, 0, 99, 100);
+        assert_eq!(
+            layout.cell_at(LOG_X - 1.0, y, &ends),
+            None,
+            "left of the log"
+        );
+        assert_eq!(
+            layout.cell_at(LOG_X + LOG_W + 1.0, y, &ends),
+            None,
+            "right of the newest record"
+        );
+        assert_eq!(layout.cell_at(x, TOP - 1.0, &ends), None, "above the rows");
+        let under_cells = layout.cell_top(0) + layout.cell_h + 1.0;
+        assert_eq!(
+            layout.cell_at(x, under_cells, &ends),
+            None,
+            "in the group lanes"
+        );
+        assert_eq!(
+            layout.cell_at(x, layout.cell_top(2) + 1.0, &ends),
+            None,
+            "below the last row"
+        );
+        // Row 1 holds offsets 0..7 in its last seven slots; the first slot is empty.
+        assert_eq!(
+            layout.cell_at(LOG_X + 1.0, layout.row_mid(1), &ends),
+            None,
+            "an empty slot"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_page_point_maps_into_the_drawing_scaled_to_fit_and_centred() {
+        let height = 500.0;
+        // Twice as wide as needed at half scale: the drawing is centred, 250 px in.
+        let wide = PageBox {
+            left: 10.0,
+            top: 20.0,
+            width: 1_000.0,
+            height: 250.0,
+        };
+        assert_eq!(diagram_point(260.0, 20.0, &wide, height), (0.0, 0.0));
+        assert_eq!(diagram_point(760.0, 270.0, &wide, height), (WIDTH, height));
+        // Too tall: the drawing fills the width and sits at the top.
+        let tall = PageBox {
+            left: 0.0,
+            top: 0.0,
+            width: 500.0,
+            height: 2_000.0,
+        };
+        assert_eq!(diagram_point(250.0, 100.0, &tall, height), (500.0, 200.0));
+        let collapsed = PageBox {
+            left: 0.0,
+            top: 0.0,
+            width: 0.0,
+            height: 0.0,
+        };
+        assert!(diagram_point(1.0, 1.0, &collapsed, height).0.is_nan());
+    }
+}
