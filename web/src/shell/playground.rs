@@ -21,7 +21,7 @@ use super::components::family_knobs::FamilyKnobs;
 use super::components::lesson_text::LessonText;
 use super::components::lesson_tools::LessonTools;
 use super::components::misconception_banner::MisconceptionBanner;
-use super::components::narration::{Narration, NarrationLine};
+use super::components::narration::{newest_lines, Narration, NarrationLine};
 use super::components::presets_bar::{PresetButton, PresetsBar};
 use super::components::share_bar::ShareBar;
 use super::components::site_header::SiteHeader;
@@ -608,20 +608,19 @@ impl<F: LessonFamily> Playground<F> {
         if events.len() == self.narrated_events {
             return;
         }
-        // Only the newest lines are kept, so only the newest events are worth narrating.
+        // Only the newest lines are kept, so only the newest events are worth narrating: from
+        // the newest back, until the feed is full (a new run late in the lesson has thousands).
         let from = self
             .narrated_events
             .max(events.len().saturating_sub(NARRATION_KEPT * 4));
-        let mut lines: Vec<NarrationLine> = self.narration.iter().cloned().collect();
-        lines.extend(events[from..].iter().filter_map(|event| {
+        let lines = newest_lines(&self.narration, from..events.len(), NARRATION_KEPT, |seq| {
+            let event = &events[seq];
             F::Sim::narrate(event).map(|text| NarrationLine {
                 at_ms: F::Sim::event_at_ms(event),
                 text,
                 kind: F::tone(event),
             })
-        }));
-        let excess = lines.len().saturating_sub(NARRATION_KEPT);
-        lines.drain(..excess);
+        });
         self.narrated_events = events.len();
         self.narration = Shared::new(lines);
     }

@@ -7,10 +7,8 @@ use crate::families::kafka::components::client_metrics::{GroupMetrics, MOMENT_AG
 use crate::families::kafka::components::counters::GroupCounters;
 use crate::families::kafka::components::lag_chart::ChartData;
 use crate::families::kafka::components::timelines::{PhaseSpan, TimelineData};
-use crate::shell::components::narration::NarrationLine;
 use std::sync::Arc;
 use streamlab_sim::kafka::client_metrics::group_metrics;
-use streamlab_sim::kafka::events::{narrate, Event};
 use streamlab_sim::kafka::group::{GroupState, MemberPhase};
 use streamlab_sim::kafka::metrics::{Sample, SAMPLE_INTERVAL_MS};
 use streamlab_sim::kafka::snapshot::Snapshot;
@@ -186,15 +184,6 @@ fn phase_spans(samples: &[Arc<Sample>], m: usize) -> Vec<PhaseSpan> {
         }
     }
     spans
-}
-
-/// Narration lines for `events`.
-pub fn narration_lines(events: &[Event]) -> impl Iterator<Item = NarrationLine> + '_ {
-    events.iter().map(|event| NarrationLine {
-        at_ms: event.at_ms,
-        text: narrate(event),
-        kind: event.kind.category(),
-    })
 }
 
 #[cfg(test)]
