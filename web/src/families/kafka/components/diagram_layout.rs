@@ -206,32 +206,26 @@ mod tests {
         );
     }
 
+    fn page_box(left: f64, top: f64, width: f64, height: f64) -> PageBox {
+        PageBox {
+            left,
+            top,
+            width,
+            height,
+        }
+    }
+
     #[wasm_bindgen_test]
     fn a_page_point_maps_into_the_drawing_scaled_to_fit_and_centred() {
         let height = 500.0;
         // Twice as wide as needed at half scale: the drawing is centred, 250 px in.
-        let wide = PageBox {
-            left: 10.0,
-            top: 20.0,
-            width: 1_000.0,
-            height: 250.0,
-        };
+        let wide = page_box(10.0, 20.0, 1_000.0, 250.0);
         assert_eq!(diagram_point(260.0, 20.0, &wide, height), (0.0, 0.0));
         assert_eq!(diagram_point(760.0, 270.0, &wide, height), (WIDTH, height));
         // Too tall: the drawing fills the width and sits at the top.
-        let tall = PageBox {
-            left: 0.0,
-            top: 0.0,
-            width: 500.0,
-            height: 2_000.0,
-        };
+        let tall = page_box(0.0, 0.0, 500.0, 2_000.0);
         assert_eq!(diagram_point(250.0, 100.0, &tall, height), (500.0, 200.0));
-        let collapsed = PageBox {
-            left: 0.0,
-            top: 0.0,
-            width: 0.0,
-            height: 0.0,
-        };
+        let collapsed = page_box(0.0, 0.0, 0.0, 0.0);
         assert!(diagram_point(1.0, 1.0, &collapsed, height).0.is_nan());
     }
 }
