@@ -71,8 +71,8 @@ fn hovered_record(snapshot: &Snapshot, hovered: HoveredCell) -> Option<(usize, &
     Some((p, record))
 }
 
-/// The hovered record's details in a box above its cell (below it in the first row), and an
-/// outline around the cell.
+/// The hovered record's details in a box above its cell (below it, were there no room above),
+/// and an outline around the cell.
 pub fn record_tip(snapshot: &Snapshot, layout: &Layout, hovered: HoveredCell) -> Html {
     let Some((p, record)) = hovered_record(snapshot, hovered) else {
         return html! {};
