@@ -115,8 +115,9 @@ impl<W: Simulation> KeptTimelines<W> {
     }
 
     /// Drops the oldest runs until the count and the budget hold; a run larger than the whole
-    /// budget is dropped wherever it is. Each run's size is estimated once: the estimate walks
-    /// every checkpoint, and this runs on every knob change and every slice of preparing.
+    /// budget is dropped wherever it is. Each run's size is asked once: the shared part of the
+    /// estimate walks the partitions, and this runs on every knob change and every slice of
+    /// preparing.
     fn drop_oldest_past_bounds(&mut self) {
         let budget_bytes = self.budget_bytes;
         let mut sizes = Vec::with_capacity(self.kept.len());

@@ -46,6 +46,9 @@ pub struct Timeline<W> {
     current: W,
     /// In time order; the first is the world as built (time 0).
     checkpoints: Vec<W>,
+    /// The sum of the checkpoints' own size estimates, kept as they come and go: summing
+    /// them again after every push made a run's checkpoints cost the square of their number.
+    own_bytes: usize,
     spacing_ms: u64,
 }
 
@@ -53,6 +56,7 @@ impl<W: Simulation> Timeline<W> {
     /// A timeline starting from a freshly built world.
     pub fn new(world: W) -> Self {
         Self {
+            own_bytes: world.size_hint_bytes(),
             checkpoints: vec![world.clone()],
             current: world,
             spacing_ms: INITIAL_SPACING_MS,
@@ -100,6 +104,7 @@ impl<W: Simulation> Timeline<W> {
                 break;
             }
             self.current.advance_to(next_ms);
+            self.own_bytes += self.current.size_hint_bytes();
             self.checkpoints.push(self.current.clone());
             while self.checkpoints.len() > 2 && self.over_bounds() {
                 self.thin();
@@ -114,7 +119,7 @@ impl<W: Simulation> Timeline<W> {
 
     /// Roughly how many bytes the checkpoints hold between them, by the worlds' own estimates.
     pub fn held_bytes(&self) -> usize {
-        let own: usize = self.checkpoints.iter().map(W::size_hint_bytes).sum();
+        let own = self.own_bytes;
         let shared = match (self.checkpoints.first(), self.checkpoints.last()) {
             (Some(first), Some(last)) => W::shared_size_hint_bytes(first, last),
             _ => 0,
@@ -129,7 +134,12 @@ impl<W: Simulation> Timeline<W> {
             index += 1;
             index % 2 == 1
         });
+        self.recount_own_bytes();
         self.spacing_ms *= 2;
+    }
+
+    fn recount_own_bytes(&mut self) {
+        self.own_bytes = self.checkpoints.iter().map(W::size_hint_bytes).sum();
     }
 }
 
@@ -147,6 +157,7 @@ impl<W: Simulation> Timeline<W> {
         // Every action up to `now_ms` is unchanged, so each earlier checkpoint takes the new
         // schedule too; one that somehow could not is dropped rather than kept stale.
         self.checkpoints.retain_mut(|c| c.reschedule(scenario));
+        self.recount_own_bytes();
         true
     }
 }
@@ -194,6 +205,35 @@ mod tests {
             timeline.world().trace_hash().hex(),
             from_zero(&Scenario::default(), 299_999)
         );
+    }
+
+    /// `held_bytes` as the estimates say it from scratch.
+    fn held_bytes_recounted<W: Simulation>(timeline: &Timeline<W>) -> usize {
+        let own: usize = timeline.checkpoints.iter().map(W::size_hint_bytes).sum();
+        let (first, last) = (&timeline.checkpoints[0], timeline.checkpoints.last().unwrap());
+        own + W::shared_size_hint_bytes(first, last)
+    }
+
+    #[test]
+    fn the_held_bytes_follow_checkpoints_made_thinned_and_forked() {
+        use crate::kafka::scenario::{MemberAction, ScheduledAction};
+        let scenario = Scenario::default();
+        let mut timeline = Timeline::new(World::new(&scenario).unwrap());
+        assert_eq!(timeline.held_bytes(), held_bytes_recounted(&timeline));
+        for t_ms in [60_000, 400_000, 1_200_000, 700_000] {
+            timeline.seek(t_ms);
+            assert_eq!(timeline.held_bytes(), held_bytes_recounted(&timeline), "{t_ms}");
+        }
+        assert!(timeline.checkpoints().1 > INITIAL_SPACING_MS, "the run must thin");
+        let mut next = scenario.clone();
+        next.schedule.push(ScheduledAction {
+            at_ms: 700_001,
+            group_id: "search".into(),
+            member_id: "c1".into(),
+            action: MemberAction::Crash,
+        });
+        assert!(timeline.fork(&next));
+        assert_eq!(timeline.held_bytes(), held_bytes_recounted(&timeline));
     }
 
     #[test]
