@@ -80,7 +80,7 @@ impl<W: Simulation> KeptTimelines<W> {
         scenario: &W::Scenario,
         at_ms: u64,
         slice_ms: u64,
-        mut more_time: impl FnMut() -> bool,
+        more_time: impl FnMut() -> bool,
     ) -> Result<Prepared, ScenarioError> {
         let index = match self.position_of(scenario) {
             Some(index) => index,
@@ -89,17 +89,9 @@ impl<W: Simulation> KeptTimelines<W> {
                 self.kept.len() - 1
             }
         };
-        let timeline = &mut self.kept[index];
         // A world advances to any time asked (the `Simulation` contract), so each slice
         // makes progress.
-        while timeline.position_ms() < at_ms {
-            let slice_end_ms = timeline.position_ms().saturating_add(slice_ms.max(1));
-            timeline.seek(at_ms.min(slice_end_ms));
-            if !more_time() {
-                break;
-            }
-        }
-        let ready = timeline.position_ms() >= at_ms;
+        let ready = self.kept[index].advance_in_slices(at_ms, slice_ms, more_time);
         self.drop_oldest_past_bounds();
         Ok(match self.position_of(scenario) {
             None => Prepared::NotKept,

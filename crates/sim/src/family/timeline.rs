@@ -94,6 +94,25 @@ impl<W: Simulation> Timeline<W> {
         self.advance_recording(target_ms);
     }
 
+    /// Moves the run forwards toward `target_ms`, `slice_ms` of simulated time at a time, for
+    /// as long as `more_time` says so after each slice (at least one slice is run); returns
+    /// whether it got there. Building a long run this way lets the caller yield in between.
+    pub fn advance_in_slices(
+        &mut self,
+        target_ms: u64,
+        slice_ms: u64,
+        mut more_time: impl FnMut() -> bool,
+    ) -> bool {
+        while self.position_ms() < target_ms {
+            let slice_end_ms = self.position_ms().saturating_add(slice_ms.max(1));
+            self.seek(target_ms.min(slice_end_ms));
+            if !more_time() {
+                break;
+            }
+        }
+        self.position_ms() >= target_ms
+    }
+
     /// Advances from the current world to `target_ms`, saving a checkpoint at every spacing
     /// boundary past the last one saved.
     fn advance_recording(&mut self, target_ms: u64) {
@@ -191,6 +210,30 @@ mod tests {
     }
 
     #[test]
+    fn building_in_slices_stops_when_asked_and_ends_at_the_same_run() {
+        let scenario = Scenario::default();
+        let mut timeline = Timeline::new(World::new(&scenario).unwrap());
+        assert!(!timeline.advance_in_slices(30_000, 1_000, || false));
+        assert_eq!(timeline.position_ms(), 1_000, "one slice, then it stops");
+        let mut slices = 0;
+        let reached = timeline.advance_in_slices(30_000, 1_000, || {
+            slices += 1;
+            true
+        });
+        assert!(reached);
+        assert_eq!((slices, timeline.position_ms()), (29, 30_000));
+        assert_eq!(
+            timeline.world().trace_hash().hex(),
+            from_zero(&scenario, 30_000)
+        );
+        // Already there (or past it): no slice, and the run stays where it is.
+        assert!(
+            timeline.advance_in_slices(20_000, 1_000, || -> bool { panic!("no slice was needed") })
+        );
+        assert_eq!(timeline.position_ms(), 30_000);
+    }
+
+    #[test]
     fn checkpoints_stay_bounded_on_long_runs() {
         let mut timeline = Timeline::new(World::new(&Scenario::default()).unwrap());
         timeline.seek(600_000);
@@ -210,7 +253,10 @@ mod tests {
     /// `held_bytes` as the estimates say it from scratch.
     fn held_bytes_recounted<W: Simulation>(timeline: &Timeline<W>) -> usize {
         let own: usize = timeline.checkpoints.iter().map(W::size_hint_bytes).sum();
-        let (first, last) = (&timeline.checkpoints[0], timeline.checkpoints.last().unwrap());
+        let (first, last) = (
+            &timeline.checkpoints[0],
+            timeline.checkpoints.last().unwrap(),
+        );
         own + W::shared_size_hint_bytes(first, last)
     }
 
@@ -222,9 +268,16 @@ mod tests {
         assert_eq!(timeline.held_bytes(), held_bytes_recounted(&timeline));
         for t_ms in [60_000, 400_000, 1_200_000, 700_000] {
             timeline.seek(t_ms);
-            assert_eq!(timeline.held_bytes(), held_bytes_recounted(&timeline), "{t_ms}");
+            assert_eq!(
+                timeline.held_bytes(),
+                held_bytes_recounted(&timeline),
+                "{t_ms}"
+            );
         }
-        assert!(timeline.checkpoints().1 > INITIAL_SPACING_MS, "the run must thin");
+        assert!(
+            timeline.checkpoints().1 > INITIAL_SPACING_MS,
+            "the run must thin"
+        );
         let mut next = scenario.clone();
         next.schedule.push(ScheduledAction {
             at_ms: 700_001,
