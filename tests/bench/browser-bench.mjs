@@ -81,8 +81,11 @@ try {
         if (afterIdle) {
           await late.page.waitForFunction(() => window.__streamlab.nearbyPending() === 0, undefined, { timeout: 60000 });
         }
+        const shown = await late.page.evaluate(() => window.__streamlab.knobToPictureStats().count);
         await late.page.fill('#knob-partitions', String(value));
         await late.page.dispatchEvent('#knob-partitions', 'change');
+        // A run longer than a frame is built in slices: the next change waits for its picture.
+        await late.page.waitForFunction((n) => window.__streamlab.knobToPictureStats().count > n, shown, { timeout: 60000 });
         await late.page.waitForTimeout(250);
       }
       return late.page.evaluate(() => ({

@@ -1,7 +1,8 @@
 // Share links and the timeline, as a learner meets them: every lesson reopens from its link
 // with the same picture; the copied link opens the same run at the same time in a new page;
 // Back and Forward walk through the learner's changes; the scrubber lands where it is asked
-// and acting after a seek back forks the run; a garbage link explains itself.
+// and acting after a seek back forks the run; a knob change late in a busy run is built while
+// the page shows its progress; a garbage link explains itself.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -210,6 +211,84 @@ test('a knob\'s next step, once the page has been idle, is a kept run equal to a
   assert.deepEqual(await page.evaluate(() => window.__streamlab.runStarts()), { fromZero: before.fromZero, fromKept: before.fromKept + 2 });
   assert.equal(await simMs(page), 30_000);
   await assertSameAsFresh(page, 'a prepared step');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('a knob change late in a busy run shows its progress, keeps a second change, and ends on the fresh run', { timeout: 180_000 }, async () => {
+  // The storm at ten minutes: a new setting simulates ten busy minutes again, far longer than
+  // a frame, so the page builds the run in slices and says so meanwhile.
+  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?preset=rebalance-storm&t=600000`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.waitForFunction(() => window.__streamlab.simMs() === 600_000, undefined, { timeout: 60_000 });
+  // Whatever the stage shows while the notice is up, recorded as it changes; the moment the
+  // notice first appears, a second knob changes, so it lands while the first is building.
+  await page.evaluate(() => {
+    window.rebuildSeen = [];
+    new MutationObserver(() => {
+      const notice = document.querySelector('.rebuild-notice');
+      if (!notice) return;
+      if (window.rebuildSeen.length === 0) {
+        const members = document.querySelector('#knob-g0-members');
+        members.value = '5';
+        members.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+      window.rebuildSeen.push({
+        text: notice.innerText,
+        dimmed: document.querySelector('.stage').classList.contains('rebuilding'),
+        partitions: document.querySelector('#knob-partitions').value,
+        drawn: document.querySelectorAll('svg.diagram g.partition').length,
+      });
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  const before = await page.evaluate(() => window.__streamlab.runStarts());
+  const drawnBefore = await page.locator('svg.diagram g.partition').count();
+  // Not a step either side of the current setting, so nothing was prepared for it.
+  const partitions = drawnBefore + 3;
+  await page.fill('#knob-partitions', String(partitions));
+  await page.dispatchEvent('#knob-partitions', 'change');
+  await page.waitForFunction(() => window.rebuildSeen.length > 0);
+  await page.waitForSelector('.rebuild-notice', { state: 'detached', timeout: 60_000 });
+  const seen = await page.evaluate(() => window.rebuildSeen);
+  assert.ok(seen.length > 0, 'the notice was on screen');
+  assert.match(seen[0].text, /Simulating the new setting from 0 s[\s\S]* of 600\.0 s/);
+  assert.ok(seen.every((s) => s.dimmed), 'the previous picture is dimmed meanwhile');
+  assert.ok(seen.every((s) => s.partitions === String(partitions)), 'the knob shows the new setting');
+  assert.ok(seen.every((s) => s.drawn === drawnBefore), 'the previous picture stays until the new one');
+  assert.equal(await page.locator('svg.diagram g.partition').count(), partitions);
+  assert.equal(await page.inputValue('#knob-g0-members'), '5');
+  assert.equal(await simMs(page), 600_000, 'the clock held');
+  const after = await page.evaluate(() => window.__streamlab.runStarts());
+  assert.equal(after.fromZero, before.fromZero + 1, 'one run built, for both changes');
+  await assertSameAsFresh(page, 'a run built in slices');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('stepping while a knob change is still building finishes it first, then steps', { timeout: 180_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?preset=rebalance-storm&t=600000`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.waitForFunction(() => window.__streamlab.simMs() === 600_000, undefined, { timeout: 60_000 });
+  const partitions = (await page.locator('svg.diagram g.partition').count()) + 4;
+  // Step is pressed the moment the notice appears, so it lands while the run is building.
+  const stepped = page.evaluate(() => new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('.rebuild-notice')) return;
+      observer.disconnect();
+      [...document.querySelectorAll('.transport button')].find((b) => b.textContent === 'Step').click();
+      resolve(true);
+    });
+    observer.observe(document.body, { subtree: true, childList: true });
+  }));
+  await page.fill('#knob-partitions', String(partitions));
+  await page.dispatchEvent('#knob-partitions', 'change');
+  assert.equal(await stepped, true);
+  await page.waitForFunction(() => window.__streamlab.simMs() === 600_100, undefined, { timeout: 60_000 });
+  assert.equal(await page.locator('.rebuild-notice').count(), 0);
+  assert.equal(await page.locator('svg.diagram g.partition').count(), partitions, 'the step went on with the new setting');
+  await assertSameAsFresh(page, 'a step after a run built at once');
   assertQuiet(visit);
   await page.close();
 });

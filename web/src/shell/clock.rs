@@ -58,6 +58,13 @@ impl SimClock {
         true
     }
 
+    /// A frame arrived while the runs wait for something (a knob change's run being built):
+    /// the time stands still, and the next frame's gap counts from this one.
+    pub fn hold(&mut self, timestamp: f64) {
+        self.frames.arrived();
+        self.last_frame_ts = Some(timestamp);
+    }
+
     /// Plays or pauses. A pause lands on a whole millisecond, the precision of a link's time,
     /// so the paused picture is exactly the one the link reopens.
     pub fn toggle(&mut self) {

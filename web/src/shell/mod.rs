@@ -18,6 +18,7 @@ pub mod nearby_runs;
 pub mod page;
 pub mod panic_overlay;
 pub mod playground;
+pub mod rebuild;
 pub mod run;
 
 pub mod svg_png;

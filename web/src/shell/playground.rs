@@ -23,6 +23,7 @@ use super::components::lesson_tools::LessonTools;
 use super::components::misconception_banner::MisconceptionBanner;
 use super::components::narration::{newest_lines, Narration, NarrationLine};
 use super::components::presets_bar::{PresetButton, PresetsBar};
+use super::components::rebuild_notice::RebuildNotice;
 use super::components::share_bar::ShareBar;
 use super::components::site_header::SiteHeader;
 use super::components::timeline_scrubber::{TimelineMark, TimelineScrubber};
@@ -32,6 +33,7 @@ use super::host_api::{self, HostCommand};
 use super::link::{LessonLink, LinkMemo};
 use super::nearby_runs::NearbyRuns;
 use super::page::page_of;
+use super::rebuild::{Built, Rebuild, FIRST_SLICE_BUDGET_MS};
 use super::run::Run;
 use super::test_hooks::{now_ms, publish_frame, publish_knob_latency};
 use crate::platform::browser::{prefers_reduced_motion, KeyListener};
@@ -67,6 +69,8 @@ pub enum Msg<F: LessonFamily> {
     Host(HostCommand),
     /// A slice of idle work on the runs one knob step either side of the current setting.
     PrepareNearby,
+    /// A slice of the knob change's run being rebuilt.
+    Rebuild,
     /// Writes the staged address into the address bar, after the picture it describes.
     WriteAddress,
 }
@@ -117,6 +121,9 @@ pub struct Playground<F: LessonFamily> {
     /// The runs of the knob's next steps, built in idle time after a knob change.
     nearby: NearbyRuns<F>,
     on_prepare: Callback<()>,
+    /// A knob change's run still being built, slice by slice.
+    rebuild: Option<Rebuild<F>>,
+    on_rebuild: Callback<()>,
     /// Held for its Drop, which removes the listener.
     _keys: Option<KeyListener>,
     /// Held for its Drop, which stops the course page's messages reaching this playground.
@@ -171,6 +178,8 @@ impl<F: LessonFamily> Component for Playground<F> {
             on_act: ctx.link().callback(Msg::Act),
             nearby: NearbyRuns::default(),
             on_prepare: ctx.link().callback(|()| Msg::PrepareNearby),
+            rebuild: None,
+            on_rebuild: ctx.link().callback(|()| Msg::Rebuild),
             _keys: KeyListener::new({
                 let link = link.clone();
                 move |e| link.send_message(Msg::Key(e))
@@ -192,6 +201,9 @@ impl<F: LessonFamily> Component for Playground<F> {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg<F>) -> bool {
+        if self.rebuild.is_some() && settles_rebuild(&msg) {
+            self.finish_rebuild_now();
+        }
         match msg {
             Msg::Frame(timestamp) => return self.on_frame(ctx, timestamp),
             Msg::TogglePlay => self.toggle_play(ctx),
@@ -210,6 +222,9 @@ impl<F: LessonFamily> Component for Playground<F> {
             Msg::Edit(edit) => {
                 // Timed from here, so the figure includes rebuilding and re-simulating the run.
                 self.knob_started_at = Some(now_ms());
+                if self.comparison.is_none() {
+                    return self.edit_run(edit);
+                }
                 for &side in self.editing().sides() {
                     let mut next = self.forked(side);
                     (edit.apply)(&mut next);
@@ -244,6 +259,7 @@ impl<F: LessonFamily> Component for Playground<F> {
             Msg::DismissError => self.error = None,
             Msg::Key(event) => return self.on_key(ctx, &event),
             Msg::Host(command) => return self.on_host(ctx, command),
+            Msg::Rebuild => return self.rebuild_slice(),
             Msg::PrepareNearby => {
                 let at_ms = self.run.now_ms();
                 self.nearby
@@ -266,6 +282,10 @@ impl<F: LessonFamily> Component for Playground<F> {
         let world = self.run.world();
         publish_frame(world.trace_hash().hex(), world.now_ms(), work_ms);
         F::publish_for_tests(&self.run.view, world);
+        if self.rebuild.is_some() {
+            // The change's picture is not on screen yet: only the progress.
+            return;
+        }
         if let Some(started) = self.knob_started_at.take() {
             publish_knob_latency(started);
         }
@@ -300,7 +320,7 @@ impl<F: LessonFamily> Component for Playground<F> {
                     <h1 class="question">{ words.question }</h1>
                     { self.view_misconception() }
                     <div class="workbench">
-                        <div class="stage">
+                        <div class={classes!("stage", self.rebuild.is_some().then_some("rebuilding"))}>
                             <EmbedChallenge playing={self.clock.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
                             <Transport playing={self.clock.playing} speed_exponent={self.clock.speed_exponent}
                                 sim_ms={self.run.now_ms()}
@@ -312,6 +332,10 @@ impl<F: LessonFamily> Component for Playground<F> {
                                 end_ms={self.run.furthest_ms.max(self.run.world().end_ms())}
                                 marks={self.marks()} in_the_past={self.run.in_the_past()}
                                 on_seek={link.callback(Msg::Seek)} />
+                            if let Some(rebuild) = &self.rebuild {
+                                <RebuildNotice built_ms={rebuild.progress_ms().0}
+                                    target_ms={rebuild.progress_ms().1} />
+                            }
                             { self.view_runs(ctx) }
                             { F::panels(lesson, &self.run.view, &stage) }
                             <Narration lines={self.narration.clone()} />
@@ -395,8 +419,9 @@ impl<F: LessonFamily> Playground<F> {
     }
 
     fn editing_scenario(&self) -> &Scenario<F> {
-        match (&self.comparison, self.editing()) {
-            (Some(comparison), Side::B) => &comparison.scenario,
+        match (&self.comparison, self.editing(), &self.rebuild) {
+            (Some(comparison), Side::B, _) => &comparison.scenario,
+            (_, _, Some(rebuild)) => rebuild.scenario(),
             _ => &self.scenario,
         }
     }
@@ -423,17 +448,7 @@ impl<F: LessonFamily> Playground<F> {
                 }
             }
             _ => match Run::new(self.lesson, &scenario, at_ms) {
-                Ok(run) => {
-                    self.run = run;
-                    self.misconception = misconception_of(self.lesson, &scenario);
-                    self.scenario = scenario;
-                    if let Some(comparison) = &mut self.comparison {
-                        comparison.follow(&self.run);
-                    }
-                    self.narrated_events = 0;
-                    self.narration = Shared::new(Vec::new());
-                    self.error = None;
-                }
+                Ok(run) => self.install(scenario, run),
                 // The knobs clamp to what the core accepts, so this is a combination of
                 // values; keep the running scenario and say why.
                 Err(e) => {
@@ -444,6 +459,86 @@ impl<F: LessonFamily> Playground<F> {
         }
         self.refresh_narration();
         self.record_change();
+    }
+
+    /// `run` (of `scenario`) becomes side A's.
+    fn install(&mut self, scenario: Scenario<F>, run: Run<F>) {
+        self.run = run;
+        self.misconception = misconception_of(self.lesson, &scenario);
+        self.scenario = scenario;
+        if let Some(comparison) = &mut self.comparison {
+            comparison.follow(&self.run);
+        }
+        self.narrated_events = 0;
+        self.narration = Shared::new(Vec::new());
+        self.error = None;
+    }
+
+    /// A knob change without a comparison: the new setting's run is taken from the kept runs
+    /// or built from zero, in slices if that takes longer than one ([`Rebuild`]). A change
+    /// while one is still building starts from the setting being built.
+    fn edit_run(&mut self, edit: Edit<Scenario<F>>) -> bool {
+        let mut next = match self.rebuild.take() {
+            Some(rebuild) => rebuild.into_scenario(),
+            None => self.forked(Side::A),
+        };
+        (edit.apply)(&mut next);
+        self.nearby.stop();
+        let Ok(mut rebuild) = Rebuild::start(next.clone(), self.clock.now_ms(), edit) else {
+            // Not a scenario the core runs: set_side says why and keeps the running one.
+            self.set_side(Side::A, next);
+            return true;
+        };
+        if rebuild.work(FIRST_SLICE_BUDGET_MS) {
+            self.finish_rebuild(rebuild.finish_now());
+            return true;
+        }
+        rebuild.arm(&self.on_rebuild);
+        self.rebuild = Some(rebuild);
+        true
+    }
+
+    /// The next slice of the rebuild; re-renders when it is done or its progress is due.
+    fn rebuild_slice(&mut self) -> bool {
+        let Some(rebuild) = self.rebuild.take() else {
+            return false;
+        };
+        match rebuild.slice(&self.on_rebuild) {
+            Ok(built) => {
+                self.finish_rebuild(built);
+                true
+            }
+            Err(mut rebuild) => {
+                let due = rebuild.progress_due();
+                self.rebuild = Some(rebuild);
+                due
+            }
+        }
+    }
+
+    /// Builds what is left of a rebuild at once, for an action that needs the settled run.
+    fn finish_rebuild_now(&mut self) {
+        if let Some(rebuild) = self.rebuild.take() {
+            self.finish_rebuild(rebuild.finish_now());
+        }
+    }
+
+    /// The built run becomes the one on screen, as a knob change's run does.
+    fn finish_rebuild(&mut self, built: Built<F>) {
+        let Built {
+            scenario,
+            mut timeline,
+            from_kept,
+            edit,
+        } = built;
+        let at_ms = self.clock.now_ms();
+        // A kept run may stand past now: the view is built where it will be shown.
+        timeline.seek(at_ms);
+        let run = Run::from_timeline(self.lesson, timeline, at_ms, from_kept);
+        self.install(scenario, run);
+        self.refresh_narration();
+        self.record_change();
+        self.prepare_nearby(&edit);
     }
 
     /// An action taken now: it changes only the future, so the run continues from now (its
@@ -546,6 +641,12 @@ impl<F: LessonFamily> Playground<F> {
     }
 
     fn on_frame(&mut self, ctx: &Context<Self>, timestamp: f64) -> bool {
+        if self.rebuild.is_some() {
+            // Time stands still while a knob change's run is built, and plays on after.
+            self.clock.hold(timestamp);
+            self.schedule_frame(ctx);
+            return false;
+        }
         let end_ms = self
             .stops_at_end()
             .then(|| self.run.world().end_ms() as f64);
@@ -728,6 +829,20 @@ impl<F: LessonFamily> Playground<F> {
 
 /// The misconception `scenario` refutes: one of the lesson's `misconception-N` presets, exactly
 /// as built (a changed knob or an action makes it another run, which proves nothing).
+/// Whether `msg` needs the run settled first: everything but another knob change, the
+/// rebuild's own slices and the timers that do not touch the run.
+fn settles_rebuild<F: LessonFamily>(msg: &Msg<F>) -> bool {
+    !matches!(
+        msg,
+        Msg::Frame(_)
+            | Msg::Edit(_)
+            | Msg::Rebuild
+            | Msg::PrepareNearby
+            | Msg::WriteAddress
+            | Msg::DismissError
+    )
+}
+
 fn misconception_of<F: LessonFamily>(
     lesson: &Lesson<F>,
     scenario: &Scenario<F>,

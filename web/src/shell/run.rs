@@ -33,16 +33,29 @@ impl<F: LessonFamily> Run<F> {
         scenario: &Scenario<F>,
         at_ms: u64,
     ) -> Result<Self, ScenarioError> {
-        let kept = kept_runs::take::<F::Sim>(scenario);
-        count_run_start(kept.is_some());
-        let timeline = match kept {
+        Ok(match kept_runs::take::<F::Sim>(scenario) {
             Some(mut kept) => {
-                // The view is built from the world where it will be shown, as a new run's is.
+                // The view is built from the world where it will be shown, as a rebuilt
+                // run's is ([`super::rebuild`]).
                 kept.seek(at_ms);
-                kept
+                Self::from_timeline(lesson, kept, at_ms, true)
             }
-            None => Timeline::new(F::Sim::new(scenario)?),
-        };
+            None => {
+                let timeline = Timeline::new(F::Sim::new(scenario)?);
+                Self::from_timeline(lesson, timeline, at_ms, false)
+            }
+        })
+    }
+
+    /// The run of `timeline`, moved to `at_ms`; `from_kept` says whether the page had kept it
+    /// (rather than building it from zero for this change).
+    pub fn from_timeline(
+        lesson: &'static Lesson<F>,
+        timeline: Timeline<F::Sim>,
+        at_ms: u64,
+        from_kept: bool,
+    ) -> Self {
+        count_run_start(from_kept);
         let mut run = Self {
             view: F::new_view(lesson, timeline.world()),
             timeline: Some(timeline),
@@ -52,7 +65,7 @@ impl<F: LessonFamily> Run<F> {
             lesson,
         };
         run.seek(at_ms, true);
-        Ok(run)
+        run
     }
 
     pub fn world(&self) -> &F::Sim {

@@ -10,6 +10,7 @@ pub mod lesson_tools;
 pub mod misconception_banner;
 pub mod narration;
 pub mod presets_bar;
+pub mod rebuild_notice;
 pub mod share_bar;
 pub mod shortcut_sheet;
 pub mod site_header;

@@ -75,6 +75,6 @@ pub fn timeline_scrubber(props: &TimelineScrubberProps) -> Html {
     }
 }
 
-fn seconds(ms: u64) -> String {
+pub fn seconds(ms: u64) -> String {
     format!("{:.1} s", ms as f64 / 1000.0)
 }

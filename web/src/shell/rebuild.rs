@@ -1,0 +1,142 @@
+//! A knob change whose run takes longer than a frame to build: the run is built in slices
+//! on a timer, so the page keeps answering (and shows how far the build has got) instead of
+//! freezing until the whole run is simulated.
+//!
+//! A knob applies from time zero, so a change late in a busy run re-simulates minutes of it:
+//! a third of a second for the rebalance storm at ten minutes. The first slice runs at once
+//! and most changes finish inside it, as before (a step prepared in idle time
+//! is one); a change that does not becomes a
+//! rebuild, which the playground finishes slice by slice. The run built is the scenario's own
+//! from zero (the core is deterministic), so it is the same run a page opened on the new link
+//! shows. While it builds, the clock holds (a playing lesson plays on after it); anything else the learner does first finishes the
+//! build at once, so every other action meets a settled run.
+
+use super::family::{Edit, LessonFamily, Scenario};
+use super::kept_runs;
+use super::test_hooks::now_ms;
+use gloo_timers::callback::Timeout;
+use streamlab_sim::family::timeline::Timeline;
+use streamlab_sim::family::{ScenarioError, Simulation};
+use yew::Callback;
+
+/// Wall time the slice run inside the change itself may take: changes that fit show their
+/// picture in the same task, as before.
+pub const FIRST_SLICE_BUDGET_MS: f64 = 10.0;
+/// Wall time each later slice may take before the page gets its turn.
+const SLICE_BUDGET_MS: f64 = 12.0;
+/// How often the progress shown is brought up to date (each update re-renders the page).
+const PROGRESS_EVERY_MS: f64 = 100.0;
+
+pub struct Rebuild<F: LessonFamily> {
+    scenario: Scenario<F>,
+    timeline: Timeline<F::Sim>,
+    /// Whether the run was taken from the page's kept runs (prepared or left earlier).
+    from_kept: bool,
+    target_ms: u64,
+    /// The change that asked for it, whose nearby steps are prepared once it is done.
+    edit: Edit<Scenario<F>>,
+    /// The next slice; dropping it (with the rebuild) cancels it.
+    timer: Option<Timeout>,
+    progress_shown_at: f64,
+}
+
+/// A finished rebuild: the scenario, its run at the target time, and the change.
+pub struct Built<F: LessonFamily> {
+    pub scenario: Scenario<F>,
+    pub timeline: Timeline<F::Sim>,
+    pub from_kept: bool,
+    pub edit: Edit<Scenario<F>>,
+}
+
+impl<F: LessonFamily> Rebuild<F> {
+    /// Starts building the run of `scenario` to `target_ms`, from the page's kept run of it
+    /// if there is one (a step prepared, perhaps not all the way), else from zero; fails as
+    /// the scenario's world does.
+    pub fn start(
+        scenario: Scenario<F>,
+        target_ms: u64,
+        edit: Edit<Scenario<F>>,
+    ) -> Result<Self, ScenarioError> {
+        let kept = kept_runs::take::<F::Sim>(&scenario);
+        let from_kept = kept.is_some();
+        let timeline = match kept {
+            Some(timeline) => timeline,
+            None => Timeline::new(F::Sim::new(&scenario)?),
+        };
+        Ok(Self {
+            scenario,
+            timeline,
+            from_kept,
+            target_ms,
+            edit,
+            timer: None,
+            progress_shown_at: now_ms(),
+        })
+    }
+
+    /// Builds for up to `budget_ms` of wall time; returns whether the run is there.
+    pub fn work(&mut self, budget_ms: f64) -> bool {
+        self.timer = None;
+        let deadline_ms = now_ms() + budget_ms;
+        // About 250 slices per run, so the deadline is checked often enough to keep to it.
+        let slice_ms = (self.target_ms / 256).max(500);
+        self.timeline
+            .advance_in_slices(self.target_ms, slice_ms, || now_ms() < deadline_ms)
+    }
+
+    /// Builds what is left in one go, for an action that needs the settled run now.
+    pub fn finish_now(mut self) -> Built<F> {
+        self.work(f64::INFINITY);
+        self.built()
+    }
+
+    /// A slice of work; `None` and the rebuild back while there is more (the next slice is
+    /// asked of `wake`), the finished run once there.
+    pub fn slice(mut self, wake: &Callback<()>) -> Result<Built<F>, Self> {
+        if self.work(SLICE_BUDGET_MS) {
+            return Ok(self.built());
+        }
+        self.arm(wake);
+        Err(self)
+    }
+
+    /// Asks `wake` for the next slice, after the page has had its turn.
+    pub fn arm(&mut self, wake: &Callback<()>) {
+        let wake = wake.clone();
+        self.timer = Some(Timeout::new(0, move || wake.emit(())));
+    }
+
+    /// Whether the progress on screen is old enough to be redrawn (and from now on counts as
+    /// shown).
+    pub fn progress_due(&mut self) -> bool {
+        let now = now_ms();
+        let due = now - self.progress_shown_at >= PROGRESS_EVERY_MS;
+        if due {
+            self.progress_shown_at = now;
+        }
+        due
+    }
+
+    /// The scenario being built: what the knobs show, and what the next change starts from.
+    pub fn scenario(&self) -> &Scenario<F> {
+        &self.scenario
+    }
+
+    pub fn into_scenario(self) -> Scenario<F> {
+        self.scenario
+    }
+
+    /// How far the run has been built, and where it is going.
+    pub fn progress_ms(&self) -> (u64, u64) {
+        (self.timeline.position_ms(), self.target_ms)
+    }
+
+    fn built(self) -> Built<F> {
+        Built {
+            scenario: self.scenario,
+            timeline: self.timeline,
+            from_kept: self.from_kept,
+            edit: self.edit,
+        }
+    }
+}
