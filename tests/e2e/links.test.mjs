@@ -293,6 +293,33 @@ test('stepping while a knob change is still building finishes it first, then ste
   await page.close();
 });
 
+test('a preset picked while a knob change is still building replaces it without finishing it', { timeout: 180_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?preset=rebalance-storm&t=600000`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.waitForFunction(() => window.__streamlab.simMs() === 600_000, undefined, { timeout: 60_000 });
+  const before = await page.evaluate(() => window.__streamlab.runStarts());
+  const picked = page.evaluate(() => new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('.rebuild-notice')) return;
+      observer.disconnect();
+      [...document.querySelectorAll('.presets button')].find((b) => b.textContent.includes('One restart stops everyone')).click();
+      resolve(true);
+    });
+    observer.observe(document.body, { subtree: true, childList: true });
+  }));
+  await page.fill('#knob-partitions', '20');
+  await page.dispatchEvent('#knob-partitions', 'change');
+  assert.equal(await picked, true);
+  await page.waitForFunction(() => window.__streamlab.simMs() < 600_000);
+  assert.equal(await page.locator('.rebuild-notice').count(), 0);
+  assert.equal(await page.inputValue('#knob-partitions'), '6', 'the preset\'s setting, not the one being built');
+  const after = await page.evaluate(() => window.__streamlab.runStarts());
+  assert.equal(after.fromZero, before.fromZero + 1, 'only the preset\'s run was built');
+  assertQuiet(visit);
+  await page.close();
+});
+
 test('the scrubber lands where it is asked, and acting in the past forks', { timeout: 120_000 }, async () => {
   const visit = await openPage(env.browser, `${env.site.url}#/rebalances`);
   const { page } = visit;

@@ -242,6 +242,11 @@ impl<F: LessonFamily> Component for Playground<F> {
             }
             Msg::Preset(slug) => {
                 if let Some(preset) = preset::find(F::Sim::presets(), slug) {
+                    // A preset replaces the setting being built: no need to finish it (nor
+                    // to time its picture, which will not come).
+                    if self.rebuild.take().is_some() {
+                        self.knob_started_at = None;
+                    }
                     self.clock.view_ms = 0.0;
                     self.set_side(Side::A, (preset.build)());
                 }
@@ -829,13 +834,14 @@ impl<F: LessonFamily> Playground<F> {
 
 /// The misconception `scenario` refutes: one of the lesson's `misconception-N` presets, exactly
 /// as built (a changed knob or an action makes it another run, which proves nothing).
-/// Whether `msg` needs the run settled first: everything but another knob change, the
-/// rebuild's own slices and the timers that do not touch the run.
+/// Whether `msg` needs the run settled first: everything but another knob change, a preset
+/// (which replaces it), the rebuild's own slices and the timers that do not touch the run.
 fn settles_rebuild<F: LessonFamily>(msg: &Msg<F>) -> bool {
     !matches!(
         msg,
         Msg::Frame(_)
             | Msg::Edit(_)
+            | Msg::Preset(_)
             | Msg::Rebuild
             | Msg::PrepareNearby
             | Msg::WriteAddress

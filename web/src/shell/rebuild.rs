@@ -122,7 +122,10 @@ impl<F: LessonFamily> Rebuild<F> {
         &self.scenario
     }
 
+    /// The scenario, for a further change on top of it; the run built so far joins the page's
+    /// kept runs, so going back to this setting continues it rather than starting again.
     pub fn into_scenario(self) -> Scenario<F> {
+        kept_runs::keep(self.timeline);
         self.scenario
     }
 
