@@ -32,13 +32,32 @@ async function seek(page, ms) {
   await page.waitForFunction((t) => window.__streamlab.simMs() === t, ms);
 }
 
-/** A lesson opened by a link paused at `ms`, once it shows that time. */
-async function openPausedAt(slug, ms) {
-  const visit = await openPage(env.browser, `${env.site.url}#/${slug}?t=${ms}`);
+/** A lesson opened by a link paused at `ms` (with a preset, if named), once it shows that time. */
+async function openPausedAt(slug, ms, preset) {
+  const query = preset ? `preset=${preset}&t=${ms}` : `t=${ms}`;
+  const visit = await openPage(env.browser, `${env.site.url}#/${slug}?${query}`);
   await waitForApp(visit.page);
-  await visit.page.waitForFunction((t) => window.__streamlab.simMs() === t, ms);
+  await visit.page.waitForFunction((t) => window.__streamlab.simMs() === t, ms, { timeout: 60_000 });
   return visit;
 }
+
+/** The storm at ten minutes: a new setting there simulates ten busy minutes again. */
+const openStormAtTenMinutes = () => openPausedAt('rebalances', 600_000, 'rebalance-storm');
+
+/**
+ * Clicks the button of `selector` whose text includes `text` the moment the notice of a run
+ * being built appears, so the click lands while it builds; resolves once clicked.
+ */
+const clickWhileBuilding = (page, selector, text) =>
+  page.evaluate(([selector, text]) => new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('.rebuild-notice')) return;
+      observer.disconnect();
+      [...document.querySelectorAll(selector)].find((b) => b.textContent.includes(text)).click();
+      resolve(true);
+    });
+    observer.observe(document.body, { subtree: true, childList: true });
+  }), [selector, text]);
 
 /** The page shows the same run and picture as a fresh page of its link, at the same time. */
 async function assertSameAsFresh(page, what) {
@@ -216,12 +235,9 @@ test('a knob\'s next step, once the page has been idle, is a kept run equal to a
 });
 
 test('a knob change late in a busy run shows its progress, keeps a second change, and ends on the fresh run', { timeout: 180_000 }, async () => {
-  // The storm at ten minutes: a new setting simulates ten busy minutes again, far longer than
-  // a frame, so the page builds the run in slices and says so meanwhile.
-  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?preset=rebalance-storm&t=600000`);
+  // Far longer than a frame, so the page builds the run in slices and says so meanwhile.
+  const visit = await openStormAtTenMinutes();
   const { page } = visit;
-  await waitForApp(page);
-  await page.waitForFunction(() => window.__streamlab.simMs() === 600_000, undefined, { timeout: 60_000 });
   // Whatever the stage shows while the notice is up, recorded as it changes; the moment the
   // notice first appears, a second knob changes, so it lands while the first is building.
   await page.evaluate(() => {
@@ -267,21 +283,10 @@ test('a knob change late in a busy run shows its progress, keeps a second change
 });
 
 test('stepping while a knob change is still building finishes it first, then steps', { timeout: 180_000 }, async () => {
-  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?preset=rebalance-storm&t=600000`);
+  const visit = await openStormAtTenMinutes();
   const { page } = visit;
-  await waitForApp(page);
-  await page.waitForFunction(() => window.__streamlab.simMs() === 600_000, undefined, { timeout: 60_000 });
   const partitions = (await page.locator('svg.diagram g.partition').count()) + 4;
-  // Step is pressed the moment the notice appears, so it lands while the run is building.
-  const stepped = page.evaluate(() => new Promise((resolve) => {
-    const observer = new MutationObserver(() => {
-      if (!document.querySelector('.rebuild-notice')) return;
-      observer.disconnect();
-      [...document.querySelectorAll('.transport button')].find((b) => b.textContent === 'Step').click();
-      resolve(true);
-    });
-    observer.observe(document.body, { subtree: true, childList: true });
-  }));
+  const stepped = clickWhileBuilding(page, '.transport button', 'Step');
   await page.fill('#knob-partitions', String(partitions));
   await page.dispatchEvent('#knob-partitions', 'change');
   assert.equal(await stepped, true);
@@ -294,20 +299,10 @@ test('stepping while a knob change is still building finishes it first, then ste
 });
 
 test('a preset picked while a knob change is still building replaces it without finishing it', { timeout: 180_000 }, async () => {
-  const visit = await openPage(env.browser, `${env.site.url}#/rebalances?preset=rebalance-storm&t=600000`);
+  const visit = await openStormAtTenMinutes();
   const { page } = visit;
-  await waitForApp(page);
-  await page.waitForFunction(() => window.__streamlab.simMs() === 600_000, undefined, { timeout: 60_000 });
   const before = await page.evaluate(() => window.__streamlab.runStarts());
-  const picked = page.evaluate(() => new Promise((resolve) => {
-    const observer = new MutationObserver(() => {
-      if (!document.querySelector('.rebuild-notice')) return;
-      observer.disconnect();
-      [...document.querySelectorAll('.presets button')].find((b) => b.textContent.includes('One restart stops everyone')).click();
-      resolve(true);
-    });
-    observer.observe(document.body, { subtree: true, childList: true });
-  }));
+  const picked = clickWhileBuilding(page, '.presets button', 'One restart stops everyone');
   await page.fill('#knob-partitions', '20');
   await page.dispatchEvent('#knob-partitions', 'change');
   assert.equal(await picked, true);
