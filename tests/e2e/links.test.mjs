@@ -41,8 +41,11 @@ async function openPausedAt(slug, ms, preset) {
   return visit;
 }
 
-/** The storm at ten minutes: a new setting there simulates ten busy minutes again. */
-const openStormAtTenMinutes = () => openPausedAt('rebalances', 600_000, 'rebalance-storm');
+/**
+ * The storm at fifty minutes: a new setting there simulates fifty busy minutes again,
+ * long enough on any machine for the page to show the build's progress.
+ */
+const openStormAtFiftyMinutes = () => openPausedAt('rebalances', 3_000_000, 'rebalance-storm');
 
 /**
  * Clicks the button of `selector` whose text includes `text` the moment the notice of a run
@@ -236,7 +239,7 @@ test('a knob\'s next step, once the page has been idle, is a kept run equal to a
 
 test('a knob change late in a busy run shows its progress, keeps a second change, and ends on the fresh run', { timeout: 180_000 }, async () => {
   // Far longer than a frame, so the page builds the run in slices and says so meanwhile.
-  const visit = await openStormAtTenMinutes();
+  const visit = await openStormAtFiftyMinutes();
   const { page } = visit;
   // Whatever the stage shows while the notice is up, recorded as it changes; the moment the
   // notice first appears, a second knob changes, so it lands while the first is building.
@@ -268,13 +271,13 @@ test('a knob change late in a busy run shows its progress, keeps a second change
   await page.waitForSelector('.rebuild-notice', { state: 'detached', timeout: 60_000 });
   const seen = await page.evaluate(() => window.rebuildSeen);
   assert.ok(seen.length > 0, 'the notice was on screen');
-  assert.match(seen[0].text, /Simulating the new setting from 0 s[\s\S]* of 600\.0 s/);
+  assert.match(seen[0].text, /Simulating the new setting from 0 s[\s\S]* of 3000\.0 s/);
   assert.ok(seen.every((s) => s.dimmed), 'the previous picture is dimmed meanwhile');
   assert.ok(seen.every((s) => s.partitions === String(partitions)), 'the knob shows the new setting');
   assert.ok(seen.every((s) => s.drawn === drawnBefore), 'the previous picture stays until the new one');
   assert.equal(await page.locator('svg.diagram g.partition').count(), partitions);
   assert.equal(await page.inputValue('#knob-g0-members'), '5');
-  assert.equal(await simMs(page), 600_000, 'the clock held');
+  assert.equal(await simMs(page), 3_000_000, 'the clock held');
   const after = await page.evaluate(() => window.__streamlab.runStarts());
   assert.equal(after.fromZero, before.fromZero + 1, 'one run built, for both changes');
   await assertSameAsFresh(page, 'a run built in slices');
@@ -283,14 +286,14 @@ test('a knob change late in a busy run shows its progress, keeps a second change
 });
 
 test('stepping while a knob change is still building finishes it first, then steps', { timeout: 180_000 }, async () => {
-  const visit = await openStormAtTenMinutes();
+  const visit = await openStormAtFiftyMinutes();
   const { page } = visit;
   const partitions = (await page.locator('svg.diagram g.partition').count()) + 4;
   const stepped = clickWhileBuilding(page, '.transport button', 'Step');
   await page.fill('#knob-partitions', String(partitions));
   await page.dispatchEvent('#knob-partitions', 'change');
   assert.equal(await stepped, true);
-  await page.waitForFunction(() => window.__streamlab.simMs() === 600_100, undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => window.__streamlab.simMs() === 3_000_100, undefined, { timeout: 60_000 });
   assert.equal(await page.locator('.rebuild-notice').count(), 0);
   assert.equal(await page.locator('svg.diagram g.partition').count(), partitions, 'the step went on with the new setting');
   await assertSameAsFresh(page, 'a step after a run built at once');
@@ -299,14 +302,14 @@ test('stepping while a knob change is still building finishes it first, then ste
 });
 
 test('a preset picked while a knob change is still building replaces it without finishing it', { timeout: 180_000 }, async () => {
-  const visit = await openStormAtTenMinutes();
+  const visit = await openStormAtFiftyMinutes();
   const { page } = visit;
   const before = await page.evaluate(() => window.__streamlab.runStarts());
   const picked = clickWhileBuilding(page, '.presets button', 'One restart stops everyone');
   await page.fill('#knob-partitions', '20');
   await page.dispatchEvent('#knob-partitions', 'change');
   assert.equal(await picked, true);
-  await page.waitForFunction(() => window.__streamlab.simMs() < 600_000);
+  await page.waitForFunction(() => window.__streamlab.simMs() < 3_000_000);
   assert.equal(await page.locator('.rebuild-notice').count(), 0);
   assert.equal(await page.inputValue('#knob-partitions'), '6', 'the preset\'s setting, not the one being built');
   const after = await page.evaluate(() => window.__streamlab.runStarts());

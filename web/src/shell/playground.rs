@@ -500,10 +500,11 @@ impl<F: LessonFamily> Playground<F> {
         }
         rebuild.arm(&self.on_rebuild);
         self.rebuild = Some(rebuild);
-        true
+        // Nothing to draw yet: the notice comes once the build has taken a while.
+        false
     }
 
-    /// The next slice of the rebuild; re-renders when it is done or its progress is due.
+    /// The next slice of the rebuild; re-renders when it is done or its notice is due.
     fn rebuild_slice(&mut self) -> bool {
         let Some(rebuild) = self.rebuild.take() else {
             return false;

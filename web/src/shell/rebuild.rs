@@ -1,15 +1,16 @@
-//! A knob change whose run takes longer than a frame to build: the run is built in slices
-//! on a timer, so the page keeps answering (and shows how far the build has got) instead of
-//! freezing until the whole run is simulated.
+//! A knob change whose run takes longer than a few frames to build: the run is built in
+//! slices on a timer, so the page keeps answering (and, once the build has taken a while,
+//! shows how far it has got) instead of freezing until the whole run is simulated.
 //!
 //! A knob applies from time zero, so a change late in a busy run re-simulates minutes of it:
 //! a third of a second for the rebalance storm at ten minutes. The first slice runs at once
-//! and most changes finish inside it, as before (a step prepared in idle time
-//! is one); a change that does not becomes a
-//! rebuild, which the playground finishes slice by slice. The run built is the scenario's own
-//! from zero (the core is deterministic), so it is the same run a page opened on the new link
-//! shows. While it builds, the clock holds (a playing lesson plays on after it); anything else the learner does first finishes the
-//! build at once, so every other action meets a settled run.
+//! and most changes finish inside it, as before (a step prepared in idle time is one); a
+//! change that does not becomes a rebuild, which the playground finishes slice by slice.
+//! The run built is the scenario's own from zero, or the page's kept run of it (the core is
+//! deterministic), so it is the same run a page opened on the new link shows. While it
+//! builds, the clock holds (a playing lesson plays on after it); another knob change applies
+//! on top of it; anything else the learner does first finishes the build at once, so every
+//! other action meets a settled run.
 
 use super::family::{Edit, LessonFamily, Scenario};
 use super::kept_runs;
@@ -20,12 +21,19 @@ use streamlab_sim::family::{ScenarioError, Simulation};
 use yew::Callback;
 
 /// Wall time the slice run inside the change itself may take: changes that fit show their
-/// picture in the same task, as before.
-pub const FIRST_SLICE_BUDGET_MS: f64 = 10.0;
+/// picture in the same task, as before. Below the 50 ms a browser counts as a long task, and
+/// long enough that a run which nearly fits is not stretched over several tasks (each slice
+/// after the first waits a timer's turn and maybe a frame, which made ten-minute runs of the
+/// first lesson show their picture up to three times later with 12 ms slices).
+pub const FIRST_SLICE_BUDGET_MS: f64 = 30.0;
 /// Wall time each later slice may take before the page gets its turn.
-const SLICE_BUDGET_MS: f64 = 12.0;
-/// How often the progress shown is brought up to date (each update re-renders the page).
-const PROGRESS_EVERY_MS: f64 = 100.0;
+const SLICE_BUDGET_MS: f64 = 30.0;
+/// How long a build runs before the page says so: a shorter one shows nothing but its
+/// picture. Drawing the notice re-renders and repaints the whole stage, which made every
+/// build a third slower when it was shown from the start.
+const NOTICE_AFTER_MS: f64 = 150.0;
+/// How often the progress shown is brought up to date after that.
+const PROGRESS_EVERY_MS: f64 = 250.0;
 
 pub struct Rebuild<F: LessonFamily> {
     scenario: Scenario<F>,
@@ -37,7 +45,8 @@ pub struct Rebuild<F: LessonFamily> {
     edit: Edit<Scenario<F>>,
     /// The next slice; dropping it (with the rebuild) cancels it.
     timer: Option<Timeout>,
-    progress_shown_at: f64,
+    /// When the notice is next drawn or brought up to date.
+    next_progress_at: f64,
 }
 
 /// A finished rebuild: the scenario, its run at the target time, and the change.
@@ -70,7 +79,7 @@ impl<F: LessonFamily> Rebuild<F> {
             target_ms,
             edit,
             timer: None,
-            progress_shown_at: now_ms(),
+            next_progress_at: now_ms() + NOTICE_AFTER_MS,
         })
     }
 
@@ -106,13 +115,13 @@ impl<F: LessonFamily> Rebuild<F> {
         self.timer = Some(Timeout::new(0, move || wake.emit(())));
     }
 
-    /// Whether the progress on screen is old enough to be redrawn (and from now on counts as
-    /// shown).
+    /// Whether the notice is due to be drawn or brought up to date (and from now on counts
+    /// as drawn).
     pub fn progress_due(&mut self) -> bool {
         let now = now_ms();
-        let due = now - self.progress_shown_at >= PROGRESS_EVERY_MS;
+        let due = now >= self.next_progress_at;
         if due {
-            self.progress_shown_at = now;
+            self.next_progress_at = now + PROGRESS_EVERY_MS;
         }
         due
     }
