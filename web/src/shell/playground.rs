@@ -833,8 +833,6 @@ impl<F: LessonFamily> Playground<F> {
     }
 }
 
-/// The misconception `scenario` refutes: one of the lesson's `misconception-N` presets, exactly
-/// as built (a changed knob or an action makes it another run, which proves nothing).
 /// Whether `msg` needs the run settled first: everything but another knob change, a preset
 /// (which replaces it), the rebuild's own slices and the timers that do not touch the run.
 fn settles_rebuild<F: LessonFamily>(msg: &Msg<F>) -> bool {
@@ -850,6 +848,8 @@ fn settles_rebuild<F: LessonFamily>(msg: &Msg<F>) -> bool {
     )
 }
 
+/// The misconception `scenario` refutes: one of the lesson's `misconception-N` presets, exactly
+/// as built (a changed knob or an action makes it another run, which proves nothing).
 fn misconception_of<F: LessonFamily>(
     lesson: &Lesson<F>,
     scenario: &Scenario<F>,

@@ -23,8 +23,7 @@ use yew::Callback;
 /// Wall time the slice run inside the change itself may take: changes that fit show their
 /// picture in the same task, as before. Below the 50 ms a browser counts as a long task, and
 /// long enough that a run which nearly fits is not stretched over several tasks (each slice
-/// after the first waits a timer's turn and maybe a frame, which made ten-minute runs of the
-/// first lesson show their picture up to three times later with 12 ms slices).
+/// after the first waits a timer's turn, and perhaps a frame).
 pub const FIRST_SLICE_BUDGET_MS: f64 = 30.0;
 /// Wall time each later slice may take before the page gets its turn.
 const SLICE_BUDGET_MS: f64 = 30.0;
@@ -99,8 +98,8 @@ impl<F: LessonFamily> Rebuild<F> {
         self.built()
     }
 
-    /// A slice of work; `None` and the rebuild back while there is more (the next slice is
-    /// asked of `wake`), the finished run once there.
+    /// A slice of work: the finished run once it is there, else the rebuild back (`Err`),
+    /// with its next slice asked of `wake`.
     pub fn slice(mut self, wake: &Callback<()>) -> Result<Built<F>, Self> {
         if self.work(SLICE_BUDGET_MS) {
             return Ok(self.built());
