@@ -18,6 +18,7 @@ use super::test_hooks::{now_ms, publish_nearby_pending};
 use gloo_timers::callback::Timeout;
 use std::collections::VecDeque;
 use streamlab_sim::family::kept::Prepared;
+use streamlab_sim::family::timeline::slice_ms_toward;
 use yew::Callback;
 
 /// Wall time one slice of preparing may take before it yields: short enough that a click
@@ -77,8 +78,7 @@ impl<F: LessonFamily> NearbyRuns<F> {
             return;
         }
         let deadline_ms = now_ms() + SLICE_BUDGET_MS;
-        // About 250 slices per run, so one slice costs a small part of a run's build.
-        let slice_ms = (at_ms / 256).max(500);
+        let slice_ms = slice_ms_toward(at_ms);
         while let Some(scenario) = self.pending.front() {
             let prepared =
                 kept_runs::prepare::<F::Sim>(scenario, at_ms, slice_ms, || now_ms() < deadline_ms);

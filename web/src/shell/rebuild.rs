@@ -16,7 +16,7 @@ use super::family::{Edit, LessonFamily, Scenario};
 use super::kept_runs;
 use super::test_hooks::now_ms;
 use gloo_timers::callback::Timeout;
-use streamlab_sim::family::timeline::Timeline;
+use streamlab_sim::family::timeline::{slice_ms_toward, Timeline};
 use streamlab_sim::family::{ScenarioError, Simulation};
 use yew::Callback;
 
@@ -86,8 +86,7 @@ impl<F: LessonFamily> Rebuild<F> {
     pub fn work(&mut self, budget_ms: f64) -> bool {
         self.timer = None;
         let deadline_ms = now_ms() + budget_ms;
-        // About 250 slices per run, so the deadline is checked often enough to keep to it.
-        let slice_ms = (self.target_ms / 256).max(500);
+        let slice_ms = slice_ms_toward(self.target_ms);
         self.timeline
             .advance_in_slices(self.target_ms, slice_ms, || now_ms() < deadline_ms)
     }

@@ -28,6 +28,13 @@ pub const INITIAL_SPACING_MS: u64 = 5_000;
 /// Most memory the checkpoints of one run may hold, by their own estimate.
 pub const CHECKPOINT_BUDGET_BYTES: usize = 192 << 20;
 
+/// Simulated time per slice when a run is built toward `target_ms` a wall-time budget at a
+/// time ([`Timeline::advance_in_slices`]): about 250 slices per run, so a budget is checked
+/// often enough to keep to it, and at least half a second so a short run is not cut finer.
+pub fn slice_ms_toward(target_ms: u64) -> u64 {
+    (target_ms / 256).max(500)
+}
+
 /// `scenario` with the scheduled actions in `(now_ms, seen_until_ms]` dropped: when the learner
 /// acts at `now_ms` after going back from `seen_until_ms`, the future they had seen is
 /// discarded. Actions after what they have seen (a preset's restart still to come) stay, and so
@@ -231,6 +238,13 @@ mod tests {
             timeline.advance_in_slices(20_000, 1_000, || -> bool { panic!("no slice was needed") })
         );
         assert_eq!(timeline.position_ms(), 30_000);
+    }
+
+    #[test]
+    fn a_run_is_built_in_about_250_slices_of_at_least_half_a_second() {
+        assert_eq!(slice_ms_toward(600_000), 2_343);
+        assert_eq!(slice_ms_toward(60_000), 500);
+        assert_eq!(slice_ms_toward(0), 500);
     }
 
     #[test]
