@@ -227,6 +227,11 @@ impl<K: Ord, S> KeyTable<K, S> {
         self.ranks.get(id as usize).copied()
     }
 
+    /// How many keys are ranked: every rank is below it.
+    pub(crate) fn ranked_count(&self) -> usize {
+        self.ranks.len()
+    }
+
     /// Orders two ids by their keys (for strings: by UTF-8 bytes), the order output uses.
     pub(crate) fn cmp_keys(&self, a: KeyId, b: KeyId) -> Ordering {
         if a == b {

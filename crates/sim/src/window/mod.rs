@@ -122,6 +122,7 @@ mod fixed;
 mod keys;
 mod operator;
 mod output;
+mod pane_order;
 mod session;
 mod sliding;
 mod watermark;
