@@ -133,8 +133,14 @@ mod tests {
             .map(|(position, &rank)| (60_000, 0, rank, position))
             .collect();
         let mut order = PaneOrder::default();
-        assert_eq!(sorted_positions(&mut order, &places, 5), vec![1, 3, 4, 0, 2]);
-        assert!(order.by_rank.iter().all(|&slot| slot == 0), "slots left set");
+        assert_eq!(
+            sorted_positions(&mut order, &places, 5),
+            vec![1, 3, 4, 0, 2]
+        );
+        assert!(
+            order.by_rank.iter().all(|&slot| slot == 0),
+            "slots left set"
+        );
     }
 
     #[test]
@@ -142,7 +148,10 @@ mod tests {
         let places = vec![(10, 0, 2, 0), (10, 0, 1, 1), (10, 0, 2, 2), (10, 0, 0, 3)];
         let mut order = PaneOrder::default();
         assert_eq!(sorted_positions(&mut order, &places, 3), vec![3, 1, 0, 2]);
-        assert!(order.by_rank.iter().all(|&slot| slot == 0), "slots left set");
+        assert!(
+            order.by_rank.iter().all(|&slot| slot == 0),
+            "slots left set"
+        );
     }
 
     proptest! {
