@@ -356,15 +356,15 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
         self.keys.refresh_ranks_for(self.fired.len());
         let keys = &self.keys;
         self.fired_order.clear();
-        for (position, pane) in self.fired.iter().enumerate() {
-            match keys.rank(pane.key) {
-                Some(rank) => self
-                    .fired_order
-                    .push(pane.end_ms, pane.start_ms, rank, position),
-                None => break,
+        let order = &mut self.fired_order;
+        let all_ranked = self.fired.iter().enumerate().all(|(position, pane)| {
+            let rank = keys.rank(pane.key);
+            if let Some(rank) = rank {
+                order.push(pane.end_ms, pane.start_ms, rank, position);
             }
-        }
-        if self.fired_order.len() == self.fired.len() {
+            rank.is_some()
+        });
+        if all_ranked {
             // The usual case, all keys ranked: integers alone give the order, and since no
             // two panes share (end, start, key) any sort gives the same one. Sorting these
             // small tuples, each rank looked up once, rather than the panes themselves with

@@ -40,10 +40,6 @@ impl PaneOrder {
         self.places.push((end_ms, start_ms, key_rank, position));
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.places.len()
-    }
-
     /// Sorts the panes pushed; every key rank is below `ranked_keys`.
     pub(crate) fn sort(&mut self, ranked_keys: usize) {
         if !self.place_by_rank(ranked_keys) {
@@ -141,6 +137,35 @@ mod tests {
             order.by_rank.iter().all(|&slot| slot == 0),
             "slots left set"
         );
+    }
+
+    #[test]
+    fn only_a_step_of_one_window_with_a_pane_per_32_keys_is_placed_by_rank() {
+        // With 128 ranked keys, 4 panes are one per 32 keys and 3 are fewer; placing leaves
+        // its slots sized to the keys, sorting never touches them.
+        let one_window = |count: usize| -> Vec<Place> {
+            (0..count)
+                .map(|index| (10, 0, (count - index) as u32 * 30, index))
+                .collect()
+        };
+        let mut order = PaneOrder::default();
+        assert_eq!(
+            sorted_positions(&mut order, &one_window(3), 128),
+            vec![2, 1, 0]
+        );
+        assert!(order.by_rank.is_empty(), "three panes were placed");
+        let mut two_windows = one_window(4);
+        two_windows[0].0 = 20;
+        assert_eq!(
+            sorted_positions(&mut order, &two_windows, 128),
+            vec![3, 2, 1, 0]
+        );
+        assert!(order.by_rank.is_empty(), "two windows were placed");
+        assert_eq!(
+            sorted_positions(&mut order, &one_window(4), 128),
+            vec![3, 2, 1, 0]
+        );
+        assert_eq!(order.by_rank.len(), 128, "four panes were sorted");
     }
 
     #[test]
