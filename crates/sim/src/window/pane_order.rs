@@ -68,9 +68,8 @@ impl PaneOrder {
         if !numerous || !one_window || u32::try_from(self.places.len()).is_err() {
             return false;
         }
-        if self.by_rank.len() < ranked_keys {
-            self.by_rank.resize(ranked_keys, 0);
-        }
+        // Ranks only grow, so the slots are never shortened.
+        self.by_rank.resize(self.by_rank.len().max(ranked_keys), 0);
         for (index, &(_, _, rank, _)) in self.places.iter().enumerate() {
             let slot = &mut self.by_rank[rank as usize];
             if *slot != 0 {
