@@ -2,7 +2,8 @@
 // with the same picture; the copied link opens the same run at the same time in a new page;
 // Back and Forward walk through the learner's changes; the scrubber lands where it is asked
 // and acting after a seek back forks the run; a knob change late in a busy run is built while
-// the page shows its progress; a garbage link explains itself.
+// the page shows its progress (and turning the knob back ends the build); a garbage link
+// explains itself.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -281,6 +282,60 @@ test('a knob change late in a busy run shows its progress, keeps a second change
   const after = await page.evaluate(() => window.__streamlab.runStarts());
   assert.equal(after.fromZero, before.fromZero + 1, 'one run built, for both changes');
   await assertSameAsFresh(page, 'a run built in slices');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('a knob turned back while its change builds ends the build, and turned again goes on from the part built', { timeout: 180_000 }, async () => {
+  const visit = await openStormAtFiftyMinutes();
+  const { page } = visit;
+  const hashBefore = await traceHash(page);
+  const startsBefore = await page.evaluate(() => window.__streamlab.runStarts());
+  const original = await page.inputValue('#knob-partitions');
+  const partitions = String(Number(original) + 5);
+  // The moment the notice appears, the knob goes back to the setting on screen.
+  const turnedBack = page.evaluate((value) => new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('.rebuild-notice')) return;
+      observer.disconnect();
+      const knob = document.querySelector('#knob-partitions');
+      knob.value = value;
+      knob.dispatchEvent(new Event('change', { bubbles: true }));
+      resolve(true);
+    });
+    observer.observe(document.body, { subtree: true, childList: true });
+  }), original);
+  await page.fill('#knob-partitions', partitions);
+  await page.dispatchEvent('#knob-partitions', 'change');
+  assert.equal(await turnedBack, true);
+  await page.waitForSelector('.rebuild-notice', { state: 'detached', timeout: 5_000 });
+  assert.equal(await page.inputValue('#knob-partitions'), original);
+  assert.equal(await traceHash(page), hashBefore, 'the run on screen stays');
+  assert.equal(await simMs(page), 3_000_000);
+  assert.deepEqual(await page.evaluate(() => window.__streamlab.runStarts()), startsBefore,
+    'no run was finished for the setting left');
+  // The same change again: the part built before was kept, so the build starts from there
+  // (and what is left may be short enough to show no notice; one shown names its start).
+  await page.evaluate(() => {
+    window.noticesSeen = [];
+    new MutationObserver(() => {
+      const notice = document.querySelector('.rebuild-notice strong');
+      if (notice) window.noticesSeen.push(notice.innerText);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.fill('#knob-partitions', partitions);
+  await page.dispatchEvent('#knob-partitions', 'change');
+  await page.waitForFunction((count) => document.querySelectorAll('svg.diagram g.partition').length === count,
+    Number(partitions), { timeout: 60_000 });
+  assert.equal(await page.locator('.rebuild-notice').count(), 0);
+  for (const heading of await page.evaluate(() => window.noticesSeen)) {
+    const from = heading.match(/^Simulating the new setting from (\d+\.\d) s$/);
+    assert.ok(from && Number(from[1]) > 0, `continued from a time past zero: ${heading}`);
+  }
+  const startsAfter = await page.evaluate(() => window.__streamlab.runStarts());
+  assert.deepEqual(startsAfter, { ...startsBefore, fromKept: startsBefore.fromKept + 1 },
+    'the run came from the part kept, not from zero');
+  await assertSameAsFresh(page, 'a run continued from its kept part');
   assertQuiet(visit);
   await page.close();
 });

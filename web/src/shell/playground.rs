@@ -338,7 +338,8 @@ impl<F: LessonFamily> Component for Playground<F> {
                                 marks={self.marks()} in_the_past={self.run.in_the_past()}
                                 on_seek={link.callback(Msg::Seek)} />
                             if let Some(rebuild) = &self.rebuild {
-                                <RebuildNotice built_ms={rebuild.progress_ms().0}
+                                <RebuildNotice from_ms={rebuild.from_ms()}
+                                    built_ms={rebuild.progress_ms().0}
                                     target_ms={rebuild.progress_ms().1} />
                             }
                             { self.view_runs(ctx) }
@@ -481,13 +482,21 @@ impl<F: LessonFamily> Playground<F> {
 
     /// A knob change without a comparison: the new setting's run is taken from the kept runs
     /// or built from zero, in slices if that takes longer than one ([`Rebuild`]). A change
-    /// while one is still building starts from the setting being built.
+    /// while one is still building starts from the setting being built; one that goes back
+    /// to the setting on screen simply ends the build, whose part built is kept.
     fn edit_run(&mut self, edit: Edit<Scenario<F>>) -> bool {
+        let building = self.rebuild.is_some();
         let mut next = match self.rebuild.take() {
             Some(rebuild) => rebuild.into_scenario(),
             None => self.forked(Side::A),
         };
         (edit.apply)(&mut next);
+        if building && next == self.scenario {
+            // The run on screen is this setting's already: nothing to build, and the page is
+            // as it was before the first change (its nearby steps prepared again).
+            self.prepare_nearby(&edit);
+            return true;
+        }
         self.nearby.stop();
         let Ok(mut rebuild) = Rebuild::start(next.clone(), self.clock.now_ms(), edit) else {
             // Not a scenario the core runs: set_side says why and keeps the running one.

@@ -39,6 +39,8 @@ pub struct Rebuild<F: LessonFamily> {
     timeline: Timeline<F::Sim>,
     /// Whether the run was taken from the page's kept runs (prepared or left earlier).
     from_kept: bool,
+    /// Where the build started: 0, or how far the kept run had been built.
+    from_ms: u64,
     target_ms: u64,
     /// The change that asked for it, whose nearby steps are prepared once it is done.
     edit: Edit<Scenario<F>>,
@@ -73,6 +75,7 @@ impl<F: LessonFamily> Rebuild<F> {
         };
         Ok(Self {
             scenario,
+            from_ms: timeline.position_ms(),
             timeline,
             from_kept,
             target_ms,
@@ -134,6 +137,11 @@ impl<F: LessonFamily> Rebuild<F> {
     pub fn into_scenario(self) -> Scenario<F> {
         kept_runs::keep(self.timeline);
         self.scenario
+    }
+
+    /// Where the build started: 0, or where the kept run it continues had got to.
+    pub fn from_ms(&self) -> u64 {
+        self.from_ms
     }
 
     /// How far the run has been built, and where it is going.
