@@ -9,7 +9,7 @@
 //! The run built is the scenario's own from zero, or the page's kept run of it (the core is
 //! deterministic), so it is the same run a page opened on the new link shows. While it
 //! builds, the clock holds (a playing lesson plays on after it); another knob change applies
-//! on top of it; anything else the learner does first finishes the build at once, so every
+//! on top of it (or, going back to the setting on screen, ends it); anything else the learner does first finishes the build at once, so every
 //! other action meets a settled run.
 
 use super::family::{Edit, LessonFamily, Scenario};
