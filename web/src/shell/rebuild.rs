@@ -7,10 +7,10 @@
 //! and most changes finish inside it, as before (a step prepared in idle time is one); a
 //! change that does not becomes a rebuild, which the playground finishes slice by slice.
 //! The run built is the scenario's own from zero, or the page's kept run of it (the core is
-//! deterministic), so it is the same run a page opened on the new link shows. While it
-//! builds, the clock holds (a playing lesson plays on after it); another knob change applies
-//! on top of it (or, going back to the setting on screen, ends it); anything else the learner does first finishes the build at once, so every
-//! other action meets a settled run.
+//! deterministic), so it is the same run a page opened on the new link shows. While it builds,
+//! the clock holds (a playing lesson plays on after it); another knob change applies on top of
+//! it (or, going back to the setting on screen, ends it); anything else the learner does first
+//! finishes the build at once, so every other action meets a settled run.
 
 use super::family::{Edit, LessonFamily, Scenario};
 use super::kept_runs;
