@@ -1,6 +1,6 @@
 //! What every part of the app needs from the browser and the page: animation frames and
 //! keys, the theme and its colours, the palette, the charts' drawing (and measuring their text),
-//! the diagrams' numbers, and the `Shared` prop.
+//! the diagrams' numbers, reading typed numbers, and the `Shared` prop.
 
 pub mod browser;
 pub mod measured_canvas;
@@ -9,3 +9,4 @@ pub mod plot;
 pub mod shared;
 pub mod svg;
 pub mod theme;
+pub mod typed_number;

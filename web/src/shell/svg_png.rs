@@ -3,6 +3,7 @@
 //! onto a copy first. The copies of all matching pictures are stacked into one SVG, drawn on a
 //! canvas at twice their size and downloaded.
 
+use crate::platform::typed_number::parse_decimal;
 use crate::shell::export::click_download;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -115,7 +116,7 @@ fn size_of(svg: &SvgsvgElement) -> (f64, f64) {
         .get_attribute("viewBox")
         .unwrap_or_default()
         .split([' ', ','])
-        .filter_map(|n| n.parse().ok())
+        .filter_map(parse_decimal)
         .collect();
     match view[..] {
         [_, _, w, h] if w > 0.0 && h > 0.0 => (w, h),

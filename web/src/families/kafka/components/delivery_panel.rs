@@ -7,6 +7,7 @@
 
 use crate::families::kafka::components::delivery_log::DeliveryLog;
 use crate::platform::palette::group_colour;
+use crate::platform::typed_number::parse_decimal;
 use crate::shell::family::Edit;
 use std::rc::Rc;
 use streamlab_sim::kafka::group::MemberPhase;
@@ -265,7 +266,7 @@ fn time_changed(reset_at_s: &UseStateHandle<Option<u64>>) -> Callback<Event> {
         let value = e
             .target_unchecked_into::<web_sys::HtmlInputElement>()
             .value();
-        let seconds = value.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+        let seconds = parse_decimal(&value);
         reset_at_s.set(seconds.map(|v| v.clamp(0.0, max_s) as u64));
     })
 }
