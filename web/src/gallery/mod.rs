@@ -89,7 +89,7 @@ pub fn gallery() -> Html {
                     if in_theme.is_empty() {
                         return html! {};
                     }
-                    let heading = format!("theme-{}", theme.title().to_lowercase().replace(' ', "-"));
+                    let heading = format!("theme-{}", theme.title().to_ascii_lowercase().replace(' ', "-"));
                     html! {
                         <section class="theme" aria-labelledby={heading.clone()}>
                             <h2 id={heading}>{ theme.title() }</h2>

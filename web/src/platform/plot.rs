@@ -14,8 +14,8 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::{
     Cartesian2d, ChartBuilder, ChartContext, Circle, Color, Cross, DrawingArea, DynElement,
-    EmptyElement, IntoDrawingArea, IntoDynElement, IntoFont, PathElement, Ranged, Rectangle,
-    ShapeStyle, Text, TextStyle, TriangleMarker,
+    EmptyElement, FontFamily, IntoDrawingArea, IntoDynElement, IntoFont, PathElement, Ranged,
+    Rectangle, ShapeStyle, Text, TextStyle, TriangleMarker,
 };
 use std::iter::once;
 use std::ops::Range;
@@ -274,7 +274,7 @@ impl Plot {
 
 /// Labels, titles and notes in the theme's ink.
 fn font(ink: &ChartInk) -> TextStyle<'static> {
-    ("sans-serif", FONT_PX).into_font().color(&ink.ink)
+    (FontFamily::SansSerif, FONT_PX).into_font().color(&ink.ink)
 }
 
 /// The width left of the plot that the y tick labels of `y`, their tick marks and the title

@@ -4,7 +4,10 @@ use yew::prelude::*;
 
 /// The element id of the knob called `label` within `scope` (one scope per group).
 pub fn knob_id(scope: &str, label: &str) -> String {
-    format!("knob-{scope}{}", label.to_lowercase().replace(' ', "-"))
+    format!(
+        "knob-{scope}{}",
+        label.to_ascii_lowercase().replace(' ', "-")
+    )
 }
 
 #[derive(Properties, PartialEq)]

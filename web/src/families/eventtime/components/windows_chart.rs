@@ -227,7 +227,7 @@ fn band_html(lane: &WindowLane, top: f64, colour: &'static str, x: &dyn Fn(i64) 
         per_record(lane)
     );
     html! {
-        <g class="wt-band" data-kind={name.to_lowercase()}>
+        <g class="wt-band" data-kind={name.to_ascii_lowercase()}>
             <text class="wt-name" x={LEFT.to_string()} y={format!("{:.1}", top + 12.0)} fill={colour}>{ name }</text>
             <text class="wt-summary" x={(LEFT + 70.0).to_string()} y={format!("{:.1}", top + 12.0)}>{ summary }</text>
             <text class="wt-calls" x={LEFT.to_string()} y={format!("{:.1}", top + 25.0)}>{ calls }</text>

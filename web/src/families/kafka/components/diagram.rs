@@ -314,7 +314,7 @@ fn member_box(
         phase,
         MemberPhase::Idle | MemberPhase::Removed | MemberPhase::Stopped
     );
-    let class = format!("{phase:?}").to_lowercase();
+    let class = format!("{phase:?}").to_ascii_lowercase();
     html! {
         <g class={classes!("member", class, retry.is_some().then_some("retrying"))}>
             <rect x={svg_number(x)} y={svg_number(y)} width={svg_number(w)} height={svg_number(h)} rx="4"
