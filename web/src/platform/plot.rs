@@ -14,8 +14,8 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::{
     Cartesian2d, ChartBuilder, ChartContext, Circle, Color, Cross, DrawingArea, DynElement,
-    EmptyElement, FontFamily, IntoDrawingArea, IntoDynElement, IntoFont, PathElement, Ranged,
-    Rectangle, ShapeStyle, Text, TextStyle, TriangleMarker,
+    EmptyElement, FontFamily, IntoDrawingArea, IntoDynElement, IntoFont, PathElement, Polygon,
+    Ranged, Rectangle, ShapeStyle, Text, TextStyle,
 };
 use std::iter::once;
 use std::ops::Range;
@@ -313,14 +313,28 @@ fn mark<C: Clone + 'static>(at: C, look: &Look) -> Element<C> {
     match look.marker {
         Marker::Circle => (centre + Circle::new((0, 0), size, colour.filled())).into_dyn(),
         Marker::Ring => (centre + Circle::new((0, 0), size, colour.stroke_width(1))).into_dyn(),
-        Marker::Triangle => {
-            (centre + TriangleMarker::new((0, 0), size, colour.filled())).into_dyn()
-        }
+        Marker::Triangle => (centre + Polygon::new(triangle(size), colour.filled())).into_dyn(),
         Marker::Square => {
             (centre + Rectangle::new([(-size, -size), (size, size)], colour.filled())).into_dyn()
         }
         Marker::Cross => (centre + Cross::new((0, 0), size, colour.stroke_width(2))).into_dyn(),
     }
+}
+
+/// An upward triangle's corners around the centre, `size` pixels from it, as plotters'
+/// `TriangleMarker` draws it. Its corners are at -90, -210 and -330 degrees, and plotters
+/// finds them with `cos` and `sin` on every draw, which brought 7 KB of trigonometry into the
+/// bundles; the two cosines and sines are constants.
+fn triangle(size: i32) -> Vec<(i32, i32)> {
+    const COS_30_DEGREES: f64 = 0.866_025_403_784_438_6;
+    let size = f64::from(size);
+    let half_width = size * COS_30_DEGREES;
+    let base = (size / 2.0).ceil() as i32;
+    vec![
+        (0, -size as i32),
+        (-half_width.floor() as i32, base),
+        (half_width.ceil() as i32, base),
+    ]
 }
 
 /// The labelled tick positions in `range`, as plotters picks them: 1, 2 or 5 times a power
@@ -444,6 +458,22 @@ pub fn line_chart(canvas: &HtmlCanvasElement, chart: &LineChart<'_>) {
 mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn the_triangle_marker_points_up_with_its_base_below_the_centre() {
+        // What plotters' TriangleMarker draws at these sizes, rounded the same way.
+        assert_eq!(triangle(4), [(0, -4), (-3, 2), (4, 2)]);
+        assert_eq!(triangle(5), [(0, -5), (-4, 3), (5, 3)]);
+        for size in 2..12 {
+            let [apex, left, right] = triangle(size)[..] else {
+                panic!("three corners");
+            };
+            assert_eq!(apex, (0, -size), "the apex is straight above");
+            assert_eq!(left.1, right.1, "a level base");
+            assert!(left.0 < 0 && right.0 > 0, "the base spans the centre");
+            assert!((right.0 + left.0).abs() <= 1, "symmetric to a pixel");
+        }
+    }
 
     #[wasm_bindgen_test]
     fn ticks_are_round_numbers_within_the_range() {
