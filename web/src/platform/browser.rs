@@ -1,7 +1,7 @@
-//! What both playgrounds need from the browser: animation frames, the keyboard shortcuts'
-//! listener, and two questions about the page (is the learner typing into a field; do they
-//! prefer reduced motion). Both handles clean up when dropped, so a playground that unmounts
-//! leaves no callback behind.
+//! What both playgrounds need from the browser: animation frames (and a task after the next
+//! paint), the keyboard shortcuts' listener, and two questions about the page (is the learner
+//! typing into a field; do they prefer reduced motion). Both handles clean up when dropped, so
+//! a playground that unmounts leaves no callback behind.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -43,6 +43,20 @@ impl Drop for FrameLoop {
             let _ = window.cancel_animation_frame(id);
         }
     }
+}
+
+/// Calls `then` in a task after the browser's next paint: an animation frame callback runs
+/// just before the frame is painted, and a task it posts runs after. Work that must not hold
+/// up a picture (preparing what may come next) starts here; so does the measure of when a
+/// picture reached the screen.
+pub fn after_next_paint(then: impl FnOnce() + 'static) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let in_frame = Closure::once_into_js(move || {
+        gloo_timers::callback::Timeout::new(0, then).forget();
+    });
+    let _ = window.request_animation_frame(in_frame.unchecked_ref());
 }
 
 /// A `keydown` listener on the document; dropping it removes the listener.

@@ -9,12 +9,13 @@
 //! the next change replaces what is pending. The runs are the scenarios' own runs, built the
 //! same way as any other (the core is deterministic), so a prepared run is indistinguishable
 //! from one built on demand. The first slice waits until the knob's own picture has been
-//! rendered ([`NearbyRuns::resume`]), so preparing never delays the answer to the change
-//! that asked for it.
+//! rendered and painted ([`NearbyRuns::resume`]), so preparing never delays the answer to the
+//! change that asked for it.
 
 use super::family::{LessonFamily, Scenario};
 use super::kept_runs;
 use super::test_hooks::{now_ms, publish_nearby_pending};
+use crate::platform::browser::after_next_paint;
 use gloo_timers::callback::Timeout;
 use std::collections::VecDeque;
 use streamlab_sim::family::kept::Prepared;
@@ -32,6 +33,8 @@ pub struct NearbyRuns<F: LessonFamily> {
     pending: VecDeque<Scenario<F>>,
     /// The next slice; dropping it cancels it.
     timer: Option<Timeout>,
+    /// The first slice after a render is asked for and waits for the browser's paint.
+    awaiting_paint: bool,
 }
 
 impl<F: LessonFamily> Default for NearbyRuns<F> {
@@ -39,6 +42,7 @@ impl<F: LessonFamily> Default for NearbyRuns<F> {
         Self {
             pending: VecDeque::new(),
             timer: None,
+            awaiting_paint: false,
         }
     }
 }
@@ -52,10 +56,14 @@ impl<F: LessonFamily> NearbyRuns<F> {
     }
 
     /// Called once the page has rendered: asks for the first slice of work just started, if
-    /// no slice is already asked for. `wake` asks the playground for it ([`Self::work`]).
+    /// no slice is already asked for. `wake` asks the playground for it ([`Self::work`]). The
+    /// slice waits until the browser has painted the render: a timer armed now could run
+    /// before the frame and hold the picture back by a slice.
     pub fn resume(&mut self, wake: &Callback<()>) {
-        if !self.pending.is_empty() && self.timer.is_none() {
-            self.arm(0, wake);
+        if !self.pending.is_empty() && self.timer.is_none() && !self.awaiting_paint {
+            self.awaiting_paint = true;
+            let wake = wake.clone();
+            after_next_paint(move || wake.emit(()));
         }
     }
 
@@ -70,6 +78,7 @@ impl<F: LessonFamily> NearbyRuns<F> {
     /// asks for the next slice if any work is left.
     pub fn work(&mut self, at_ms: u64, playing: bool, wake: &Callback<()>) {
         self.timer = None;
+        self.awaiting_paint = false;
         if self.pending.is_empty() {
             return;
         }

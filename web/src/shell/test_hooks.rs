@@ -9,6 +9,7 @@
 //! fingerprint as `traceHash()` while paused. The playground publishes into a thread-local
 //! after each frame; the JS functions only read.
 
+use crate::platform::browser::after_next_paint;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -61,18 +62,6 @@ pub fn publish_knob_latency(started_ms: f64) {
         PUBLISHED
             .with(|p| push_bounded(&mut p.borrow_mut().knob_to_paint_ms, now_ms() - started_ms));
     });
-}
-
-/// Calls `then` after the browser's next paint: an animation frame callback runs just before
-/// the frame is painted, and a task it posts runs after.
-fn after_next_paint(then: impl FnOnce() + 'static) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let in_frame = Closure::once_into_js(move || {
-        gloo_timers::callback::Timeout::new(0, then).forget();
-    });
-    let _ = window.request_animation_frame(in_frame.unchecked_ref());
 }
 
 /// Counts a run started, from zero or from a kept run.
