@@ -36,9 +36,8 @@ use super::page::page_of;
 use super::rebuild::{Built, Rebuild, FIRST_SLICE_BUDGET_MS};
 use super::run::Run;
 use super::test_hooks::{now_ms, publish_frame, publish_knob_latency};
-use crate::platform::browser::{prefers_reduced_motion, KeyListener};
+use crate::platform::browser::{after_next_paint, prefers_reduced_motion, KeyListener};
 use crate::platform::shared::Shared;
-use gloo_timers::callback::Timeout;
 use streamlab_sim::family::preset;
 use streamlab_sim::family::Headless;
 use streamlab_sim::family::Simulation;
@@ -111,8 +110,9 @@ pub struct Playground<F: LessonFamily> {
     share_url: AttrValue,
     link: LinkMemo<F>,
     address: AddressBar,
-    /// Writes the staged address a task after it was staged; `None` when nothing is staged.
-    address_timer: Option<Timeout>,
+    /// A write of the staged address is asked for (after the next paint); false when nothing
+    /// is staged.
+    address_write_asked: bool,
     on_write_address: Callback<()>,
     /// Made once: a new callback on every frame would re-render the knobs on every frame,
     /// resetting a number box while the learner types in it.
@@ -172,7 +172,7 @@ impl<F: LessonFamily> Component for Playground<F> {
             share_url: AttrValue::default(),
             link: LinkMemo::default(),
             address: AddressBar::default(),
-            address_timer: None,
+            address_write_asked: false,
             on_write_address: ctx.link().callback(|()| Msg::WriteAddress),
             on_edit: ctx.link().callback(Msg::Edit),
             on_act: ctx.link().callback(Msg::Act),
@@ -272,7 +272,7 @@ impl<F: LessonFamily> Component for Playground<F> {
                 return false;
             }
             Msg::WriteAddress => {
-                self.address_timer = None;
+                self.address_write_asked = false;
                 self.address.flush();
                 // A course page learns of the state once the address bar holds its link.
                 host_api::publish(self.state());
@@ -411,11 +411,14 @@ impl<F: LessonFamily> Playground<F> {
         self.write_address_soon();
     }
 
-    /// Writes the staged address in a task of its own, so the picture does not wait for it.
+    /// Writes the staged address in a task after the next paint, so the picture waits for
+    /// neither the write (`replaceState` takes milliseconds) nor a timer that could run
+    /// before the frame.
     fn write_address_soon(&mut self) {
-        if self.address_timer.is_none() {
+        if !self.address_write_asked {
+            self.address_write_asked = true;
             let write = self.on_write_address.clone();
-            self.address_timer = Some(Timeout::new(0, move || write.emit(())));
+            after_next_paint(move || write.emit(()));
         }
     }
 
