@@ -7,7 +7,7 @@
 //!
 //! A change is staged first and written a moment later ([`AddressBar::flush`]): the history
 //! call took 2 to 7 ms of a knob change in Chromium, time the new picture had waited for. The
-//! share link is known at once; only the address bar follows a task later.
+//! share link is known at once; only the address bar follows, in a task after the next paint.
 
 use crate::shell::embed::{with_options, EmbedOptions};
 use crate::shell::test_hooks::now_ms;
