@@ -121,6 +121,24 @@ fn cell(out: &mut String, x: f64, y: f64, width: f64, height: f64, key: u32) {
     );
 }
 
+/// Where a row of cells sits: its first cell's left edge, the distance from one cell to the
+/// next, its top, and each cell's size.
+struct CellRow {
+    x: f64,
+    pitch: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+}
+
+/// The row's cells `0..count`, cell `i` in the colour of key `key_of(i)`.
+fn cell_row(out: &mut String, row: CellRow, count: u32, key_of: impl Fn(u32) -> u32) {
+    for i in 0..count {
+        let x = row.x + f64::from(i) * row.pitch;
+        cell(out, x, row.y, row.width, row.height, key_of(i));
+    }
+}
+
 /// A link line from (x1, y1) to (x2, y2).
 fn link(out: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
     put(
@@ -182,10 +200,14 @@ fn log(out: &mut String, partitions: u32, members: u32) {
         let y = 8.0 + f64::from(p) * row_h;
         let filled = cells - (p * 3) % 5;
         out.push_str("<g>");
-        for c in 0..filled {
-            let key = (p * 7 + c * 3) % 5;
-            cell(out, 12.0 + f64::from(c) * 11.0, y, 10.0, row_h - 3.0, key);
-        }
+        let row = CellRow {
+            x: 12.0,
+            pitch: 11.0,
+            y,
+            width: 10.0,
+            height: row_h - 3.0,
+        };
+        cell_row(out, row, filled, |c| (p * 7 + c * 3) % 5);
         let member_y = 8.0 + f64::from(p % members) * member_h + member_h / 2.0;
         link(out, 170.0, y + row_h / 2.0, 196.0, member_y);
         out.push_str("</g>");
@@ -223,16 +245,14 @@ fn queues(out: &mut String) {
     for p in 0..3u32 {
         let y = 10.0 + f64::from(p) * 28.0;
         out.push_str("<g>");
-        for c in 0..9u32 {
-            cell(
-                out,
-                10.0 + f64::from(c) * 11.0,
-                y,
-                10.0,
-                20.0,
-                (p + c * 2) % 5,
-            );
-        }
+        let row = CellRow {
+            x: 10.0,
+            pitch: 11.0,
+            y,
+            width: 10.0,
+            height: 20.0,
+        };
+        cell_row(out, row, 9, |c| (p + c * 2) % 5);
         // One member per partition on the left reader, three on the right.
         link(out, 110.0, y + 10.0, 140.0, y + 10.0);
         member(out, 142.0, y, 22.0, 20.0, 3.0);
@@ -244,9 +264,14 @@ fn queues(out: &mut String) {
 }
 
 fn practice(out: &mut String) {
-    for c in 0..12u32 {
-        cell(out, 8.0 + f64::from(c) * 8.0, 38.0, 7.0, 20.0, c % 5);
-    }
+    let row = CellRow {
+        x: 8.0,
+        pitch: 8.0,
+        y: 38.0,
+        width: 7.0,
+        height: 20.0,
+    };
+    cell_row(out, row, 12, |c| c % 5);
     for s in 0..3u32 {
         let y = 8.0 + f64::from(s) * 30.0;
         out.push_str("<g>");
@@ -276,16 +301,14 @@ fn backpressure(out: &mut String) {
         let filled = [3u32, 12, 4, 14][lane as usize];
         out.push_str("<g>");
         link(out, 34.0, 48.0, 48.0, y + 8.0);
-        for c in 0..filled {
-            cell(
-                out,
-                50.0 + f64::from(c) * 11.0,
-                y,
-                10.0,
-                16.0,
-                (lane + c) % 5,
-            );
-        }
+        let row = CellRow {
+            x: 50.0,
+            pitch: 11.0,
+            y,
+            width: 10.0,
+            height: 16.0,
+        };
+        cell_row(out, row, filled, |c| (lane + c) % 5);
         if lane == 0 {
             cross(out, 92.0, 10.0, 10.0);
         }
@@ -299,16 +322,14 @@ fn checkpoints(out: &mut String) {
         // The slow lane's barrier lags behind the others'.
         let barrier = if lane == 2 { 70.0 } else { 118.0 };
         out.push_str("<g>");
-        for c in 0..12u32 {
-            cell(
-                out,
-                8.0 + f64::from(c) * 12.0,
-                y,
-                10.0,
-                16.0,
-                (lane + c) % 5,
-            );
-        }
+        let row = CellRow {
+            x: 8.0,
+            pitch: 12.0,
+            y,
+            width: 10.0,
+            height: 16.0,
+        };
+        cell_row(out, row, 12, |c| (lane + c) % 5);
         put(
             out,
             format_args!(
@@ -350,23 +371,32 @@ fn dual_writes(out: &mut String) {
     link(out, 144.0, 46.0, 196.0, 18.0);
     cross(out, 166.0, 26.0, 8.0);
     // Below: the database's log, in order, feeding the index.
-    for i in 0..10u32 {
-        cell(out, 104.0 + f64::from(i) * 9.0, 68.0, 8.0, 12.0, i % 3);
-    }
+    let row = CellRow {
+        x: 104.0,
+        pitch: 9.0,
+        y: 68.0,
+        width: 8.0,
+        height: 12.0,
+    };
+    cell_row(out, row, 10, |i| i % 3);
     link(out, 124.0, 54.0, 124.0, 68.0);
     link(out, 194.0, 74.0, 214.0, 54.0);
 }
 
 fn compaction(out: &mut String) {
     let keys = [0u32, 1, 2, 0, 1, 0, 2, 1, 0, 3, 1, 0, 2, 0];
-    for (i, &k) in keys.iter().enumerate() {
-        cell(out, 12.0 + i as f64 * 15.0, 12.0, 13.0, 16.0, k);
-    }
+    let row = |y| CellRow {
+        x: 12.0,
+        pitch: 15.0,
+        y,
+        width: 13.0,
+        height: 16.0,
+    };
+    cell_row(out, row(12.0), keys.len() as u32, |i| keys[i as usize]);
     link(out, 12.0, 38.0, 222.0, 38.0);
     // The compacted copy: the newest record per key, and a tombstone (an empty box).
-    for (i, &k) in [1u32, 2, 0].iter().enumerate() {
-        cell(out, 12.0 + i as f64 * 15.0, 48.0, 13.0, 16.0, k);
-    }
+    let newest = [1u32, 2, 0];
+    cell_row(out, row(48.0), newest.len() as u32, |i| newest[i as usize]);
     out.push_str(r#"<rect class="thumb-member" x="57" y="48" width="13" height="16"/>"#);
     label(out, 80.0, 61.0, "one per key");
     member(out, 12.0, 74.0, 56.0, 14.0, 3.0);
