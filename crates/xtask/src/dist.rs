@@ -24,11 +24,39 @@ const DOWNLOAD_GZIP_BUDGET_BYTES: u64 = 300 * 1024;
 /// 1.7 times slower, on a busy machine).
 const WEB_OPT_LEVEL: &str = "z";
 
-/// A `trunk` command that builds the web crate at [`WEB_OPT_LEVEL`].
+/// The variable that passes rustc flags to the wasm build alone.
+const WASM_RUSTFLAGS_VAR: &str = "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS";
+
+/// A `trunk` command that builds the web crate at [`WEB_OPT_LEVEL`], with the crates' source
+/// paths made machine-independent ([`wasm_rustflags`]).
 pub fn trunk() -> Command {
     let mut trunk = Command::new("trunk");
     trunk.env("CARGO_PROFILE_RELEASE_OPT_LEVEL", WEB_OPT_LEVEL);
+    let flags = wasm_rustflags(
+        install::cargo_home().as_deref(),
+        std::env::var(WASM_RUSTFLAGS_VAR).ok().as_deref(),
+    );
+    trunk.env(WASM_RUSTFLAGS_VAR, flags);
     trunk
+}
+
+/// The wasm build's rustc flags: `existing` (the caller's own), then a remap of cargo's
+/// registry folder. A panic location names its source file, and a dependency's lies under
+/// `$CARGO_HOME/registry/src/`, an absolute path of the machine that built the site: the
+/// shipped bundles would carry it and differ from one machine to the next.
+fn wasm_rustflags(cargo_home: Option<&Path>, existing: Option<&str>) -> String {
+    let remap = cargo_home.map(|home| {
+        format!(
+            "--remap-path-prefix={}=registry",
+            home.join("registry").join("src").display()
+        )
+    });
+    [existing, remap.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter(|flags| !flags.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `cargo xtask dist`: installs the build tools, then builds and checks the site.
@@ -149,7 +177,26 @@ fn gzipped_size(file: &Path) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::absolute_urls;
+    use super::{absolute_urls, wasm_rustflags};
+    use std::path::Path;
+
+    #[test]
+    fn the_wasm_build_remaps_the_registry_after_the_callers_own_flags() {
+        let home = Path::new("/home/someone/.cargo");
+        assert_eq!(
+            wasm_rustflags(Some(home), None),
+            "--remap-path-prefix=/home/someone/.cargo/registry/src=registry"
+        );
+        assert_eq!(
+            wasm_rustflags(Some(home), Some("-C debuginfo=1")),
+            "-C debuginfo=1 --remap-path-prefix=/home/someone/.cargo/registry/src=registry"
+        );
+        assert_eq!(
+            wasm_rustflags(None, Some("-C debuginfo=1")),
+            "-C debuginfo=1"
+        );
+        assert_eq!(wasm_rustflags(None, Some("  ")), "");
+    }
 
     #[test]
     fn relative_asset_urls_pass() {

@@ -38,10 +38,14 @@ pub fn put_tools_on_path() -> Result<(), String> {
 }
 
 fn cargo_bin_dir() -> Option<PathBuf> {
-    let home = std::env::var_os("CARGO_HOME")
+    Some(cargo_home()?.join("bin"))
+}
+
+/// Cargo's home folder (`$CARGO_HOME`, else `~/.cargo`): its tools and the crates' sources.
+pub fn cargo_home() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))?;
-    Some(home.join("bin"))
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
 }
 
 /// Everything `trunk build` needs: the wasm32 target, Trunk, the wasm-bindgen CLI, wasm-opt,
