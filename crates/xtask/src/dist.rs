@@ -43,14 +43,14 @@ pub fn trunk() -> Command {
 /// The wasm build's rustc flags: `existing` (the caller's own), then a remap of cargo's
 /// registry folder. A panic location names its source file, and a dependency's lies under
 /// `$CARGO_HOME/registry/src/`, an absolute path of the machine that built the site: the
-/// shipped bundles would carry it and differ from one machine to the next.
+/// shipped bundles would carry it and differ from one machine to the next. The variable
+/// splits on spaces, so a home whose path has one is left as it is.
 fn wasm_rustflags(cargo_home: Option<&Path>, existing: Option<&str>) -> String {
-    let remap = cargo_home.map(|home| {
-        format!(
-            "--remap-path-prefix={}=registry",
-            home.join("registry").join("src").display()
-        )
-    });
+    let registry = cargo_home.map(|home| home.join("registry").join("src"));
+    let remap = registry
+        .map(|folder| folder.display().to_string())
+        .filter(|folder| !folder.contains(char::is_whitespace))
+        .map(|folder| format!("--remap-path-prefix={folder}=registry"));
     [existing, remap.as_deref()]
         .into_iter()
         .flatten()
@@ -196,6 +196,12 @@ mod tests {
             "-C debuginfo=1"
         );
         assert_eq!(wasm_rustflags(None, Some("  ")), "");
+        let spaced = Path::new("/home/some one/.cargo");
+        assert_eq!(
+            wasm_rustflags(Some(spaced), None),
+            "",
+            "cannot be said in the variable"
+        );
     }
 
     #[test]
