@@ -3,6 +3,8 @@
 //! typing into a field; do they prefer reduced motion). Both handles clean up when dropped, so
 //! a playground that unmounts leaves no callback behind.
 
+use std::cell::Cell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
@@ -47,17 +49,33 @@ impl Drop for FrameLoop {
 
 /// Calls `then` in a task after the browser's next paint: an animation frame callback runs
 /// just before the frame is painted, and a task it posts runs after. Work that must not hold
-/// up a picture (preparing what may come next) starts here; so does the measure of when a
-/// picture reached the screen.
+/// up a picture (preparing what may come next, writing the address bar) starts here; so does
+/// the measure of when a picture reached the screen. A page that is not painted (a hidden tab,
+/// a course page's frame scrolled out of view) gets no animation frames, so `then` also runs
+/// after [`PAINT_WAIT_MAX_MS`] whatever happens, once either way.
 pub fn after_next_paint(then: impl FnOnce() + 'static) {
     let Some(window) = web_sys::window() else {
         return;
     };
+    let once = Rc::new(Cell::new(Some(then)));
+    let after_frame = Rc::clone(&once);
     let in_frame = Closure::once_into_js(move || {
-        gloo_timers::callback::Timeout::new(0, then).forget();
+        gloo_timers::callback::Timeout::new(0, move || run_once(&after_frame)).forget();
     });
     let _ = window.request_animation_frame(in_frame.unchecked_ref());
+    gloo_timers::callback::Timeout::new(PAINT_WAIT_MAX_MS, move || run_once(&once)).forget();
 }
+
+/// Runs the task in `slot` unless it already ran.
+fn run_once(slot: &Cell<Option<impl FnOnce()>>) {
+    if let Some(then) = slot.take() {
+        then();
+    }
+}
+
+/// Longest wait for a paint before [`after_next_paint`]'s task runs anyway: far beyond a
+/// frame (16.7 ms) on a page being painted.
+pub const PAINT_WAIT_MAX_MS: u32 = 200;
 
 /// A `keydown` listener on the document; dropping it removes the listener.
 pub struct KeyListener {
@@ -173,4 +191,35 @@ pub fn prefers_reduced_motion() -> bool {
                 .flatten()
         })
         .is_some_and(|m| m.matches())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Resolves after `ms` of wall time.
+    async fn sleep_ms(ms: u32) {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            gloo_timers::callback::Timeout::new(ms, move || {
+                let _ = resolve.call0(&JsValue::NULL);
+            })
+            .forget();
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_task_after_the_paint_runs_once_and_not_at_once() {
+        let runs = Rc::new(Cell::new(0));
+        let counted = Rc::clone(&runs);
+        after_next_paint(move || counted.set(counted.get() + 1));
+        assert_eq!(runs.get(), 0, "it waits for a frame");
+        // The test page is painted: the frame's task runs it well before the fallback would.
+        sleep_ms(PAINT_WAIT_MAX_MS / 2).await;
+        assert_eq!(runs.get(), 1, "after the frame");
+        // Past the fallback: it does not run a second time.
+        sleep_ms(PAINT_WAIT_MAX_MS).await;
+        assert_eq!(runs.get(), 1, "once");
+    }
 }

@@ -72,7 +72,7 @@ pub fn lesson_thumbnail(props: &LessonThumbnailProps) -> Html {
 /// The thumbnail's whole SVG element as markup. Written as text rather than `html!`: a
 /// thumbnail never changes once drawn, and Yew's element-building code for these sixteen
 /// pictures weighed about 30 KB of every bundle, the text a fraction of that.
-pub fn markup(thumbnail: Thumbnail) -> String {
+fn markup(thumbnail: Thumbnail) -> String {
     let mut out = String::with_capacity(4096);
     put(
         &mut out,
