@@ -35,7 +35,8 @@ pub struct EmbedOptions {
     pub hide_knobs: bool,
     /// Start running. The full site always does; an embedded lesson waits unless asked.
     pub autoplay: bool,
-    /// Knobs and buttons disabled until the learner reveals the run.
+    /// Knobs and buttons disabled: the run waits for the learner to reveal it, and stays the
+    /// course page's run after (a misconception's verdict links to the same run unlocked).
     pub locked: bool,
     /// The theme the host asked for (`light`, `dark`, `projector`), if any.
     pub theme: Option<String>,
