@@ -20,157 +20,160 @@ const LESSONS = [
 ];
 // gc() and exact heap sizes, so the heap is compared after a collection, not between two.
 const browser = await launchBrowser({ extraArgs: ['--js-flags=--expose-gc', '--enable-precise-memory-info'] });
+if (onlyEveryLesson) {
+  try {
+    await everyLessonAtTenMinutes(browser, site.url);
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+  process.exit(0);
+}
 try {
-  bench: {
-    if (onlyEveryLesson) {
-      await everyLessonAtTenMinutes(browser, site.url);
-      break bench;
-    }
-    // The bare address is the gallery; the figures are the first lesson's.
-    const visit = await openPage(browser, `${site.url}#/partitions`);
-    await waitForApp(visit.page);
-    // The page's own clock starts at navigation, so this is load + compile + first render,
-    // without the browser's start-up.
-    const firstRenderMs = await visit.page.evaluate(() => performance.now());
-    console.log(`browser first_render_ms: ${firstRenderMs.toFixed(0)}`);
+  // The bare address is the gallery; the figures are the first lesson's.
+  const visit = await openPage(browser, `${site.url}#/partitions`);
+  await waitForApp(visit.page);
+  // The page's own clock starts at navigation, so this is load + compile + first render,
+  // without the browser's start-up.
+  const firstRenderMs = await visit.page.evaluate(() => performance.now());
+  console.log(`browser first_render_ms: ${firstRenderMs.toFixed(0)}`);
 
-    const result = await visit.page.evaluate(async () => {
-      const bench = window.__streamlab?.bench;
-      if (typeof bench !== 'function') return { available: false };
-      return { available: true, figures: await bench() };
-    });
-    if (result.available) {
-      console.log(`browser bench: ${JSON.stringify(result.figures)}`);
-    } else {
-      console.log('browser bench: not available (the app defines no window.__streamlab.bench() yet)');
-    }
+  const result = await visit.page.evaluate(async () => {
+    const bench = window.__streamlab?.bench;
+    if (typeof bench !== 'function') return { available: false };
+    return { available: true, figures: await bench() };
+  });
+  if (result.available) {
+    console.log(`browser bench: ${JSON.stringify(result.figures)}`);
+  } else {
+    console.log('browser bench: not available (the app defines no window.__streamlab.bench() yet)');
+  }
 
-    // Frame time at 8x: the work each animation frame does (advance the core, build the
-    // snapshot, render), measured by the app itself, over five seconds of playing.
-    const page = visit.page;
-    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowUp');
-    await page.waitForTimeout(1000);
-    await page.evaluate(() => window.__streamlab.resetStats());
-    await page.waitForTimeout(5000);
-    const frames = await page.evaluate(() => window.__streamlab.frameStats());
-    console.log(`browser frame_work_ms_at_8x: ${JSON.stringify(frames)}`);
+  // Frame time at 8x: the work each animation frame does (advance the core, build the
+  // snapshot, render), measured by the app itself, over five seconds of playing.
+  const page = visit.page;
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowUp');
+  await page.waitForTimeout(1000);
+  await page.evaluate(() => window.__streamlab.resetStats());
+  await page.waitForTimeout(5000);
+  const frames = await page.evaluate(() => window.__streamlab.frameStats());
+  console.log(`browser frame_work_ms_at_8x: ${JSON.stringify(frames)}`);
 
-    // Knob to picture: from the change event to the rendered picture, 20 changes of the
-    // partition count at about 30 s of simulated time, a quarter of a second apart (a learner
-    // dragging through values; one more change first warms the page up and is not counted).
-    await page.waitForFunction(() => window.__streamlab.simMs() > 30000, undefined, { timeout: 60000 });
-    await page.fill('#knob-partitions', '12');
+  // Knob to picture: from the change event to the rendered picture, 20 changes of the
+  // partition count at about 30 s of simulated time, a quarter of a second apart (a learner
+  // dragging through values; one more change first warms the page up and is not counted).
+  await page.waitForFunction(() => window.__streamlab.simMs() > 30000, undefined, { timeout: 60000 });
+  await page.fill('#knob-partitions', '12');
+  await page.dispatchEvent('#knob-partitions', 'change');
+  await page.waitForTimeout(250);
+  await page.evaluate(() => window.__streamlab.resetStats());
+  for (let i = 0; i < 20; i += 1) {
+    await page.fill('#knob-partitions', String(4 + (i % 8)));
     await page.dispatchEvent('#knob-partitions', 'change');
     await page.waitForTimeout(250);
-    await page.evaluate(() => window.__streamlab.resetStats());
-    for (let i = 0; i < 20; i += 1) {
-      await page.fill('#knob-partitions', String(4 + (i % 8)));
-      await page.dispatchEvent('#knob-partitions', 'change');
-      await page.waitForTimeout(250);
-    }
-    const knob = await page.evaluate(() => window.__streamlab.knobToPictureStats());
-    console.log(`browser knob_to_picture_ms: ${JSON.stringify(knob)}`);
-    const knobPaint = await page.evaluate(() => window.__streamlab.knobToPaintStats());
-    console.log(`browser knob_to_paint_ms: ${JSON.stringify(knobPaint)}`);
+  }
+  const knob = await page.evaluate(() => window.__streamlab.knobToPictureStats());
+  console.log(`browser knob_to_picture_ms: ${JSON.stringify(knob)}`);
+  const knobPaint = await page.evaluate(() => window.__streamlab.knobToPaintStats());
+  console.log(`browser knob_to_paint_ms: ${JSON.stringify(knobPaint)}`);
 
-    // Knob to picture at the end of ten simulated minutes (issue 16), paused there by the link,
-    // in the default lesson and in the storm. Ten settings never seen before, three apart so
-    // that none is a step the page prepared after the one before: each change re-simulates the
-    // ten minutes. Then ten changes between two settings seen before, which the page kept (the
-    // "returning" figure: a seek, not a new run). Then ten single steps up, each after the page
-    // has had the idle time to prepare it (the "next_step" figure: a learner looking at the
-    // picture before the next step). Each figure is timed twice: to the rendered picture, and to
-    // the browser's paint after it (a picture rendered within one of Yew's 16 ms slices is
-    // rendered before it is painted, so the first figure can leave the paint out).
-    for (const [name, fragment] of [
-      ['default_lesson', '#/partitions?t=600000'],
-      ['storm', '#/rebalances?preset=rebalance-storm&t=600000'],
-    ]) {
-      const late = await openPage(browser, `${site.url}${fragment}`);
-      await waitForApp(late.page);
-      await late.page.waitForFunction(() => window.__streamlab.simMs() === 600000, undefined, { timeout: 60000 });
-      const change = async (values, { afterIdle = false } = {}) => {
-        await late.page.evaluate(() => window.__streamlab.resetStats());
-        for (const value of values) {
-          if (afterIdle) {
-            await late.page.waitForFunction(() => window.__streamlab.nearbyPending() === 0, undefined, { timeout: 60000 });
-          }
-          const shown = await late.page.evaluate(() => window.__streamlab.knobToPictureStats().count);
-          await late.page.fill('#knob-partitions', String(value));
-          await late.page.dispatchEvent('#knob-partitions', 'change');
-          // A run longer than a frame is built in slices: the next change waits for its picture.
-          await late.page.waitForFunction((n) => window.__streamlab.knobToPictureStats().count > n, shown, { timeout: 60000 });
-          await late.page.waitForTimeout(250);
+  // Knob to picture at the end of ten simulated minutes (issue 16), paused there by the link,
+  // in the default lesson and in the storm. Ten settings never seen before, three apart so
+  // that none is a step the page prepared after the one before: each change re-simulates the
+  // ten minutes. Then ten changes between two settings seen before, which the page kept (the
+  // "returning" figure: a seek, not a new run). Then ten single steps up, each after the page
+  // has had the idle time to prepare it (the "next_step" figure: a learner looking at the
+  // picture before the next step). Each figure is timed twice: to the rendered picture, and to
+  // the browser's paint after it (a picture rendered within one of Yew's 16 ms slices is
+  // rendered before it is painted, so the first figure can leave the paint out).
+  for (const [name, fragment] of [
+    ['default_lesson', '#/partitions?t=600000'],
+    ['storm', '#/rebalances?preset=rebalance-storm&t=600000'],
+  ]) {
+    const late = await openPage(browser, `${site.url}${fragment}`);
+    await waitForApp(late.page);
+    await late.page.waitForFunction(() => window.__streamlab.simMs() === 600000, undefined, { timeout: 60000 });
+    const change = async (values, { afterIdle = false } = {}) => {
+      await late.page.evaluate(() => window.__streamlab.resetStats());
+      for (const value of values) {
+        if (afterIdle) {
+          await late.page.waitForFunction(() => window.__streamlab.nearbyPending() === 0, undefined, { timeout: 60000 });
         }
-        return late.page.evaluate(() => ({
-          picture: window.__streamlab.knobToPictureStats(),
-          paint: window.__streamlab.knobToPaintStats(),
-        }));
-      };
-      const fresh = await change([7, 10, 13, 16, 19, 22, 25, 28, 31, 34]);
-      console.log(`browser knob_to_picture_ms_at_10min_${name}: ${JSON.stringify(fresh)}`);
-      const returning = await change([31, 34, 31, 34, 31, 34, 31, 34, 31, 34]);
-      console.log(`browser knob_to_picture_ms_at_10min_${name}_returning: ${JSON.stringify(returning)}`);
-      const nextStep = await change([35, 36, 37, 38, 39, 40, 41, 42, 43, 44], { afterIdle: true });
-      console.log(`browser knob_to_picture_ms_at_10min_${name}_next_step: ${JSON.stringify(nextStep)}`);
-      await late.page.close();
-    }
-
-    await everyLessonAtTenMinutes(browser, site.url);
-
-    // The rebalance storm with 32 members, ten simulated minutes, in this browser's wasm.
-    const storm = await page.evaluate(() => window.__streamlab.benchStorm());
-    console.log(`browser storm_32_members_10min: ${JSON.stringify(storm)}`);
-
-    // Seeking in a ten-minute run of the default lesson, worst case (a whole checkpoint
-    // spacing replayed), as the scrubber does it.
-    const seek = await page.evaluate(() => window.__streamlab.benchSeek());
-    console.log(`browser seek_default_lesson_10min: ${JSON.stringify(seek)}`);
-
-    // The window operator on the native benchmark's workload: 1 M events, 10 k keys, tumbling.
-    // It is the event-time bundle's benchmark, so it runs on a page of that bundle.
-    const windows = await openPage(browser, `${site.url}#/windows`);
-    await waitForApp(windows.page);
-    const windowFigures = await windows.page.evaluate(() => window.__streamlab.benchWindow());
-    console.log(`browser window_1m_events_10k_keys_tumbling: ${JSON.stringify(windowFigures)}`);
-
-    // A simulated hour at 32x (issue 16): the first lesson's topic with 12 partitions, played for
-    // an hour of simulated time (about 113 s of wall time), with the frame work over the whole
-    // hour and the JS heap after a warm-up and at the end. The link is a format 1 link: the
-    // scenario whole, deflated (the lesson's defaults fill what it leaves out).
-    const hour = {
-      version: 1,
-      seed: 1,
-      duration_ms: 3_600_000,
-      topic: { name: 'events', partitions: 12 },
-      groups: [{ group_id: 'search', members: 3 }],
+        const shown = await late.page.evaluate(() => window.__streamlab.knobToPictureStats().count);
+        await late.page.fill('#knob-partitions', String(value));
+        await late.page.dispatchEvent('#knob-partitions', 'change');
+        // A run longer than a frame is built in slices: the next change waits for its picture.
+        await late.page.waitForFunction((n) => window.__streamlab.knobToPictureStats().count > n, shown, { timeout: 60000 });
+        await late.page.waitForTimeout(250);
+      }
+      return late.page.evaluate(() => ({
+        picture: window.__streamlab.knobToPictureStats(),
+        paint: window.__streamlab.knobToPaintStats(),
+      }));
     };
-    const packed = deflateRawSync(Buffer.from(JSON.stringify(hour)), { level: 9 }).toString('base64url');
-    const long = await openPage(browser, `${site.url}#/partitions?s=1.${packed}`);
-    await waitForApp(long.page);
-    await long.page.locator('.question').click();
-    for (let i = 0; i < 5; i += 1) await long.page.keyboard.press('ArrowUp');
-    const heapMb = () => long.page.evaluate(() => { window.gc(); return performance.memory.usedJSHeapSize / 1e6; });
-    await long.page.waitForFunction(() => window.__streamlab.simMs() > 300_000, undefined, { timeout: 60_000 });
-    const heapWarmMb = await heapMb();
-    await long.page.evaluate(() => window.__streamlab.resetStats());
-    await long.page.waitForFunction(() => window.__streamlab.simMs() >= 3_590_000, undefined, { timeout: 400_000, polling: 1000 });
-    const hourFrames = await long.page.evaluate(() => window.__streamlab.frameStats());
-    const heapEndMb = await heapMb();
-    // Record cells are drawn as one path per key colour: count their outlines.
-    const cells = await long.page.evaluate(() => [...document.querySelectorAll('svg.diagram .records path')]
-      .reduce((n, path) => n + path.getAttribute('d').split('M').length - 1, 0));
-    console.log(`browser hour_at_32x_12_partitions: ${JSON.stringify({
-      frame_work_ms: hourFrames,
-      records_drawn: cells,
-      js_heap_after_5min_mb: heapWarmMb,
-      js_heap_after_1h_mb: heapEndMb,
-      js_heap_growth_percent: (100 * (heapEndMb - heapWarmMb)) / heapWarmMb,
-    })}`);
+    const fresh = await change([7, 10, 13, 16, 19, 22, 25, 28, 31, 34]);
+    console.log(`browser knob_to_picture_ms_at_10min_${name}: ${JSON.stringify(fresh)}`);
+    const returning = await change([31, 34, 31, 34, 31, 34, 31, 34, 31, 34]);
+    console.log(`browser knob_to_picture_ms_at_10min_${name}_returning: ${JSON.stringify(returning)}`);
+    const nextStep = await change([35, 36, 37, 38, 39, 40, 41, 42, 43, 44], { afterIdle: true });
+    console.log(`browser knob_to_picture_ms_at_10min_${name}_next_step: ${JSON.stringify(nextStep)}`);
+    await late.page.close();
+  }
 
-    for (const error of [...long.pageErrors, ...long.consoleErrors, ...visit.pageErrors, ...visit.consoleErrors, ...windows.pageErrors, ...windows.consoleErrors]) {
-      console.error(`page error: ${error}`);
-    }
+  await everyLessonAtTenMinutes(browser, site.url);
+
+  // The rebalance storm with 32 members, ten simulated minutes, in this browser's wasm.
+  const storm = await page.evaluate(() => window.__streamlab.benchStorm());
+  console.log(`browser storm_32_members_10min: ${JSON.stringify(storm)}`);
+
+  // Seeking in a ten-minute run of the default lesson, worst case (a whole checkpoint
+  // spacing replayed), as the scrubber does it.
+  const seek = await page.evaluate(() => window.__streamlab.benchSeek());
+  console.log(`browser seek_default_lesson_10min: ${JSON.stringify(seek)}`);
+
+  // The window operator on the native benchmark's workload: 1 M events, 10 k keys, tumbling.
+  // It is the event-time bundle's benchmark, so it runs on a page of that bundle.
+  const windows = await openPage(browser, `${site.url}#/windows`);
+  await waitForApp(windows.page);
+  const windowFigures = await windows.page.evaluate(() => window.__streamlab.benchWindow());
+  console.log(`browser window_1m_events_10k_keys_tumbling: ${JSON.stringify(windowFigures)}`);
+
+  // A simulated hour at 32x (issue 16): the first lesson's topic with 12 partitions, played for
+  // an hour of simulated time (about 113 s of wall time), with the frame work over the whole
+  // hour and the JS heap after a warm-up and at the end. The link is a format 1 link: the
+  // scenario whole, deflated (the lesson's defaults fill what it leaves out).
+  const hour = {
+    version: 1,
+    seed: 1,
+    duration_ms: 3_600_000,
+    topic: { name: 'events', partitions: 12 },
+    groups: [{ group_id: 'search', members: 3 }],
+  };
+  const packed = deflateRawSync(Buffer.from(JSON.stringify(hour)), { level: 9 }).toString('base64url');
+  const long = await openPage(browser, `${site.url}#/partitions?s=1.${packed}`);
+  await waitForApp(long.page);
+  await long.page.locator('.question').click();
+  for (let i = 0; i < 5; i += 1) await long.page.keyboard.press('ArrowUp');
+  const heapMb = () => long.page.evaluate(() => { window.gc(); return performance.memory.usedJSHeapSize / 1e6; });
+  await long.page.waitForFunction(() => window.__streamlab.simMs() > 300_000, undefined, { timeout: 60_000 });
+  const heapWarmMb = await heapMb();
+  await long.page.evaluate(() => window.__streamlab.resetStats());
+  await long.page.waitForFunction(() => window.__streamlab.simMs() >= 3_590_000, undefined, { timeout: 400_000, polling: 1000 });
+  const hourFrames = await long.page.evaluate(() => window.__streamlab.frameStats());
+  const heapEndMb = await heapMb();
+  // Record cells are drawn as one path per key colour: count their outlines.
+  const cells = await long.page.evaluate(() => [...document.querySelectorAll('svg.diagram .records path')]
+    .reduce((n, path) => n + path.getAttribute('d').split('M').length - 1, 0));
+  console.log(`browser hour_at_32x_12_partitions: ${JSON.stringify({
+    frame_work_ms: hourFrames,
+    records_drawn: cells,
+    js_heap_after_5min_mb: heapWarmMb,
+    js_heap_after_1h_mb: heapEndMb,
+    js_heap_growth_percent: (100 * (heapEndMb - heapWarmMb)) / heapWarmMb,
+  })}`);
+
+  for (const error of [...long.pageErrors, ...long.consoleErrors, ...visit.pageErrors, ...visit.consoleErrors, ...windows.pageErrors, ...windows.consoleErrors]) {
+    console.error(`page error: ${error}`);
   }
 } finally {
   await browser.close();
