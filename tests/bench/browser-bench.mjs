@@ -93,24 +93,8 @@ try {
     const late = await openPage(browser, `${site.url}${fragment}`);
     await waitForApp(late.page);
     await late.page.waitForFunction(() => window.__streamlab.simMs() === 600000, undefined, { timeout: 60000 });
-    const change = async (values, { afterIdle = false } = {}) => {
-      await late.page.evaluate(() => window.__streamlab.resetStats());
-      for (const value of values) {
-        if (afterIdle) {
-          await late.page.waitForFunction(() => window.__streamlab.nearbyPending() === 0, undefined, { timeout: 60000 });
-        }
-        const shown = await late.page.evaluate(() => window.__streamlab.knobToPictureStats().count);
-        await late.page.fill('#knob-partitions', String(value));
-        await late.page.dispatchEvent('#knob-partitions', 'change');
-        // A run longer than a frame is built in slices: the next change waits for its picture.
-        await late.page.waitForFunction((n) => window.__streamlab.knobToPictureStats().count > n, shown, { timeout: 60000 });
-        await late.page.waitForTimeout(250);
-      }
-      return late.page.evaluate(() => ({
-        picture: window.__streamlab.knobToPictureStats(),
-        paint: window.__streamlab.knobToPaintStats(),
-      }));
-    };
+    const partitions = { id: 'knob-partitions' };
+    const change = (values, { afterIdle = false } = {}) => changeKnob(late.page, partitions, values, afterIdle);
     const fresh = await change([7, 10, 13, 16, 19, 22, 25, 28, 31, 34]);
     console.log(`browser knob_to_picture_ms_at_10min_${name}: ${JSON.stringify(fresh)}`);
     const returning = await change([31, 34, 31, 34, 31, 34, 31, 34, 31, 34]);
@@ -190,7 +174,6 @@ async function everyLessonAtTenMinutes(browser, siteUrl) {
   for (const slug of LESSONS.filter((lesson) => picked.includes(lesson))) {
     const lesson = await openPage(browser, `${siteUrl}#/${slug}?t=600000`);
     const { page } = lesson;
-    if (process.env.STREAMLAB_BENCH_ECHO) page.on('console', (m) => console.log(`  console: ${m.text()}`));
     await waitForApp(page);
     await settled(page);
     const knob = await page.evaluate(() => {
@@ -206,7 +189,7 @@ async function everyLessonAtTenMinutes(browser, siteUrl) {
     });
     if (!knob) {
       console.log(`browser knob_to_picture_ms_at_10min_every_lesson ${slug}: no number knob`);
-      await lesson.page.close();
+      await page.close();
       continue;
     }
     const simMs = await page.evaluate(() => window.__streamlab.simMs());
@@ -261,6 +244,9 @@ function nextSteps(knob) {
   return values;
 }
 
+// Turns `knob` to each of `values`, the next change waiting for the last one's picture (a run
+// longer than a frame is built in slices); with `afterIdle`, also for the page to have prepared
+// the steps around it. Returns the knob-to-picture and knob-to-paint figures of these changes.
 async function changeKnob(page, knob, values, afterIdle) {
   await page.evaluate(() => window.__streamlab.resetStats());
   for (const value of values) {
