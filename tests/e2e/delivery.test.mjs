@@ -70,6 +70,12 @@ const PRESETS = [
   },
 ];
 
+/** How many records the delivery logs draw, in one state (`cell-lost`...) or in all. */
+const drawnCells = (page, state = '') => page.evaluate(
+  (selector) => [...document.querySelectorAll(selector)].reduce((sum, path) => sum + Number(path.dataset.cells), 0),
+  `svg.delivery-log path[data-cells]${state ? `.${state}` : ''}`,
+);
+
 for (const preset of PRESETS) {
   test(`the ${preset.name} preset opens from its link and shows its tally`, { timeout: 120_000 }, async () => {
     const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=${preset.name}`);
@@ -78,7 +84,7 @@ for (const preset of PRESETS) {
     assert.equal(await page.locator('.error-banner').count(), 0, 'the preset exists');
     await playPast(page, preset.until);
     preset.check(await tallies(page, preset.group));
-    assert.ok((await page.locator('svg.delivery-log .cell').count()) > 20, 'the sink view is drawn');
+    assert.ok((await drawnCells(page)) > 20, 'the sink view is drawn');
     if (preset.name.startsWith('poison')) {
       assert.match(await page.locator('.dlq').innerText(), /events\.DLT/);
     }
@@ -127,7 +133,7 @@ test('a repeat the idempotent store ignored is drawn apart from a second effect'
     const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=${preset}&t=23300`);
     await waitForApp(visit.page);
     await visit.page.waitForFunction(() => window.__streamlab.simMs() >= 23_300);
-    const count = (state) => visit.page.locator(`svg.delivery-log .cell.${state}`).count();
+    const count = (state) => drawnCells(visit.page, state);
     const found = { ignored: await count('cell-ignored'), repeated: await count('cell-repeated') };
     if (preset.startsWith('idempotent')) await screenshot(visit.page, 'delivery-ignored-repeats');
     assertQuiet(visit);
@@ -140,6 +146,40 @@ test('a repeat the idempotent store ignored is drawn apart from a second effect'
   const idempotent = await cells('idempotent-sink-effectively-once');
   assert.ok(idempotent.ignored > 0, `the idempotent store shows ignored repeats: ${JSON.stringify(idempotent)}`);
   assert.equal(idempotent.repeated, 0, 'and no second effect');
+});
+
+test('pointing at a record outlines it and the caption names its offset and state', { timeout: 90_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/delivery?preset=commit-after-duplicates&t=23300`);
+  const { page } = visit;
+  await waitForApp(page);
+  await page.waitForFunction(() => window.__streamlab.simMs() >= 23_300);
+  const log = page.locator('svg.delivery-log').first();
+  const caption = page.locator('.delivery-log-caption').first();
+  assert.match(await caption.innerText(), /^Point at a record/);
+  await log.scrollIntoViewIfNeeded();
+  const box = await log.boundingBox();
+  const scale = box.width / Number(await log.getAttribute('width'));
+  // Row p1, column 20: the log's cells are 22 units apart after a 34-unit label, rows 30 apart.
+  await page.mouse.move(box.x + (34 + 22 * 20 + 11) * scale, box.y + (30 + 13) * scale);
+  await page.locator('svg.delivery-log .delivery-pointed').first().waitFor();
+  const words = await caption.innerText();
+  const [, offset, state] = words.match(/^p1 offset (\d+): ([^—]+)/) ?? [];
+  assert.ok(offset, `the caption names the record: ${words}`);
+  // The caption's state is the one the record is drawn in: its square is in that state's path.
+  const square = 'M475 34h';
+  const drawnIn = await log.evaluate((svg, square) => [...svg.querySelectorAll('path[data-cells]')]
+    .find((path) => path.getAttribute('d').includes(square))?.classList[1], square);
+  const WORDS = {
+    'cell-once': 'written once', 'cell-ignored': 'written again, the repeat ignored', 'cell-repeated': 'written again: more than one effect',
+    'cell-lost': 'lost: never written', 'cell-dead': 'dead-lettered', 'cell-waiting': 'waiting', 'cell-deleted': 'deleted by retention',
+  };
+  assert.ok(state.startsWith(WORDS[drawnIn]), `drawn as ${drawnIn}, captioned "${state}"`);
+  await screenshot(page, 'delivery-pointed-record');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height + 200);
+  await page.locator('svg.delivery-log .delivery-pointed').first().waitFor({ state: 'detached' });
+  assert.match(await caption.innerText(), /^Point at a record/, 'the caption forgets the record the pointer left');
+  assertQuiet(visit);
+  await page.close();
 });
 
 /** The narration's lines, newest first (their text, laid out or not: lines out of view are not laid out). */

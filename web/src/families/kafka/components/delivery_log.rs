@@ -3,13 +3,19 @@
 //! still waiting. The committed offset (solid triangle) and the processed mark (a bar) are
 //! drawn apart, and the records between them carry the crash's consequence: "lost if it dies
 //! now" when the commit ran ahead of processing, "re-read if it dies now" when it lags.
+//! The record under the pointer is outlined and named in the caption below the log.
 
-use streamlab_sim::kafka::snapshot::{GroupView, PartitionView, SinkCells};
+use super::delivery_cells::{
+    cell_at, cell_corner, cell_size, cell_words, log_outlines, row_cells, DrawnCell, Risk, CELL_PX,
+    CELL_STATES, LABEL_PX, ROW_PX,
+};
+use crate::platform::svg::svg_number;
+use streamlab_sim::kafka::snapshot::{GroupPartitionView, GroupView, PartitionView};
+use web_sys::Element;
 use yew::prelude::*;
 
-const CELL_PX: f64 = 22.0;
-const ROW_PX: f64 = 30.0;
-const LABEL_PX: f64 = 34.0;
+/// What the caption says while no record is pointed at.
+const CAPTION_HINT: &str = "Point at a record for its offset and what the sink holds for it.";
 
 #[derive(Properties, PartialEq)]
 pub struct DeliveryLogProps {
@@ -17,143 +23,83 @@ pub struct DeliveryLogProps {
     pub partitions: Vec<PartitionView>,
 }
 
-/// What one record is, for this group.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum CellState {
-    Deleted,
-    Waiting,
-    Once,
-    /// Written more than once, but the store ignored the repeats: still one effect.
-    RepeatIgnored,
-    Repeated,
-    Lost,
-    DeadLettered,
-}
-
-impl CellState {
-    fn class(self) -> &'static str {
-        match self {
-            CellState::Deleted => "cell-deleted",
-            CellState::Waiting => "cell-waiting",
-            CellState::Once => "cell-once",
-            CellState::RepeatIgnored => "cell-ignored",
-            CellState::Repeated => "cell-repeated",
-            CellState::Lost => "cell-lost",
-            CellState::DeadLettered => "cell-dead",
-        }
-    }
-
-    /// What the cell's tooltip says.
-    fn words(self) -> &'static str {
-        match self {
-            CellState::Deleted => "deleted by retention",
-            CellState::Waiting => "waiting",
-            CellState::Once => "written once",
-            CellState::RepeatIgnored => "written again, the repeat ignored: one effect",
-            CellState::Repeated => "written again: more than one effect",
-            CellState::Lost => "lost: never written",
-            CellState::DeadLettered => "dead-lettered",
-        }
-    }
-
-    /// A mark that carries the meaning without colour.
-    fn glyph(self) -> &'static str {
-        match self {
-            CellState::Once => "✓",
-            CellState::RepeatIgnored => "=",
-            CellState::Repeated => "×2",
-            CellState::Lost => "✕",
-            CellState::DeadLettered => "D",
-            _ => "",
-        }
-    }
-}
-
-/// The state of offset `offset` for a group that began reading at `first` and has moved
-/// past everything below `moved_past`.
-pub fn cell_state(
-    cells: &SinkCells,
-    offset: u64,
-    log_start: u64,
-    (first, moved_past): (u64, u64),
-) -> CellState {
-    let i = (offset - cells.from) as usize;
-    if cells.dead_lettered[i] {
-        CellState::DeadLettered
-    } else if cells.effects[i] >= 2 {
-        CellState::Repeated
-    } else if cells.effects[i] == 1 && cells.writes[i] >= 2 {
-        CellState::RepeatIgnored
-    } else if cells.effects[i] == 1 {
-        CellState::Once
-    } else if offset >= first && offset < moved_past {
-        // Never written and the group has moved on: skipped by a commit, deleted unread by
-        // retention, or jumped over by a reset.
-        CellState::Lost
-    } else if offset < log_start {
-        CellState::Deleted
-    } else {
-        CellState::Waiting
-    }
-}
+/// The row and column of the record under the pointer (the diagram's type, so the two share
+/// one state hook's code).
+type Hovered = super::record_cells::HoveredCell;
 
 #[function_component(DeliveryLog)]
 pub fn delivery_log(props: &DeliveryLogProps) -> Html {
     let group = &props.group;
-    let cells_per_row = group.cells.first().map_or(0, |c| c.writes.len());
-    let width = LABEL_PX + CELL_PX * cells_per_row as f64 + 8.0;
-    let height = ROW_PX * group.cells.len() as f64 + 4.0;
+    let rows: Vec<Vec<DrawnCell>> = (0..group.cells.len())
+        .map(|p| row_cells(group, &props.partitions[p], p))
+        .collect();
+    let columns = group.cells.first().map_or(0, |c| c.writes.len());
+    let width = LABEL_PX + CELL_PX * columns as f64 + 8.0;
+    let height = ROW_PX * rows.len() as f64 + 4.0;
+    let hovered = use_state_eq(|| Hovered::None);
+    let svg = use_node_ref();
+    let follow = follow_pointer(&svg, &hovered, width, (rows.len(), columns));
+    let leave = {
+        let hovered = hovered.clone();
+        Callback::from(move |_: MouseEvent| hovered.set(None))
+    };
+    let pointed = hovered.and_then(|(row, column)| {
+        let column = usize::try_from(column).ok()?;
+        Some((row, column, *rows.get(row)?.get(column)?))
+    });
     html! {
-        <svg class="delivery-log" viewBox={format!("0 0 {width} {height}")} width={width.to_string()}
-            role="img" aria-label={format!("{}'s partitions as its output store sees them", group.group_id)}>
-            { for group.cells.iter().enumerate().map(|(p, cells)| row(group, &props.partitions[p], p, cells)) }
-        </svg>
+        <figure class="delivery-log-figure">
+            <svg ref={svg} class="delivery-log" viewBox={format!("0 0 {width} {height}")} width={width.to_string()}
+                role="img" aria-label={format!("{}'s partitions as its output store sees them", group.group_id)}
+                onmousemove={follow} onmouseleave={leave}>
+                { cells(&rows) }
+                <g class="delivery-marks">
+                    { for group.partitions.iter().zip(&group.cells).enumerate().map(|(p, (progress, cells))| {
+                        marks(p, progress, cells.from, columns)
+                    }) }
+                </g>
+                if let Some((row, column, _)) = pointed {
+                    { outline(row, column) }
+                }
+            </svg>
+            <figcaption class="delivery-log-caption">
+                { pointed.map_or(CAPTION_HINT.to_string(), |(row, _, cell)| cell_words(row, &cell)) }
+            </figcaption>
+        </figure>
     }
 }
 
-fn row(group: &GroupView, log: &PartitionView, p: usize, cells: &SinkCells) -> Html {
-    let progress = &group.partitions[p];
-    // The core says where the group has moved on, and what a live owner still holds.
-    let in_hand = if progress.held {
-        progress.processed..progress.position
-    } else {
-        0..0
-    };
+/// Every record, as one path per state, one outline per risk and one text per glyph (always
+/// all of them, empty or not, so the list never changes length).
+fn cells(rows: &[Vec<DrawnCell>]) -> Html {
+    let drawing = log_outlines(rows);
+    let fills = CELL_STATES.iter().zip(drawing.fills).map(|(state, (d, count))| {
+        html! { <path class={classes!("cells", state.class())} data-cells={count.to_string()} d={d} /> }
+    });
+    let risks = Risk::ALL.iter().zip(drawing.risks).map(|(risk, d)| {
+        html! { <path class={classes!("cells", risk.class())} d={d} /> }
+    });
+    let glyphs = CELL_STATES.iter().zip(drawing.glyphs).map(|(state, g)| {
+        html! { <text class={classes!("glyphs", state.class())} x={g.xs} y={g.ys} text-anchor="middle">{ g.text }</text> }
+    });
+    html! {
+        <g class="delivery-cells">
+            { for fills }
+            { for risks }
+            { for glyphs }
+        </g>
+    }
+}
+
+/// Partition `p`'s label, processed mark and committed offset, for a row whose first cell is
+/// offset `from`.
+fn marks(p: usize, progress: &GroupPartitionView, from: u64, columns: usize) -> Html {
     let y = ROW_PX * p as f64 + 2.0;
-    let x_of = |offset: u64| LABEL_PX + CELL_PX * offset.saturating_sub(cells.from) as f64;
-    let end = cells.from + cells.writes.len() as u64;
-    let in_view = |offset: u64| offset >= cells.from && offset <= end;
-    let (low, high) = (
-        progress.committed.min(progress.processed),
-        progress.committed.max(progress.processed),
-    );
-    let commit_ahead = progress.committed > progress.processed;
-    let at_risk = if commit_ahead {
-        "cell-risk-lost"
-    } else {
-        "cell-risk-reread"
-    };
+    let x_of = |offset: u64| LABEL_PX + CELL_PX * offset.saturating_sub(from) as f64;
+    let in_view = |offset: u64| offset >= from && offset <= from + columns as u64;
     html! {
         <g class="delivery-row">
             <text x="2" y={(y + 16.0).to_string()} class="row-label">{ format!("p{p}") }</text>
-            { for (cells.from..end).map(|offset| {
-                let moved_past = if in_hand.contains(&offset) { 0 } else { progress.frontier };
-                let state = cell_state(cells, offset, log.log_start_offset, (progress.first_offset, moved_past));
-                let x = x_of(offset);
-                let risky = offset >= low && offset < high;
-                let risk_words = match (risky, commit_ahead) {
-                    (false, _) => "",
-                    (true, true) => " — lost if its owner dies now",
-                    (true, false) => " — re-read if its owner dies now",
-                };
-                html! {
-                    <g class={classes!("cell", state.class(), risky.then_some(at_risk))}>
-                        <title>{ format!("p{p} offset {offset}: {}{risk_words}", state.words()) }</title>
-                        <rect x={(x + 1.0).to_string()} y={(y + 2.0).to_string()} width={(CELL_PX - 2.0).to_string()} height="18" rx="2" />
-                        <text x={(x + CELL_PX / 2.0).to_string()} y={(y + 15.0).to_string()} text-anchor="middle">{ state.glyph() }</text>
-                    </g>
-                }
-            }) }
             if in_view(progress.processed) {
                 <line class="mark-processed" x1={x_of(progress.processed).to_string()} x2={x_of(progress.processed).to_string()}
                     y1={y.to_string()} y2={(y + 22.0).to_string()} />
@@ -166,4 +112,40 @@ fn row(group: &GroupView, log: &PartitionView, p: usize, cells: &SinkCells) -> H
             }
         </g>
     }
+}
+
+/// A frame around the record under the pointer.
+fn outline(row: usize, column: usize) -> Html {
+    let (x, y) = cell_corner(row, column);
+    let (w, h) = cell_size();
+    html! {
+        <rect class="delivery-pointed" pointer-events="none" x={svg_number(x - 1.0)} y={svg_number(y - 1.0)}
+            width={svg_number(w + 2.0)} height={svg_number(h + 2.0)} />
+    }
+}
+
+/// Follows the pointer over the log (`width` units wide, `rows` × `columns` records) and sets
+/// `hovered` to the record under it. `svg` is the log's element: Yew delegates events, so the
+/// event's own current target is not the log.
+fn follow_pointer(
+    svg: &NodeRef,
+    hovered: &UseStateHandle<Hovered>,
+    width: f64,
+    (rows, columns): (usize, usize),
+) -> Callback<MouseEvent> {
+    let (svg, hovered) = (svg.clone(), hovered.clone());
+    Callback::from(move |event: MouseEvent| {
+        let Some(svg) = svg.cast::<Element>() else {
+            return;
+        };
+        let bounds = svg.get_bounding_client_rect();
+        // The log keeps its aspect ratio when it narrows, so one scale serves both axes.
+        let scale = bounds.width() / width;
+        if scale <= 0.0 {
+            return;
+        }
+        let x = (f64::from(event.client_x()) - bounds.left()) / scale;
+        let y = (f64::from(event.client_y()) - bounds.top()) / scale;
+        hovered.set(cell_at(x, y, rows, columns).map(|(row, column)| (row, column as u64)));
+    })
 }

@@ -2,6 +2,7 @@
 
 pub mod client_metrics;
 pub mod counters;
+pub mod delivery_cells;
 pub mod delivery_log;
 pub mod delivery_panel;
 pub mod diagram;
