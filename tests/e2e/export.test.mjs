@@ -72,8 +72,9 @@ async function assertPicture(png, fileName, atLeastWidth, atLeastHeight) {
   // The IHDR chunk, first in every PNG, holds the width and height.
   const [width, height] = [png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)];
   assert.ok(width >= atLeastWidth && height >= atLeastHeight, `${fileName} is ${width}×${height}`);
-  // A blank picture of that size compresses to a few hundred bytes; a drawn one does not.
-  assert.ok(png.bytes.length > 10_000, `${fileName} has content: ${png.bytes.length} bytes`);
+  // A blank picture of that size compresses to a few hundred bytes; a drawn one does not (the
+  // delivery log's flat cells, drawn as paths, compress to some 9 KB early in its run).
+  assert.ok(png.bytes.length > 5_000, `${fileName} has content: ${png.bytes.length} bytes`);
   await mkdir(artifactsDir, { recursive: true });
   await writeFile(join(artifactsDir, `export-${fileName}`), png.bytes);
 }
