@@ -1,6 +1,6 @@
 //! The trace hash folds events, so events must not carry prose: a reworded narration sentence
 //! would otherwise change every fingerprint. Every preset's events are checked here, as the
-//! trace hash sees them (`Event::fingerprint_bytes`): each string is an id or an enum tag.
+//! trace hash sees them (their compact JSON, `TraceHasher::write_json`): each string is an id or an enum tag.
 
 use serde_json::Value;
 use streamlab_sim::kafka::presets::PRESETS;
@@ -50,7 +50,7 @@ fn events_hold_ids_numbers_and_tags_but_no_sentences() {
         world.advance_to(scenario.duration_ms);
         assert!(!world.events().is_empty(), "{}: no events", preset.slug);
         for event in world.events() {
-            let folded: Value = serde_json::from_slice(&event.fingerprint_bytes()).unwrap();
+            let folded: Value = serde_json::to_value(event).unwrap();
             let mut found = Vec::new();
             prose_in(&folded, "event", &mut found);
             assert!(found.is_empty(), "{}: {found:?}", preset.slug);

@@ -1,7 +1,7 @@
 //! Typed events of the databases family and [`narrate`], the sentence for each.
 //!
 //! Events hold ids, counts, times and typed tags, never prose: the trace hash folds their
-//! fields ([`DatabasesEvent::fingerprint_bytes`]) and every word a learner reads is chosen
+//! fields ([`TraceHasher::write_json`](crate::replay::trace::TraceHasher::write_json)) and every word a learner reads is chosen
 //! here. Per-write work is not an event (a run makes thousands of writes); the first few
 //! writes that land out of order in each lane are, and so are the first failure of each kind,
 //! the connectors stopping and catching up, each lane settling, each cleaning of the compacted
@@ -15,14 +15,6 @@ pub struct DatabasesEvent {
     pub at_ms: u64,
     #[serde(flatten)]
     pub kind: DatabasesEventKind,
-}
-
-impl DatabasesEvent {
-    /// What the trace hash folds: the typed fields as compact JSON (integers, booleans and
-    /// tags only, so the bytes are the same on every platform).
-    pub fn fingerprint_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("events always serialize")
-    }
 }
 
 /// One of the four ways of keeping the derived store in step with the database.

@@ -143,7 +143,7 @@ impl DatabasesWorld {
         }
         for kind in told {
             let event = DatabasesEvent { at_ms: now, kind };
-            self.told.write_bytes(&event.fingerprint_bytes());
+            self.told.write_json(&event);
             self.events.push(event);
         }
     }

@@ -1,7 +1,7 @@
 //! Typed events of the exactly-once family and [`narrate`], the sentence for each.
 //!
 //! Events hold ids, counts, times and typed causes, never prose: the trace hash folds their
-//! fields ([`EosEvent::fingerprint_bytes`]) and every word a learner reads is chosen here.
+//! fields ([`TraceHasher::write_json`](crate::replay::trace::TraceHasher::write_json)) and every word a learner reads is chosen here.
 //! Per-record work is not an event; failures, restarts, completed and discarded checkpoints,
 //! committed microbatches, the first duplicate each model's sink lets out, and every step of
 //! a zombie's life are.
@@ -17,14 +17,6 @@ pub struct EosEvent {
     pub at_ms: u64,
     #[serde(flatten)]
     pub kind: EosEventKind,
-}
-
-impl EosEvent {
-    /// What the trace hash folds: the typed fields as compact JSON (integers, flags and tags
-    /// only, so the bytes are the same on every platform).
-    pub fn fingerprint_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("events always serialize")
-    }
 }
 
 /// One of the three ways a job recovers, side by side on one seed.

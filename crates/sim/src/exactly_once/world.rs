@@ -208,7 +208,7 @@ impl EosWorld {
         }
         for kind in told {
             let event = EosEvent { at_ms: now, kind };
-            self.events_trace.write_bytes(&event.fingerprint_bytes());
+            self.events_trace.write_json(&event);
             self.events.push(event);
         }
         if now == self.next_sample_ms && now <= self.scenario.duration_ms {

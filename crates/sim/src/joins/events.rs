@@ -1,7 +1,7 @@
 //! Typed events of the joins family and [`narrate`], the sentence for each.
 //!
 //! Events hold ids, times, counts and typed causes, never prose: the trace hash folds their
-//! fields ([`JoinsEvent::fingerprint_bytes`]) and every word a learner reads is chosen here.
+//! fields ([`TraceHasher::write_json`](crate::replay::trace::TraceHasher::write_json)) and every word a learner reads is chosen here.
 //! Routine work (a click that joins its search, an order enriched like in the other run) is
 //! not an event; what the lessons are about is: a click lost and why, a search reported
 //! unclicked although it was clicked, an enrichment that changed with the interleaving, a
@@ -17,14 +17,6 @@ pub struct JoinsEvent {
     pub at_ms: u64,
     #[serde(flatten)]
     pub kind: JoinsEventKind,
-}
-
-impl JoinsEvent {
-    /// What the trace hash folds: the typed fields as compact JSON (integers, booleans and
-    /// tags only, so the bytes are the same on every platform).
-    pub fn fingerprint_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("events always serialize")
-    }
 }
 
 /// Why a click did not join its search.

@@ -203,7 +203,7 @@ impl JoinsWorld {
             at_ms: self.now_ms,
             kind,
         };
-        self.trace.events.write_bytes(&event.fingerprint_bytes());
+        self.trace.events.write_json(&event);
         self.events.push(event);
     }
 }

@@ -6,7 +6,7 @@
 //! instead. [`narrate`] turns an event into a sentence that says what happened and why.
 //!
 //! Events hold ids, numbers and typed reasons, never prose: every word a learner reads is
-//! chosen in [`narrate`], and the trace hash folds [`Event::fingerprint_bytes`], the typed
+//! chosen in [`narrate`], and the trace hash folds [`TraceHasher::write_json`](crate::replay::trace::TraceHasher::write_json), the typed
 //! fields alone. So rewording a sentence changes no run's fingerprint, and the CLI's JSON can
 //! be filtered by reason without parsing English.
 
@@ -20,15 +20,6 @@ pub struct Event {
     pub at_ms: u64,
     #[serde(flatten)]
     pub kind: EventKind,
-}
-
-impl Event {
-    /// What the trace hash folds for this event: its typed fields as compact JSON. That is
-    /// the same bytes on every platform because events hold only integers, booleans, ids and
-    /// enum tags (`EventKind: Eq` keeps floats out), and it holds no narration.
-    pub fn fingerprint_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("events always serialize")
-    }
 }
 
 /// What happened.
@@ -1020,7 +1011,7 @@ mod tests {
                 },
             },
         };
-        let fingerprint = String::from_utf8(event.fingerprint_bytes()).unwrap();
+        let fingerprint = serde_json::to_string(&event).unwrap();
         assert_eq!(
             fingerprint,
             r#"{"at_ms":12,"type":"rebalance_started","group_id":"search","generation":4,"strategy":"range","reason":{"kind":"session_timeout","member_id":"c3","silent_ms":10004,"session_timeout_ms":10000}}"#

@@ -200,7 +200,7 @@ impl World {
     /// rewording a sentence leaves every run's fingerprint as it was.
     fn hash_new_events(&mut self) {
         for event in &self.events[self.events_hashed..] {
-            self.trace.write_bytes(&event.fingerprint_bytes());
+            self.trace.write_json(event);
         }
         self.events_hashed = self.events.len();
     }

@@ -1,7 +1,7 @@
 //! Typed events of the queues family and [`narrate`], the sentence for each.
 //!
 //! Events hold ids, counts, times and typed causes, never prose: the trace hash folds their
-//! fields ([`QueuesEvent::fingerprint_bytes`]) and every word a learner reads is chosen here.
+//! fields ([`TraceHasher::write_json`](crate::replay::trace::TraceHasher::write_json)) and every word a learner reads is chosen here.
 //! Per-record work is not an event (a run completes tens of thousands of records); the
 //! first order inversion of each reader is, and so are crashes, returns, expired locks,
 //! archived and dead-lettered records, full buffers and throttled shards.
@@ -14,15 +14,6 @@ pub struct QueuesEvent {
     pub at_ms: u64,
     #[serde(flatten)]
     pub kind: QueuesEventKind,
-}
-
-impl QueuesEvent {
-    /// What the trace hash folds: the typed fields as compact JSON. Events hold only
-    /// integers, booleans and enum tags (`Eq` keeps floats out), so the bytes are the same on
-    /// every platform, and no narration is among them.
-    pub fn fingerprint_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("events always serialize")
-    }
 }
 
 /// One of the three readers of the topic in the readers comparison.

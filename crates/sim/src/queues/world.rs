@@ -303,7 +303,7 @@ impl QueuesWorld {
             at_ms: self.now_ms,
             kind,
         };
-        self.trace.events.write_bytes(&event.fingerprint_bytes());
+        self.trace.events.write_json(&event);
         self.events.push(event);
     }
 

@@ -4,8 +4,8 @@
 //! hash of a native run with the hash of the same scenario run in a browser. Every append,
 //! every fetch and every event is folded in as it happens, with FNV-1a over fixed-width
 //! little-endian integers, so the hash is independent of platform and word size. An event is
-//! folded by its typed fields (`Event::fingerprint_bytes`), not by its narration, so a
-//! reworded sentence is not a different run.
+//! folded by its typed fields as compact JSON ([`TraceHasher::write_json`]), not by its
+//! narration, so a reworded sentence is not a different run.
 
 const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -30,6 +30,20 @@ impl TraceHasher {
         }
     }
 
+    /// Folds `value`'s compact JSON: the bytes `serde_json::to_vec` makes, written into one
+    /// buffer kept for the purpose and folded from there, so an event-heavy run does not
+    /// allocate a buffer per event (allocating is slow in WebAssembly). The value must hold no
+    /// floats (its bytes would then depend on float formatting) and must serialize: events
+    /// are plain typed fields.
+    pub fn write_json<T: serde::Serialize + ?Sized>(&mut self, value: &T) {
+        JSON_SCRATCH.with(|scratch| {
+            let mut bytes = scratch.borrow_mut();
+            bytes.clear();
+            serde_json::to_writer(&mut *bytes, value).expect("events always serialize");
+            self.write_bytes(&bytes);
+        });
+    }
+
     /// Folds one integer in a single step (the per-record hot path).
     pub fn write_u64(&mut self, value: u64) {
         self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(WORD_MULTIPLIER);
@@ -43,6 +57,12 @@ impl TraceHasher {
     pub fn hex(&self) -> String {
         format!("{:016x}", self.0)
     }
+}
+
+thread_local! {
+    /// The buffer [`TraceHasher::write_json`] writes each value into before folding it (a
+    /// scratch space: what it holds between calls means nothing).
+    static JSON_SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[cfg(test)]
@@ -67,5 +87,26 @@ mod tests {
         b.write_u64(2);
         b.write_u64(1);
         assert_ne!(a.finish(), b.finish());
+    }
+
+    #[test]
+    fn json_streamed_in_folds_as_the_same_bytes_gathered_first() {
+        #[derive(serde::Serialize)]
+        struct Sample<'a> {
+            group_id: &'a str,
+            offsets: Vec<(u32, u64)>,
+            cause: Option<&'a str>,
+        }
+        let sample = Sample {
+            group_id: "search \"eu\"",
+            offsets: vec![(0, 12), (5, u64::MAX)],
+            cause: None,
+        };
+        let mut streamed = TraceHasher::default();
+        streamed.write_json(&sample);
+        let mut gathered = TraceHasher::default();
+        gathered.write_bytes(&serde_json::to_vec(&sample).unwrap());
+        assert_eq!(streamed, gathered);
+        assert_ne!(streamed, TraceHasher::default());
     }
 }

@@ -17,14 +17,6 @@ pub struct ReplicationEvent {
     pub kind: EventKind,
 }
 
-impl ReplicationEvent {
-    /// What the trace hash folds: the typed fields as compact JSON (integers, booleans and
-    /// enum tags only, so the bytes are the same on every platform).
-    pub fn fingerprint_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("events always serialize")
-    }
-}
-
 /// Why a follower left the ISR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -441,7 +433,7 @@ mod tests {
             },
         };
         assert_eq!(
-            String::from_utf8(event.fingerprint_bytes()).unwrap(),
+            serde_json::to_string(&event).unwrap(),
             r#"{"at_ms":5,"type":"broker_crashed","broker":1,"leading":1}"#
         );
     }

@@ -503,7 +503,7 @@ impl Lane {
             at_ms: self.now_ms,
             kind,
         };
-        self.trace.write_bytes(&event.fingerprint_bytes());
+        self.trace.write_json(&event);
         self.events.push(event);
     }
 
