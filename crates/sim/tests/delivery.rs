@@ -203,7 +203,7 @@ fn recount(world: &World) -> Tallies {
     // and the writes each record made that changed the table.
     let mut newest: BTreeMap<(u32, u32), u64> = BTreeMap::new();
     let mut applied: BTreeMap<(u32, u64), u32> = BTreeMap::new();
-    for effect in &sink.recent {
+    for effect in sink.recent.iter() {
         let at = (effect.partition, effect.offset);
         *writes.entry(at).or_default() += 1;
         let changes = match effect.key {

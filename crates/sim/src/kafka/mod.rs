@@ -12,6 +12,7 @@ pub mod metrics;
 pub mod partitioner;
 pub mod presets;
 pub mod producer;
+pub mod recent_effects;
 pub mod refutations;
 pub mod scenario;
 mod simulation;

@@ -9,14 +9,12 @@
 //! sees (records lost, records with duplicate effects, records with exactly one effect) are
 //! computed from per-partition runs of equal write counts, which stay few (they grow with
 //! crashes and rebalances, not with records), so a long run needs little memory and the
-//! tallies are still exact. The newest effects are also kept, up to [`RECENT_EFFECTS_MAX`],
-//! for the table the lesson draws.
+//! tallies are still exact. The newest effects are also kept ([`RecentEffects`]) for the table
+//! the lesson draws.
 
+pub use super::recent_effects::{RecentEffects, RECENT_EFFECTS_MAX};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
-
-/// How many of the newest effects the sink keeps for drawing.
-pub const RECENT_EFFECTS_MAX: usize = 4_096;
+use std::collections::BTreeMap;
 
 /// What the output store does with a write it has seen before.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,14 +216,14 @@ pub struct Sink {
     /// Writes per partition, indexed by partition.
     pub partitions: Vec<WriteRuns>,
     /// The newest effects, oldest first.
-    pub recent: VecDeque<Effect>,
+    pub recent: RecentEffects,
     /// Every write that reached the sink, ignored ones included.
     pub writes_total: u64,
     /// Records published to the dead-letter topic, per partition (a record published twice,
     /// after a crash, counts twice).
     pub dead_letters: Vec<WriteRuns>,
     /// The dead-letter topic's newest records, oldest first.
-    pub recent_dead_letters: VecDeque<Effect>,
+    pub recent_dead_letters: RecentEffects,
     /// By-key mode: the newest input offset applied per (key, input partition). Bounded by the
     /// number of keys times partitions.
     versions: BTreeMap<(u32, u32), u64>,
@@ -238,10 +236,10 @@ impl Sink {
         Self {
             mode,
             partitions: vec![WriteRuns::default(); partition_count as usize],
-            recent: VecDeque::new(),
+            recent: RecentEffects::default(),
             writes_total: 0,
             dead_letters: vec![WriteRuns::default(); partition_count as usize],
-            recent_dead_letters: VecDeque::new(),
+            recent_dead_letters: RecentEffects::default(),
             versions: BTreeMap::new(),
             applied: vec![WriteRuns::default(); partition_count as usize],
         }
@@ -265,10 +263,7 @@ impl Sink {
     /// The error handler published record `partition`/`offset` to the dead-letter topic.
     pub fn dead_letter(&mut self, at_ms: u64, partition: u32, offset: u64, key: Option<u32>) {
         let before = self.dead_letters[partition as usize].add(offset);
-        if self.recent_dead_letters.len() == RECENT_EFFECTS_MAX {
-            self.recent_dead_letters.pop_front();
-        }
-        self.recent_dead_letters.push_back(Effect {
+        self.recent_dead_letters.push(Effect {
             at_ms,
             partition,
             offset,
@@ -286,10 +281,7 @@ impl Sink {
         if applied && self.mode == SinkMode::ByKey {
             self.applied[partition as usize].add(offset);
         }
-        if self.recent.len() == RECENT_EFFECTS_MAX {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(Effect {
+        self.recent.push(Effect {
             at_ms,
             partition,
             offset,
@@ -412,7 +404,14 @@ mod tests {
         let mut idempotent = Sink::new(SinkMode::Idempotent, 1);
         idempotent.write(0, 0, 0, None);
         idempotent.write(0, 0, 0, None);
-        assert!(idempotent.recent[1].ignored);
+        assert!(
+            idempotent
+                .recent
+                .iter()
+                .nth(1)
+                .expect("a second effect")
+                .ignored
+        );
         assert_eq!(idempotent.tallies(&[span(0, 1)]).duplicated, 0);
         let held = Span {
             in_hand: (6, 8),
@@ -461,7 +460,7 @@ mod tests {
         // A null key has nothing to upsert by: every write lands.
         sink.write(2, 0, 3, None);
         sink.write(2, 0, 3, None);
-        assert!(!sink.recent[7].ignored);
+        assert!(!sink.recent.iter().nth(7).expect("an eighth effect").ignored);
         let tallies = sink.tallies(&[Span {
             first: 0,
             frontier: 4,

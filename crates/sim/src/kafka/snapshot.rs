@@ -11,7 +11,6 @@ use crate::kafka::sink::{Effect, SinkMode, Tallies};
 use crate::kafka::topic::{Record, NULL_KEY};
 use crate::kafka::world::World;
 use serde::Serialize;
-use std::collections::VecDeque;
 
 /// How many of each partition's newest records a snapshot carries for drawing (the log's
 /// cells a lesson shows).
@@ -290,12 +289,6 @@ fn sink_cells(group: &Group, world: &World, tail_len: usize) -> Vec<SinkCells> {
         .collect()
 }
 
-/// The newest `count` of `effects`, oldest first.
-fn newest(effects: &VecDeque<Effect>, count: usize) -> Vec<Effect> {
-    let skip = effects.len().saturating_sub(count);
-    effects.iter().skip(skip).copied().collect()
-}
-
 fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
     let members = group
         .members
@@ -380,10 +373,10 @@ fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
         lost_to_deletion: group.lost_to_deletion(),
         out_of_produced_order: group.out_of_produced_order,
         aborted_total: group.aborted_total,
-        recent_effects: newest(&group.sink.recent, tail_len),
+        recent_effects: group.sink.recent.newest(tail_len),
         dead_letter_topic: group.config.errors.dead_letter_topic.clone(),
         max_attempts: group.config.errors.max_attempts,
-        recent_dead_letters: newest(&group.sink.recent_dead_letters, tail_len),
+        recent_dead_letters: group.sink.recent_dead_letters.newest(tail_len),
         cells: sink_cells(group, world, tail_len),
     }
 }
