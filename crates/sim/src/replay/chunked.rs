@@ -80,6 +80,12 @@ impl<T: Copy> ChunkedVec<T> {
 
     /// The items from index `from` up to `to` (both clamped to the length), in order.
     pub(crate) fn range(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = &T> {
+        self.slices(from, to).flatten()
+    }
+
+    /// The same items as [`ChunkedVec::range`], as one slice per chunk they touch: a scan
+    /// runs faster over a slice than through the flattened iterator.
+    pub(crate) fn slices(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = &[T]> {
         let to = to.min(self.len());
         let from = from.min(to);
         let first_chunk = from / CHUNK_ITEMS;
@@ -89,12 +95,12 @@ impl<T: Copy> ChunkedVec<T> {
         } else {
             first_chunk
         };
-        (first_chunk..end_chunk).flat_map(move |chunk| {
+        (first_chunk..end_chunk).map(move |chunk| {
             let chunk_start = chunk * CHUNK_ITEMS;
             let items = self.chunk(chunk);
             let start = from.max(chunk_start) - chunk_start;
             let end = to.min(chunk_start + items.len()) - chunk_start;
-            items[start..end].iter()
+            &items[start..end]
         })
     }
 

@@ -121,10 +121,8 @@ impl Lane {
         let end = log.end_offset();
         // Run for every produce request, and a new batch is found nowhere: the search is a
         // plain scan, newest first.
-        log.range(end.saturating_sub(look_back), end)
-            .rev()
-            .position(|e| e.record == first)
-            .map(|back| end - back as u64 - 1 + records.len() as u64)
+        log.newest_offset_where(end.saturating_sub(look_back), end, |e| e.record == first)
+            .map(|found| found + records.len() as u64)
     }
 
     /// Appends `records` to leader `l`'s log in its epoch; returns the new log end.

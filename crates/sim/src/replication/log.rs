@@ -65,6 +65,26 @@ impl ReplicaLog {
         self.entries.range(clamp(from), clamp(to))
     }
 
+    /// Where the newest entry in `[from, to)` that `matches` sits, if one does (both clamped
+    /// to the log end). A scan over the chunks' slices: run for every produce request.
+    pub fn newest_offset_where(
+        &self,
+        from: u64,
+        to: u64,
+        matches: impl Fn(&Entry) -> bool,
+    ) -> Option<u64> {
+        let clamp = |offset: u64| usize::try_from(offset).unwrap_or(usize::MAX);
+        let mut slice_end = clamp(to).min(self.entries.len());
+        for slice in self.entries.slices(clamp(from), clamp(to)).rev() {
+            let slice_start = slice_end - slice.len();
+            if let Some(index) = slice.iter().rposition(&matches) {
+                return Some((slice_start + index) as u64);
+            }
+            slice_end = slice_start;
+        }
+        None
+    }
+
     /// Every entry, oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Entry> {
         self.entries.iter()
@@ -194,6 +214,43 @@ mod tests {
         assert_eq!(log.unshared_entries(), 452);
         let short = log_of(&[0; 7]);
         assert_eq!((short.shared_entries(), short.unshared_entries()), (0, 7));
+    }
+
+    #[test]
+    fn the_newest_match_is_found_across_chunks_as_a_plain_scan_finds_it() {
+        // Records repeat every 700 entries, so most appear more than once, some in two chunks.
+        let mut log = ReplicaLog::default();
+        for i in 0..2_500_u32 {
+            log.append(Entry {
+                record: i % 700,
+                epoch: 0,
+            });
+        }
+        let plain = |from: u64, to: u64, record: u32| {
+            let entries: Vec<Entry> = log.iter().copied().collect();
+            (from.min(2_500)..to.min(2_500))
+                .rev()
+                .find(|&o| entries[o as usize].record == record)
+        };
+        for (from, to) in [
+            (0, 2_500),
+            (1_700, 2_500),
+            (1_000, 1_030),
+            (2_000, 9_000),
+            (5, 5),
+        ] {
+            for record in [0, 1, 323, 324, 699, 700] {
+                assert_eq!(
+                    log.newest_offset_where(from, to, |e| e.record == record),
+                    plain(from, to, record),
+                    "record {record} in [{from}, {to})"
+                );
+            }
+        }
+        assert_eq!(
+            log.newest_offset_where(0, 2_500, |e| e.record == 323),
+            Some(2_423)
+        );
     }
 
     #[test]
