@@ -144,6 +144,7 @@ mod tests {
             ]
         );
         assert_eq!(recent.newest(10_000).len(), recent.len());
+        assert!(!recent.is_empty() && !pushed(1).is_empty());
         assert!(pushed(0).newest(3).is_empty() && pushed(0).is_empty());
     }
 

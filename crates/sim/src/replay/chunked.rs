@@ -202,6 +202,10 @@ mod tests {
             for to in edges.clone() {
                 let expected = &plain[from.min(length)..to.min(length).max(from.min(length))];
                 assert!(items.range(from, to).eq(expected.iter()), "{from}..{to}");
+                // One slice per chunk the range touches, none of them empty.
+                let slices: Vec<&[u32]> = items.slices(from, to).collect();
+                assert!(slices.iter().all(|s| !s.is_empty()), "{from}..{to}");
+                assert!(slices.concat().iter().eq(expected.iter()), "{from}..{to}");
             }
         }
     }
