@@ -29,6 +29,11 @@ pub struct ReplicaLog {
     epochs: Vec<(u32, u64)>,
 }
 
+/// The index of `offset` in the entries (an offset past any index clamps to the end).
+fn index(offset: u64) -> usize {
+    usize::try_from(offset).unwrap_or(usize::MAX)
+}
+
 /// Where an epoch ends: `(epoch, end offset)`, or `None` when the log cannot say (Kafka's
 /// `UNDEFINED_EPOCH`).
 pub type EpochEnd = Option<(u32, u64)>;
@@ -61,8 +66,7 @@ impl ReplicaLog {
 
     /// The entries from offset `from` up to `to` (both clamped to the log end), in order.
     pub fn range(&self, from: u64, to: u64) -> impl DoubleEndedIterator<Item = &Entry> {
-        let clamp = |offset: u64| usize::try_from(offset).unwrap_or(usize::MAX);
-        self.entries.range(clamp(from), clamp(to))
+        self.entries.range(index(from), index(to))
     }
 
     /// Where the newest entry in `[from, to)` that `matches` sits, if one does (both clamped
@@ -73,9 +77,8 @@ impl ReplicaLog {
         to: u64,
         matches: impl Fn(&Entry) -> bool,
     ) -> Option<u64> {
-        let clamp = |offset: u64| usize::try_from(offset).unwrap_or(usize::MAX);
-        let mut slice_end = clamp(to).min(self.entries.len());
-        for slice in self.entries.slices(clamp(from), clamp(to)).rev() {
+        let mut slice_end = index(to).min(self.entries.len());
+        for slice in self.entries.slices(index(from), index(to)).rev() {
             let slice_start = slice_end - slice.len();
             if let Some(index) = slice.iter().rposition(&matches) {
                 return Some((slice_start + index) as u64);
