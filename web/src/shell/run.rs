@@ -91,9 +91,8 @@ impl<F: LessonFamily> Run<F> {
         let world = held(&self.timeline).world();
         if world.now_ms() >= self.furthest_ms {
             let events = world.events();
-            let new = &events[self.events_marked.min(events.len())..];
-            self.event_marks
-                .extend(new.iter().filter_map(F::event_mark));
+            let new = events.iter_from(self.events_marked);
+            self.event_marks.extend(new.filter_map(F::event_mark));
             self.events_marked = events.len();
             self.furthest_ms = world.now_ms();
         }

@@ -36,8 +36,10 @@ pub(crate) fn check(world: &DatabasesWorld) -> Result<(), String> {
 }
 
 fn check_events(world: &DatabasesWorld) -> Result<(), String> {
-    let recent = &world.events()[world.events_before_tick.saturating_sub(1)..];
-    crate::family::events_in_order(recent.iter().map(|e| e.at_ms), world.now_ms())
+    let recent = world
+        .events()
+        .iter_from(world.events_before_tick.saturating_sub(1));
+    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }
 
 fn check_sync(sync: &SyncWorld) -> Result<(), String> {

@@ -28,6 +28,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
 use std::mem::size_of_val;
@@ -63,7 +64,7 @@ impl Simulation for DatabasesWorld {
         DatabasesWorld::snapshot(self)
     }
 
-    fn events(&self) -> &[DatabasesEvent] {
+    fn events(&self) -> &ChunkedVec<DatabasesEvent> {
         DatabasesWorld::events(self)
     }
 
@@ -119,7 +120,11 @@ impl Simulation for DatabasesWorld {
                     + size_of_val(s.store.rows.as_slice()) * 3
             }
         };
-        own + size_of_val(self.events())
+        own + self.events().own_size_hint_bytes()
+    }
+
+    fn shared_size_hint_bytes(_first: &Self, last: &Self) -> usize {
+        last.events().shared_size_hint_bytes()
     }
 }
 

@@ -12,6 +12,7 @@ use super::events::{DatabasesEvent, DatabasesEventKind};
 use super::scenario::{DatabasesScenario, Mode};
 use super::sync::SyncWorld;
 use crate::family::ScenarioError;
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 
 /// The comparison a run shows.
@@ -28,7 +29,7 @@ pub struct DatabasesWorld {
     scenario: DatabasesScenario,
     now_ms: u64,
     pub(crate) comparison: Comparison,
-    events: Vec<DatabasesEvent>,
+    events: ChunkedVec<DatabasesEvent>,
     /// Folds of what the comparisons did (writes, cleanings) and of every event's fields.
     work: TraceHasher,
     told: TraceHasher,
@@ -50,7 +51,7 @@ impl DatabasesWorld {
             scenario,
             now_ms: 0,
             comparison,
-            events: Vec::new(),
+            events: ChunkedVec::default(),
             work: TraceHasher::default(),
             told: TraceHasher::default(),
             events_before_tick: 0,
@@ -66,7 +67,7 @@ impl DatabasesWorld {
         self.now_ms
     }
 
-    pub fn events(&self) -> &[DatabasesEvent] {
+    pub fn events(&self) -> &ChunkedVec<DatabasesEvent> {
         &self.events
     }
 

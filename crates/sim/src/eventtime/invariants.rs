@@ -152,8 +152,7 @@ fn check_combined_watermark(world: &EventTimeWorld) -> Result<(), String> {
         .filter(|p| !p.idle)
         .map(|p| p.watermark)
         .min();
-    let woke_up = world.events()[tick.events..]
-        .iter()
+    let woke_up = (world.events().iter_from(tick.events))
         .any(|e| matches!(e.kind, EventTimeEventKind::PartitionActive { .. }));
     let expected = active_minimum.map_or(tick.combined, |minimum| minimum.max(tick.combined));
     let below_minimum = active_minimum.is_some_and(|minimum| combined < minimum);
@@ -172,8 +171,7 @@ fn check_combined_watermark(world: &EventTimeWorld) -> Result<(), String> {
 fn check_too_late_records(world: &EventTimeWorld) -> Result<(), String> {
     let tick = world.tick();
     let dropped = world.event_time_summary().dropped;
-    let told = world.events()[tick.events..]
-        .iter()
+    let told = (world.events().iter_from(tick.events))
         .filter(|e| matches!(e.kind, EventTimeEventKind::RecordTooLate { .. }))
         .count() as u64;
     if dropped < tick.dropped || told != dropped - tick.dropped {
@@ -198,21 +196,10 @@ fn check_too_late_records(world: &EventTimeWorld) -> Result<(), String> {
 fn check_tick_events(world: &EventTimeWorld) -> Result<(), String> {
     let events = world.events();
     let from = world.tick().events;
-    let recent = &events[from.saturating_sub(1)..];
-    if let Some(pair) = recent.windows(2).find(|p| p[0].at_ms > p[1].at_ms) {
-        return Err(format!(
-            "an event at {} ms follows one at {} ms",
-            pair[1].at_ms, pair[0].at_ms
-        ));
-    }
+    let recent = events.iter_from(from.saturating_sub(1));
     let now_ms = world.now_ms().max(0) as u64;
-    for event in &events[from..] {
-        if event.at_ms > now_ms {
-            return Err(format!(
-                "an event at {} ms, after the clock ({now_ms} ms)",
-                event.at_ms
-            ));
-        }
+    crate::family::events_in_order(recent.map(|e| e.at_ms), now_ms)?;
+    for event in events.iter_from(from) {
         check_event(world, event).map_err(|broken| format!("{broken}: {event:?}"))?;
     }
     Ok(())

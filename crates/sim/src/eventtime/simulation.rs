@@ -9,6 +9,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use crate::window::Timing;
 use std::mem::size_of_val;
@@ -44,7 +45,7 @@ impl Simulation for EventTimeWorld {
         EventTimeWorld::snapshot(self)
     }
 
-    fn events(&self) -> &[EventTimeEvent] {
+    fn events(&self) -> &ChunkedVec<EventTimeEvent> {
         EventTimeWorld::events(self)
     }
 
@@ -113,12 +114,12 @@ impl Simulation for EventTimeWorld {
     }
 
     fn size_hint_bytes(&self) -> usize {
-        size_of_val(EventTimeWorld::events(self))
+        EventTimeWorld::events(self).own_size_hint_bytes()
     }
 
     /// Every record is generated up front and shared by the clones of a run.
-    fn shared_size_hint_bytes(first: &Self, _last: &Self) -> usize {
-        size_of_val(first.records())
+    fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
+        size_of_val(first.records()) + EventTimeWorld::events(last).shared_size_hint_bytes()
     }
 }
 

@@ -136,8 +136,8 @@ impl WindowTypesRun {
         let mut fresh = Vec::new();
         for (world, read) in self.worlds.iter().zip(&mut self.read) {
             let lane = WindowKind::of(world.scenario().window);
-            let told = &world.events()[*read..];
-            fresh.extend(told.iter().filter_map(|e| WindowTypesEvent::of(lane, e)));
+            let told = world.events().iter_from(*read);
+            fresh.extend(told.filter_map(|e| WindowTypesEvent::of(lane, e)));
             *read = world.events().len();
         }
         crate::replay::sort::sort_by_key(&mut fresh, |event| event.at_ms);

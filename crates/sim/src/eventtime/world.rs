@@ -18,6 +18,7 @@ use super::snapshot::{
 };
 use super::truth::{ground_truth, in_order_operator};
 use super::watermarks::Watermarks;
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use crate::window::{
     LatePolicy, OpenWindow, Output, Timing, Watermark, WindowConfig, WindowOperator,
@@ -77,7 +78,7 @@ pub struct EventTimeWorld {
     /// Operator outputs of the current step; kept to reuse its allocation.
     scratch: Vec<Output<u32>>,
     /// Everything the run did, as typed events in processing-time order.
-    events: Vec<EventTimeEvent>,
+    events: ChunkedVec<EventTimeEvent>,
     trace: RunTrace,
     /// Where the latest tick began, so the invariant check looks only at what it changed.
     tick: TickMarks,
@@ -130,7 +131,7 @@ impl EventTimeWorld {
                 OutageNews::Told
             },
             scratch: Vec::new(),
-            events: Vec::new(),
+            events: ChunkedVec::default(),
             trace: RunTrace::default(),
             tick: TickMarks::default(),
             scenario,
@@ -681,7 +682,7 @@ impl EventTimeWorld {
     }
 
     /// Every event so far, in processing-time order.
-    pub fn events(&self) -> &[EventTimeEvent] {
+    pub fn events(&self) -> &ChunkedVec<EventTimeEvent> {
         &self.events
     }
 
@@ -810,7 +811,7 @@ mod tests {
         let mut world = halfway();
         world.push_event(1, EventTimeEventKind::PartitionActive { partition: 0 });
         assert!(
-            broken(&world).contains("follows one at"),
+            broken(&world).contains("was told after one at"),
             "{}",
             broken(&world)
         );

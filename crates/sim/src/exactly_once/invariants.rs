@@ -72,8 +72,10 @@ pub(crate) fn check(world: &EosWorld) -> Result<(), String> {
 }
 
 fn check_events(world: &EosWorld) -> Result<(), String> {
-    let recent = &world.events()[world.tick.events.saturating_sub(1)..];
-    crate::family::events_in_order(recent.iter().map(|e| e.at_ms), world.now_ms())
+    let recent = world
+        .events()
+        .iter_from(world.tick.events.saturating_sub(1));
+    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }
 
 /// The state of a model that promises exactly once inside the job is the exact count.

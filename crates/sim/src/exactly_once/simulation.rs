@@ -22,6 +22,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
 use std::mem::{size_of, size_of_val};
@@ -58,7 +59,7 @@ impl Simulation for EosWorld {
         EosWorld::snapshot(self)
     }
 
-    fn events(&self) -> &[EosEvent] {
+    fn events(&self) -> &ChunkedVec<EosEvent> {
         EosWorld::events(self)
     }
 
@@ -127,17 +128,20 @@ impl Simulation for EosWorld {
     fn size_hint_bytes(&self) -> usize {
         let records = self.input().records.len();
         // Per record and lane: the sink's effect counter; plus events and samples.
-        records * 3 * size_of::<u8>() + size_of_val(self.events()) + size_of_val(self.samples())
+        records * 3 * size_of::<u8>()
+            + self.events().own_size_hint_bytes()
+            + size_of_val(self.samples())
     }
 
     /// The input is drawn once and shared by every clone of a run.
     fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
         let one = size_of_val(first.input().records.as_slice()) * 2;
-        if Arc::ptr_eq(first.shared_input(), last.shared_input()) {
+        let inputs = if Arc::ptr_eq(first.shared_input(), last.shared_input()) {
             one
         } else {
             2 * one
-        }
+        };
+        inputs + last.events().shared_size_hint_bytes()
     }
 }
 

@@ -15,6 +15,7 @@ use super::records::{crash_times, Input};
 use super::scenario::{EosScenario, Mode};
 use super::streaming::StreamingLane;
 use crate::family::ScenarioError;
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
 use std::sync::Arc;
@@ -48,7 +49,7 @@ pub struct EosWorld {
     pub microbatch: Option<MicrobatchLane>,
     pub checkpoint: StreamingLane,
     pub no_checkpoint: Option<StreamingLane>,
-    events: Vec<EosEvent>,
+    events: ChunkedVec<EosEvent>,
     samples: Vec<LaneSample>,
     next_sample_ms: u64,
     /// Folds every counted record (model, instance, record, instant).
@@ -78,7 +79,7 @@ impl EosWorld {
             checkpoint: StreamingLane::new(Model::Checkpoint, &scenario, records),
             no_checkpoint: recovery
                 .then(|| StreamingLane::new(Model::NoCheckpoint, &scenario, records)),
-            events: Vec::new(),
+            events: ChunkedVec::default(),
             samples: Vec::new(),
             next_sample_ms: SAMPLE_INTERVAL_MS,
             counts_trace: TraceHasher::default(),
@@ -105,7 +106,7 @@ impl EosWorld {
         &self.input
     }
 
-    pub fn events(&self) -> &[EosEvent] {
+    pub fn events(&self) -> &ChunkedVec<EosEvent> {
         &self.events
     }
 

@@ -24,6 +24,7 @@ use knob::Bounds;
 use lesson::LessonDefault;
 use preset::Preset;
 
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -56,8 +57,9 @@ pub trait Simulation: Clone {
     /// When a headless run of this scenario ends (its duration, or the end of its input).
     fn end_ms(&self) -> u64;
     fn snapshot(&self) -> Self::Snapshot;
-    /// Every event so far, in the order they happened.
-    fn events(&self) -> &[Self::Event];
+    /// Every event so far, in the order they happened. Held in chunks that checkpoints
+    /// share, so a long run's thousands of events are not copied at every checkpoint.
+    fn events(&self) -> &ChunkedVec<Self::Event>;
     /// When `event` happened.
     fn event_at_ms(event: &Self::Event) -> u64;
     /// The sentence a learner reads for `event`: what happened and why; `None` for an event

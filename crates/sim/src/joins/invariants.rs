@@ -119,19 +119,8 @@ pub(crate) fn check(world: &JoinsWorld) -> Result<(), String> {
 }
 
 fn check_events(world: &JoinsWorld) -> Result<(), String> {
-    let now = world.now_ms();
-    let recent = &world.events()[world.tick.events.saturating_sub(1)..];
-    if let Some(pair) = recent.windows(2).find(|p| p[0].at_ms > p[1].at_ms) {
-        return Err(format!(
-            "an event at {} ms was told after one at {} ms",
-            pair[1].at_ms, pair[0].at_ms
-        ));
-    }
-    match recent.last() {
-        Some(last) if last.at_ms > now => Err(format!(
-            "an event at {} ms is ahead of the clock ({now} ms)",
-            last.at_ms
-        )),
-        _ => Ok(()),
-    }
+    let recent = world
+        .events()
+        .iter_from(world.tick.events.saturating_sub(1));
+    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }

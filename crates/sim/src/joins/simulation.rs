@@ -28,9 +28,9 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
-use std::mem::size_of_val;
 
 impl Simulation for JoinsWorld {
     type Scenario = JoinsScenario;
@@ -63,7 +63,7 @@ impl Simulation for JoinsWorld {
         JoinsWorld::snapshot(self)
     }
 
-    fn events(&self) -> &[JoinsEvent] {
+    fn events(&self) -> &ChunkedVec<JoinsEvent> {
         JoinsWorld::events(self)
     }
 
@@ -189,7 +189,11 @@ impl Simulation for JoinsWorld {
         // The inputs are shared between clones; what a clone holds of its own grows with
         // the fates, answers and samples, about one word per input, plus the events.
         let inputs = self.scenario().input_estimate() as usize;
-        inputs * 8 + size_of_val(self.events())
+        inputs * 8 + self.events().own_size_hint_bytes()
+    }
+
+    fn shared_size_hint_bytes(_first: &Self, last: &Self) -> usize {
+        last.events().shared_size_hint_bytes()
     }
 }
 

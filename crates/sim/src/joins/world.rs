@@ -16,6 +16,7 @@ use super::scenario::{JoinsScenario, Mode, SAMPLE_INTERVAL_MS};
 use super::search_click::SearchClickLane;
 use super::tables::TablesLane;
 use crate::family::ScenarioError;
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 
 /// The lane a mode runs (boxed: the lanes differ in size by up to a kilobyte, and only one
@@ -45,7 +46,7 @@ pub struct JoinsWorld {
     finished: bool,
     pub(crate) lane: Lane,
     next_sample_ms: u64,
-    events: Vec<JoinsEvent>,
+    events: ChunkedVec<JoinsEvent>,
     trace: RunTrace,
     pub(crate) tick: TickMarks,
 }
@@ -88,7 +89,7 @@ impl JoinsWorld {
             finished: false,
             lane,
             next_sample_ms: SAMPLE_INTERVAL_MS,
-            events: Vec::new(),
+            events: ChunkedVec::default(),
             trace: RunTrace::default(),
             tick: TickMarks::default(),
         })
@@ -116,7 +117,7 @@ impl JoinsWorld {
         &self.lane
     }
 
-    pub fn events(&self) -> &[JoinsEvent] {
+    pub fn events(&self) -> &ChunkedVec<JoinsEvent> {
         &self.events
     }
 

@@ -11,6 +11,7 @@ use crate::kafka::events::{Event, EventKind, MemberLoad};
 use crate::kafka::group::{ClientCounters, Group, GroupState, Liveness, MemberPhase};
 use crate::kafka::stall_tally::StallTally;
 use crate::kafka::topic::Topic;
+use crate::replay::chunked::ChunkedVec;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -85,7 +86,7 @@ impl Metrics {
         now_ms: u64,
         topic: &Topic,
         groups: &mut [Group],
-        events: &mut Vec<Arc<Event>>,
+        events: &mut ChunkedVec<Arc<Event>>,
     ) {
         let log_end_offsets: Vec<u64> = topic
             .partitions
@@ -140,7 +141,7 @@ impl Metrics {
         index: usize,
         group: &mut Group,
         now_ms: u64,
-        events: &mut Vec<Arc<Event>>,
+        events: &mut ChunkedVec<Arc<Event>>,
     ) {
         let latest = self.samples.last().expect("called right after a push");
         let custom = [group.config.lag_alert_records];

@@ -16,6 +16,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -54,7 +55,7 @@ impl Simulation for World {
         World::snapshot(self, DRAWN_CELLS)
     }
 
-    fn events(&self) -> &[Arc<Event>] {
+    fn events(&self) -> &ChunkedVec<Arc<Event>> {
         World::events(self)
     }
 
@@ -128,14 +129,15 @@ impl Simulation for World {
             .sum();
         open * size_of::<Record>()
             + pointers as usize * size_of::<std::sync::Arc<[Record]>>()
-            + size_of_val(World::events(self))
+            + World::events(self).own_size_hint_bytes()
             + size_of_val(&self.metrics().samples[..])
     }
 
     /// Sealed chunks are shared by number: between the first chunk `first` holds and the last
     /// `last` holds, every chunk is counted once per partition (a run whose retention dropped
     /// a whole chunk between two checkpoints is counted a little high). Metric samples and
-    /// events are shared too: every checkpoint's list is the start of the last one's.
+    /// events are shared too: every checkpoint's list is the start of the last one's (the events
+    /// themselves, and the sealed chunks of pointers to them).
     fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
         let chunks: u64 = (first.topic().partitions.iter())
             .zip(&last.topic().partitions)
@@ -148,6 +150,7 @@ impl Simulation for World {
         chunks as usize * CHUNK_RECORDS * size_of::<Record>()
             + samples_size_hint_bytes(&last.metrics().samples)
             + last.events().len() * size_of::<Event>()
+            + last.events().shared_size_hint_bytes()
     }
 }
 

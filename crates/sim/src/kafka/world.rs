@@ -16,6 +16,7 @@ use crate::kafka::producer::Producer;
 use crate::kafka::scenario::{MemberAction, Scenario, ScenarioError, ScheduledAction};
 use crate::kafka::snapshot::Snapshot;
 use crate::kafka::topic::{PartitionLog, Retention, Topic};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::rng::{stream, SimRng};
 use crate::replay::trace::TraceHasher;
 use std::sync::Arc;
@@ -31,7 +32,7 @@ pub struct World {
     pub(crate) groups: Vec<Group>,
     pub(crate) metrics: Metrics,
     /// Shared with the checkpoints: a clone copies pointers, not the events' ids and lists.
-    pub(crate) events: Vec<Arc<Event>>,
+    pub(crate) events: ChunkedVec<Arc<Event>>,
     /// The scenario's schedule with restarts expanded, in time order; `next_action` indexes
     /// the first one not yet applied.
     schedule: Vec<ScheduledAction>,
@@ -70,7 +71,7 @@ impl World {
             producer: Producer::new(&scenario.producer, partitions, scenario.seed),
             groups,
             metrics: Metrics::default(),
-            events: Vec::new(),
+            events: ChunkedVec::default(),
             schedule: expand_schedule(&scenario.schedule, &generated_actions(scenario)),
             next_action: 0,
             events_hashed: 0,
@@ -199,7 +200,7 @@ impl World {
     /// Folds the events this tick added by their typed fields, never their narration, so
     /// rewording a sentence leaves every run's fingerprint as it was.
     fn hash_new_events(&mut self) {
-        for event in &self.events[self.events_hashed..] {
+        for event in self.events.iter_from(self.events_hashed) {
             self.trace.write_json(event);
         }
         self.events_hashed = self.events.len();
@@ -277,7 +278,7 @@ impl World {
     }
 
     /// Every event so far, oldest first.
-    pub fn events(&self) -> &[Arc<Event>] {
+    pub fn events(&self) -> &ChunkedVec<Arc<Event>> {
         &self.events
     }
 

@@ -15,6 +15,7 @@ use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
 use crate::kafka::{Event, Snapshot, World};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
 use std::mem::size_of;
@@ -99,7 +100,7 @@ impl Simulation for InkwellWorld {
         Simulation::snapshot(&self.world)
     }
 
-    fn events(&self) -> &[Arc<Event>] {
+    fn events(&self) -> &ChunkedVec<Arc<Event>> {
         self.world.events()
     }
 

@@ -47,8 +47,10 @@ pub(crate) fn check(world: &QueuesWorld) -> Result<(), String> {
 }
 
 fn check_events(world: &QueuesWorld) -> Result<(), String> {
-    let recent = &world.events()[world.tick.events.saturating_sub(1)..];
-    crate::family::events_in_order(recent.iter().map(|e| e.at_ms), world.now_ms())
+    let recent = world
+        .events()
+        .iter_from(world.tick.events.saturating_sub(1));
+    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }
 
 /// Every record due by now has gone into the topic, the queue or the stream.

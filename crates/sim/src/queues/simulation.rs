@@ -21,6 +21,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
 use std::mem::{size_of, size_of_val};
@@ -57,7 +58,7 @@ impl Simulation for QueuesWorld {
         QueuesWorld::snapshot(self)
     }
 
-    fn events(&self) -> &[QueuesEvent] {
+    fn events(&self) -> &ChunkedVec<QueuesEvent> {
         QueuesWorld::events(self)
     }
 
@@ -130,16 +131,17 @@ impl Simulation for QueuesWorld {
         let records = self.records().len();
         // Per record: each reader's completion flag, the queue's two counters, the log entry.
         let per_record = 3 * size_of::<bool>() + 3 * size_of::<u32>();
-        records * per_record + size_of_val(self.events())
+        records * per_record + self.events().own_size_hint_bytes()
     }
 
     /// The records are drawn once and shared by every clone of a run.
     fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
-        if Arc::ptr_eq(first.shared_records(), last.shared_records()) {
+        let records = if Arc::ptr_eq(first.shared_records(), last.shared_records()) {
             size_of_val(first.records())
         } else {
             size_of_val(first.records()) + size_of_val(last.records())
-        }
+        };
+        records + last.events().shared_size_hint_bytes()
     }
 }
 

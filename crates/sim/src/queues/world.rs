@@ -20,6 +20,7 @@ use super::records::{generate, partition_of, Record};
 use super::scenario::{Mode, QueuesScenario, SAMPLE_INTERVAL_MS};
 use super::share_group::{ShareGroupLane, ShareNews};
 use crate::family::ScenarioError;
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
 use std::sync::Arc;
@@ -100,7 +101,7 @@ pub struct QueuesWorld {
     reader_samples: Vec<ReaderSample>,
     sampled_completed: [u64; 3],
     next_sample_ms: u64,
-    events: Vec<QueuesEvent>,
+    events: ChunkedVec<QueuesEvent>,
     trace: RunTrace,
     pub(crate) tick: TickMarks,
 }
@@ -133,7 +134,7 @@ impl QueuesWorld {
             reader_samples: Vec::new(),
             sampled_completed: [0; 3],
             next_sample_ms: SAMPLE_INTERVAL_MS,
-            events: Vec::new(),
+            events: ChunkedVec::default(),
             trace: RunTrace::default(),
             tick: TickMarks::default(),
             now_ms: 0,
@@ -157,7 +158,7 @@ impl QueuesWorld {
         &self.records
     }
 
-    pub fn events(&self) -> &[QueuesEvent] {
+    pub fn events(&self) -> &ChunkedVec<QueuesEvent> {
         &self.events
     }
 

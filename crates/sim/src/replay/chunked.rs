@@ -3,9 +3,13 @@
 //! items instead of the whole history. Items can also be cut off the end, as a replica cuts
 //! its log back to where it agrees with the leader; that copies back at most one chunk.
 //!
-//! Kafka's partition logs (`kafka/topic.rs`) keep their records the same way but lose them
-//! from the front (retention), so they have their own type.
+//! Every family's event list is one of these (what [`Simulation::events`] returns), and so is
+//! a replica's log. Kafka's partition logs (`kafka/topic.rs`) keep their records the same way
+//! but lose them from the front (retention), so they have their own type.
+//!
+//! [`Simulation::events`]: crate::family::Simulation::events
 
+use std::mem::size_of;
 use std::sync::Arc;
 
 /// Items per full chunk: small enough that the open chunk a clone copies stays cheap, large
@@ -16,7 +20,7 @@ const CHUNK_ITEMS: usize = 1024;
 /// way (every full chunk is sealed, the rest is open), so comparing the layout compares the
 /// items.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ChunkedVec<T> {
+pub struct ChunkedVec<T> {
     /// Full chunks, oldest first, each exactly [`CHUNK_ITEMS`] long; shared between clones.
     sealed: Vec<Arc<[T]>>,
     /// The chunk pushes go to; always shorter than [`CHUNK_ITEMS`].
@@ -32,60 +36,75 @@ impl<T> Default for ChunkedVec<T> {
     }
 }
 
-impl<T: Copy> ChunkedVec<T> {
-    pub(crate) fn len(&self) -> usize {
+impl<T> ChunkedVec<T> {
+    pub fn len(&self) -> usize {
         self.sealed_len() + self.open.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many items sit in the open chunk, which every clone copies.
+    pub fn open_len(&self) -> usize {
+        self.open.len()
+    }
+
     /// How many items sit in sealed chunks, which clones share.
-    pub(crate) fn sealed_len(&self) -> usize {
+    pub fn sealed_len(&self) -> usize {
         self.sealed.len() * CHUNK_ITEMS
     }
 
-    pub(crate) fn get(&self, index: usize) -> Option<T> {
-        self.chunk(index / CHUNK_ITEMS)
-            .get(index % CHUNK_ITEMS)
-            .copied()
+    /// Roughly the bytes a clone holds of its own: the open chunk's items and one pointer per
+    /// sealed chunk (what the items point to, if anything, is not counted).
+    pub fn own_size_hint_bytes(&self) -> usize {
+        self.open_len() * size_of::<T>() + self.sealed.len() * size_of::<Arc<[T]>>()
     }
 
-    pub(crate) fn last(&self) -> Option<T> {
-        self.len().checked_sub(1).and_then(|index| self.get(index))
+    /// Roughly the bytes of the sealed chunks, which clones share.
+    pub fn shared_size_hint_bytes(&self) -> usize {
+        self.sealed_len() * size_of::<T>()
     }
 
-    pub(crate) fn push(&mut self, item: T) {
+    pub fn get(&self, index: usize) -> Option<&T> {
+        self.chunk(index / CHUNK_ITEMS).get(index % CHUNK_ITEMS)
+    }
+
+    pub fn last(&self) -> Option<&T> {
+        self.open.last().or_else(|| self.sealed.last()?.last())
+    }
+
+    pub fn push(&mut self, item: T) {
         self.open.push(item);
         if self.open.len() == CHUNK_ITEMS {
-            self.sealed.push(Arc::from(&self.open[..]));
-            self.open.clear();
+            // Moved, not copied: the open chunk's items become the sealed chunk's.
+            let full = std::mem::replace(&mut self.open, Vec::with_capacity(CHUNK_ITEMS));
+            self.sealed.push(Arc::from(full));
         }
-    }
-
-    /// Cuts the sequence back to its first `len` items (nothing happens if it is not longer)
-    /// and returns the items cut, oldest first.
-    pub(crate) fn truncate(&mut self, len: usize) -> Vec<T> {
-        if len >= self.len() {
-            return Vec::new();
-        }
-        let removed = self.range(len, self.len()).copied().collect();
-        let (chunk, within) = (len / CHUNK_ITEMS, len % CHUNK_ITEMS);
-        if chunk < self.sealed.len() {
-            // The cut falls in a sealed chunk: what stays of it becomes the open chunk.
-            self.open = self.sealed[chunk][..within].to_vec();
-            self.sealed.truncate(chunk);
-        } else {
-            self.open.truncate(within);
-        }
-        removed
     }
 
     /// The items from index `from` up to `to` (both clamped to the length), in order.
-    pub(crate) fn range(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = &T> {
+    pub fn range(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = &T> {
         self.slices(from, to).flatten()
+    }
+
+    /// The items from index `from` on (none if `from` is past the end), in order: what a
+    /// reader that has seen the first `from` items has not seen yet.
+    pub fn iter_from(&self, from: usize) -> impl DoubleEndedIterator<Item = &T> {
+        self.range(from, self.len())
+    }
+
+    /// Every item, in order.
+    pub fn iter(&self) -> Iter<'_, T> {
+        let sealed: fn(&Arc<[T]>) -> &[T] = |chunk| chunk;
+        (self.sealed.iter().map(sealed))
+            .chain(std::iter::once(&self.open[..]))
+            .flatten()
     }
 
     /// The same items as [`ChunkedVec::range`], as one slice per chunk they touch: a scan
     /// runs faster over a slice than through the flattened iterator.
-    pub(crate) fn slices(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = &[T]> {
+    pub fn slices(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = &[T]> {
         let to = to.min(self.len());
         let from = from.min(to);
         let first_chunk = from / CHUNK_ITEMS;
@@ -104,11 +123,6 @@ impl<T: Copy> ChunkedVec<T> {
         })
     }
 
-    /// Every item, in order.
-    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = &T> {
-        self.range(0, self.len())
-    }
-
     /// Chunk number `chunk`: a sealed one, the open one, or nothing past the end.
     fn chunk(&self, chunk: usize) -> &[T] {
         match self.sealed.get(chunk) {
@@ -116,6 +130,55 @@ impl<T: Copy> ChunkedVec<T> {
             None if chunk == self.sealed.len() => &self.open,
             None => &[],
         }
+    }
+}
+
+/// The iterator over every item: each chunk's slice in turn.
+pub type Iter<'a, T> = std::iter::Flatten<
+    std::iter::Chain<
+        std::iter::Map<std::slice::Iter<'a, Arc<[T]>>, fn(&Arc<[T]>) -> &[T]>,
+        std::iter::Once<&'a [T]>,
+    >,
+>;
+
+/// Item `index`, as a slice indexes: past the end is a bug in the caller, and panics.
+impl<T> std::ops::Index<usize> for ChunkedVec<T> {
+    type Output = T;
+
+    fn index(&self, index: usize) -> &T {
+        match self.get(index) {
+            Some(item) => item,
+            None => panic!("index {index} is past the end ({} items)", self.len()),
+        }
+    }
+}
+
+impl<'a, T> IntoIterator for &'a ChunkedVec<T> {
+    type Item = &'a T;
+    type IntoIter = Iter<'a, T>;
+
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<T: Clone> ChunkedVec<T> {
+    /// Cuts the sequence back to its first `len` items (nothing happens if it is not longer)
+    /// and returns the items cut, oldest first.
+    pub(crate) fn truncate(&mut self, len: usize) -> Vec<T> {
+        if len >= self.len() {
+            return Vec::new();
+        }
+        let removed = self.range(len, self.len()).cloned().collect();
+        let (chunk, within) = (len / CHUNK_ITEMS, len % CHUNK_ITEMS);
+        if chunk < self.sealed.len() {
+            // The cut falls in a sealed chunk: what stays of it becomes the open chunk.
+            self.open = self.sealed[chunk][..within].to_vec();
+            self.sealed.truncate(chunk);
+        } else {
+            self.open.truncate(within);
+        }
+        removed
     }
 }
 
@@ -160,16 +223,22 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(chunked.len(), plain.len());
-                prop_assert_eq!(chunked.last(), plain.last().copied());
+                prop_assert_eq!(chunked.last(), plain.last());
+                prop_assert_eq!(chunked.is_empty(), plain.is_empty());
             }
             prop_assert!(chunked.iter().eq(plain.iter()));
             prop_assert!(chunked.iter().rev().eq(plain.iter().rev()));
+            prop_assert!((&chunked).into_iter().eq(plain.iter()));
+            if let Some(index) = from.checked_rem(plain.len()) {
+                prop_assert_eq!(&chunked[index], &plain[index]);
+            }
             let to = from + length;
             let expected = &plain[from.min(plain.len())..to.min(plain.len())];
             prop_assert!(chunked.range(from, to).eq(expected.iter()));
             prop_assert!(chunked.range(from, to).rev().eq(expected.iter().rev()));
+            prop_assert!(chunked.iter_from(from).eq(plain.iter().skip(from)));
             for index in [from, plain.len(), plain.len().saturating_sub(1)] {
-                prop_assert_eq!(chunked.get(index), plain.get(index).copied());
+                prop_assert_eq!(chunked.get(index), plain.get(index));
             }
             // Same items, same layout: equality means equal items.
             let mut rebuilt = ChunkedVec::default();
@@ -211,6 +280,14 @@ mod tests {
     }
 
     #[test]
+    #[should_panic(expected = "index 3 is past the end (3 items)")]
+    fn indexing_past_the_end_panics_as_a_slice_does() {
+        let mut items = ChunkedVec::default();
+        (0..3).for_each(|item| items.push(item));
+        let _ = items[3];
+    }
+
+    #[test]
     fn a_clone_shares_the_full_chunks() {
         let mut items = ChunkedVec::default();
         (0..2 * CHUNK_ITEMS as u32 + 5).for_each(|item| items.push(item));
@@ -229,7 +306,7 @@ mod tests {
         assert_eq!(removed[0], CHUNK_ITEMS as u32 - 3);
         assert_eq!((items.sealed.len(), items.open.len()), (0, CHUNK_ITEMS - 3));
         items.push(7);
-        assert_eq!(items.get(CHUNK_ITEMS - 3), Some(7));
+        assert_eq!(items.get(CHUNK_ITEMS - 3), Some(&7));
         assert_eq!(items.get(CHUNK_ITEMS - 2), None);
     }
 }

@@ -3,7 +3,7 @@
 //! order, histories shared in chunks between checkpoints, the trace hash, and share links.
 
 pub(crate) mod agenda;
-pub(crate) mod chunked;
+pub mod chunked;
 pub mod rng;
 pub mod share;
 pub mod sort;

@@ -29,21 +29,8 @@ pub(crate) fn check(world: &ReplicationWorld) -> Result<(), String> {
 
 fn check_events(world: &ReplicationWorld) -> Result<(), String> {
     let events = world.subject().events();
-    let recent = &events[world.events_before_tick.saturating_sub(1).min(events.len())..];
-    if let Some(pair) = recent.windows(2).find(|p| p[0].at_ms > p[1].at_ms) {
-        return Err(format!(
-            "an event at {} ms was told after one at {} ms",
-            pair[1].at_ms, pair[0].at_ms
-        ));
-    }
-    match recent.last() {
-        Some(last) if last.at_ms > world.now_ms() => Err(format!(
-            "an event at {} ms is ahead of the clock ({} ms)",
-            last.at_ms,
-            world.now_ms()
-        )),
-        _ => Ok(()),
-    }
+    let recent = events.iter_from(world.events_before_tick.saturating_sub(1));
+    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }
 
 fn check_ledger(lane: &Lane) -> Result<(), String> {

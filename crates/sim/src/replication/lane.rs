@@ -18,6 +18,7 @@ use super::ledger::Ledger;
 use super::log::{Entry, ReplicaLog};
 use super::scenario::{Acks, Fault, ReplicationScenario};
 use crate::replay::agenda::Agenda;
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::rng::SimRng;
 use crate::replay::trace::TraceHasher;
 use std::sync::Arc;
@@ -285,7 +286,7 @@ pub struct Lane {
     pub(crate) second: Vec<u64>,
     /// Spans (from, to) when some partition had no leader; the last may be open.
     pub offline_spans: Vec<(u64, Option<u64>)>,
-    events: Vec<ReplicationEvent>,
+    events: ChunkedVec<ReplicationEvent>,
     pub(crate) trace: TraceHasher,
     pub(crate) next_id: u64,
 }
@@ -324,7 +325,7 @@ impl Lane {
             samples: Vec::new(),
             second: Vec::new(),
             offline_spans: Vec::new(),
-            events: Vec::new(),
+            events: ChunkedVec::default(),
             trace: TraceHasher::default(),
             next_id: 0,
             scenario,
@@ -352,7 +353,7 @@ impl Lane {
         self.now_ms
     }
 
-    pub fn events(&self) -> &[ReplicationEvent] {
+    pub fn events(&self) -> &ChunkedVec<ReplicationEvent> {
         &self.events
     }
 
@@ -598,7 +599,7 @@ impl Lane {
             .flat_map(|p| &p.reps)
             .map(|r| r.log.shared_entries())
             .sum();
-        entries * std::mem::size_of::<Entry>()
+        entries * std::mem::size_of::<Entry>() + self.events.shared_size_hint_bytes()
     }
 
     /// Bytes the lane holds of its own, roughly (its replica logs' open chunks, not the
@@ -611,7 +612,7 @@ impl Lane {
             .map(|r| r.log.unshared_entries() * std::mem::size_of::<Entry>())
             .sum();
         logs + self.ledger.size_hint_bytes()
-            + self.events.len() * std::mem::size_of::<ReplicationEvent>()
+            + self.events.own_size_hint_bytes()
             + self.samples.len() * std::mem::size_of::<Sample>()
             + self.queue.len() * 96
     }

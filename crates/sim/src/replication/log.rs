@@ -94,7 +94,7 @@ impl ReplicaLog {
     }
 
     pub fn entry(&self, offset: u64) -> Option<Entry> {
-        self.entries.get(usize::try_from(offset).ok()?)
+        self.entries.get(usize::try_from(offset).ok()?).copied()
     }
 
     /// The epoch of the last record, what a follower sends as its last fetched epoch.

@@ -20,6 +20,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
 
@@ -55,7 +56,7 @@ impl Simulation for ReplicationWorld {
     }
 
     /// The events of the lane the lesson shows.
-    fn events(&self) -> &[ReplicationEvent] {
+    fn events(&self) -> &ChunkedVec<ReplicationEvent> {
         self.subject().events()
     }
 

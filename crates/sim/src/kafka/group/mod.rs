@@ -28,6 +28,7 @@ use crate::assignor::Strategy;
 use crate::kafka::events::Event;
 use crate::kafka::scenario::GroupConfig;
 use crate::kafka::sink::{Sink, Span, Tallies};
+use crate::replay::chunked::ChunkedVec;
 use crate::replay::rng::{stream, SimRng};
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
@@ -210,7 +211,7 @@ pub struct ClientCounters {
 
 /// Where a group's step writes what it did.
 pub struct StepSink<'a> {
-    pub events: &'a mut Vec<Arc<Event>>,
+    pub events: &'a mut ChunkedVec<Arc<Event>>,
     pub trace: &'a mut TraceHasher,
 }
 
