@@ -3,6 +3,7 @@
 //! store. It runs the partitions, rebalances and delivery lessons.
 
 pub mod client_metrics;
+mod commit_json;
 pub mod events;
 pub mod group;
 pub mod invariants;

@@ -9,6 +9,7 @@
 //! earliest time any part has work, which gives the same result as visiting every millisecond
 //! because nothing changes in between. `World: Clone` is a full checkpoint.
 
+use crate::kafka::commit_json::write_commit_json;
 use crate::kafka::events::{Event, EventKind};
 use crate::kafka::group::{Group, LogStartCause, StepSink};
 use crate::kafka::metrics::Metrics;
@@ -201,7 +202,11 @@ impl World {
     /// rewording a sentence leaves every run's fingerprint as it was.
     fn hash_new_events(&mut self) {
         for event in self.events.iter_from(self.events_hashed) {
-            self.trace.write_json(event);
+            self.trace.write_written(|bytes| {
+                if !write_commit_json(event, bytes) {
+                    serde_json::to_writer(bytes, &**event).expect("events always serialize");
+                }
+            });
         }
         self.events_hashed = self.events.len();
     }

@@ -36,10 +36,18 @@ impl TraceHasher {
     /// floats (its bytes would then depend on float formatting) and must serialize: events
     /// are plain typed fields.
     pub fn write_json<T: serde::Serialize + ?Sized>(&mut self, value: &T) {
+        self.write_written(|bytes| {
+            serde_json::to_writer(bytes, value).expect("events always serialize");
+        });
+    }
+
+    /// Folds what `write` writes into the same reused buffer as [`TraceHasher::write_json`]:
+    /// for an event whose JSON is written by hand (the same bytes, faster).
+    pub fn write_written(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         JSON_SCRATCH.with(|scratch| {
             let mut bytes = scratch.borrow_mut();
             bytes.clear();
-            serde_json::to_writer(&mut *bytes, value).expect("events always serialize");
+            write(&mut bytes);
             self.write_bytes(&bytes);
         });
     }
