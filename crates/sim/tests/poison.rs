@@ -47,7 +47,7 @@ fn a_poison_record_blocks_for_the_retry_schedule_then_is_dead_lettered_once() {
                 offset,
                 member_id,
                 ..
-            } => Some((*partition, *offset, member_id.as_str())),
+            } => Some((*partition, *offset, &**member_id)),
             _ => None,
         });
         let (dead_ms, _) = at(|k| match k {
@@ -56,7 +56,7 @@ fn a_poison_record_blocks_for_the_retry_schedule_then_is_dead_lettered_once() {
                 offset,
                 member_id,
                 ..
-            } => Some((*partition, *offset, member_id.as_str())),
+            } => Some((*partition, *offset, &**member_id)),
             _ => None,
         });
         let retries = u64::from(errors.max_attempts - 1);
@@ -66,7 +66,7 @@ fn a_poison_record_blocks_for_the_retry_schedule_then_is_dead_lettered_once() {
             dead_ms - failed_ms
         );
         // While it retries, the partition and the member's other partitions stand still.
-        let holder = group.members.iter().find(|m| m.id == member).unwrap();
+        let holder = group.members.iter().find(|m| *m.id == *member).unwrap();
         let owned: Vec<usize> = holder.assigned.iter().map(|&p| p as usize).collect();
         let during: Vec<&(u64, Vec<u64>)> = samples
             .iter()

@@ -209,7 +209,7 @@ fn with_no_reset_policy_a_deleted_position_stops_its_partition_and_says_so() {
                 position,
                 log_start,
                 ..
-            } if group_id == "analytics" => {
+            } if &**group_id == "analytics" => {
                 assert!(position.is_some_and(|p| p < *log_start));
                 Some((*partition, streamlab_sim::kafka::events::narrate(e)))
             }

@@ -124,7 +124,7 @@ fn auto_commit_follows_the_interval() {
     let commits: Vec<u64> = world
         .events()
         .iter()
-        .filter(|e| matches!(e.kind, streamlab_sim::kafka::EventKind::OffsetsCommitted { ref member_id, .. } if member_id == "c1"))
+        .filter(|e| matches!(e.kind, streamlab_sim::kafka::EventKind::OffsetsCommitted { ref member_id, .. } if &**member_id == "c1"))
         .map(|e| e.at_ms)
         .collect();
     assert_eq!(commits.len(), 2, "commits at {commits:?}");

@@ -97,8 +97,8 @@ mod tests {
             .prop_map(|(at_ms, group_id, member_id, offsets, cause)| Event {
                 at_ms,
                 kind: EventKind::OffsetsCommitted {
-                    group_id,
-                    member_id,
+                    group_id: group_id.into(),
+                    member_id: member_id.into(),
                     offsets,
                     cause,
                 },

@@ -13,6 +13,12 @@
 use crate::assignor::Strategy;
 use crate::kafka::scenario::{MemberAction, OffsetTarget};
 use serde::Serialize;
+use std::sync::Arc;
+
+/// A group's or a member's id, shared by every event that names it: a member that commits
+/// after every poll would otherwise copy both ids into each of tens of thousands of events.
+/// It serializes as the plain string.
+pub type Id = Arc<str>;
 
 /// Something that happened at a simulated time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -28,7 +34,7 @@ pub struct Event {
 pub enum EventKind {
     /// A group received a (new) assignment of the topic's partitions.
     Assigned {
-        group_id: String,
+        group_id: Id,
         generation: u32,
         strategy: Strategy,
         partition_count: u32,
@@ -36,14 +42,14 @@ pub enum EventKind {
     },
     /// A member committed its positions.
     OffsetsCommitted {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         offsets: Vec<PartitionOffset>,
         cause: CommitCause,
     },
     /// The group entered PreparingRebalance.
     RebalanceStarted {
-        group_id: String,
+        group_id: Id,
         /// The generation that is ending.
         generation: u32,
         strategy: Strategy,
@@ -51,14 +57,14 @@ pub enum EventKind {
     },
     /// The coordinator no longer counts the member in the group.
     MemberRemoved {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         reason: RemovalReason,
     },
     /// A member gave up partitions in a rebalance.
     PartitionsRevoked {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         partitions: Vec<u32>,
         /// Whether it committed its positions first.
         committed: bool,
@@ -66,15 +72,15 @@ pub enum EventKind {
     /// A member learned it had been removed: its partitions are gone and its progress since
     /// the last commit cannot be committed any more.
     PartitionsLost {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         partitions: Vec<u32>,
     },
     /// A member took over a partition whose committed offset is behind what was already
     /// processed: those records will be processed again.
     Reprocessing {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         partition: u32,
         committed: u64,
         processed_to: u64,
@@ -82,20 +88,20 @@ pub enum EventKind {
     /// A static member came back within `session.timeout.ms` and got its partitions back
     /// without a rebalance.
     StaticRejoin {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         partitions: Vec<u32>,
     },
     /// Something happened to a member from outside (a scheduled action).
     MemberAction {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         action: MemberAction,
         static_membership: bool,
     },
     /// A partition's lag rose past a threshold (100, 1000, ...); says why with rates.
     LagRising {
-        group_id: String,
+        group_id: Id,
         partition: u32,
         threshold: u64,
         lag: u64,
@@ -105,12 +111,12 @@ pub enum EventKind {
         owner: Option<MemberLoad>,
     },
     /// A partition whose lag had risen past the first threshold is caught up again.
-    CaughtUp { group_id: String, partition: u32 },
+    CaughtUp { group_id: Id, partition: u32 },
     /// A record failed; the error handler will retry it after the back-off, and the member
     /// reads nothing else meanwhile.
     RecordFailed {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         partition: u32,
         offset: u64,
         max_attempts: u32,
@@ -120,8 +126,8 @@ pub enum EventKind {
     /// below the log start (`OffsetOutOfRangeException`) or it has no committed offset
     /// (`NoOffsetForPartitionException`). It reads nothing more there until an explicit reset.
     OffsetOutOfRange {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         partition: u32,
         /// The position that fell out of range; `None` when there was no committed offset.
         position: Option<u64>,
@@ -129,8 +135,8 @@ pub enum EventKind {
     },
     /// A record that had failed succeeded on a later attempt: written once, not dead-lettered.
     RecordRecovered {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         partition: u32,
         offset: u64,
         /// The attempt that succeeded (2 = the first retry).
@@ -139,8 +145,8 @@ pub enum EventKind {
     /// A record used up its attempts: published to the dead-letter topic (or, with none,
     /// skipped), and its partition moves on.
     DeadLettered {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         partition: u32,
         offset: u64,
         attempts: u32,
@@ -149,7 +155,7 @@ pub enum EventKind {
     },
     /// Retention deleted records `[from, to)` of a partition before the group read them.
     LostToRetention {
-        group_id: String,
+        group_id: Id,
         partition: u32,
         from: u64,
         to: u64,
@@ -157,13 +163,13 @@ pub enum EventKind {
     /// A member's application called `Admin.deleteRecords()` up to its group's committed
     /// offsets: `records` records left the log, for every group.
     RecordsDeleted {
-        group_id: String,
-        member_id: String,
+        group_id: Id,
+        member_id: Id,
         records: u64,
     },
     /// A `deleteRecords` call removed `from..to` of a partition before this group read them.
     LostToDeletion {
-        group_id: String,
+        group_id: Id,
         partition: u32,
         from: u64,
         to: u64,
@@ -199,7 +205,7 @@ impl EventKind {
 /// A member and the partitions it owns.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MemberPartitions {
-    pub member_id: String,
+    pub member_id: Id,
     pub partitions: Vec<u32>,
 }
 
@@ -258,33 +264,30 @@ pub enum RebalanceReason {
     GroupForming { initial_rebalance_delay_ms: u64 },
     /// A member joined a group that already had an assignment (a new, restarted or removed
     /// member).
-    MemberJoined { member_id: String },
+    MemberJoined { member_id: Id },
     /// A member's clean `close()` sent LeaveGroup.
-    MemberLeft { member_id: String },
+    MemberLeft { member_id: Id },
     /// A member's heartbeat thread left after `since_poll_ms` without a `poll()`.
     PollIntervalExceeded {
-        member_id: String,
+        member_id: Id,
         since_poll_ms: u64,
         max_poll_interval_ms: u32,
     },
     /// The coordinator declared a member dead after `silent_ms` without a heartbeat.
     SessionTimeout {
-        member_id: String,
+        member_id: Id,
         silent_ms: u64,
         session_timeout_ms: u32,
     },
     /// Cooperative protocol: a member gave up the partitions the first round took from it,
     /// and a second round hands them to their new owners.
-    CooperativeFollowUp {
-        member_id: String,
-        revoked_count: u32,
-    },
+    CooperativeFollowUp { member_id: Id, revoked_count: u32 },
 }
 
 /// How much a member can do: the context of a lag alert.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MemberLoad {
-    pub member_id: String,
+    pub member_id: Id,
     pub partitions: Vec<u32>,
     /// Mean processing time per record in ms.
     pub processing_time_ms: u32,
@@ -626,7 +629,7 @@ fn narrate_assignment(
     let idle: Vec<&str> = members
         .iter()
         .filter(|m| m.partitions.is_empty())
-        .map(|m| m.member_id.as_str())
+        .map(|m| &*m.member_id)
         .collect();
     let mut sentence = format!(
         "{group_id}, generation {generation} ({}): {}.",

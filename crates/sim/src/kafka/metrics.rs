@@ -157,7 +157,7 @@ impl Metrics {
                 let crossed = thresholds.iter().filter(|&&t| lag >= t).count();
                 group.lag_levels[partition] = crossed as u8;
                 let kind = EventKind::LagRising {
-                    group_id: group.group_id().to_string(),
+                    group_id: group.id.clone(),
                     partition: partition as u32,
                     threshold: thresholds[crossed - 1],
                     lag,
@@ -171,7 +171,7 @@ impl Metrics {
             } else if level > 0 && lag < CAUGHT_UP_LAG {
                 group.lag_levels[partition] = 0;
                 let kind = EventKind::CaughtUp {
-                    group_id: group.group_id().to_string(),
+                    group_id: group.id.clone(),
                     partition: partition as u32,
                 };
                 events.push(Arc::new(Event {

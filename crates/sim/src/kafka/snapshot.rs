@@ -295,7 +295,7 @@ fn group_view(group: &Group, world: &World, tail_len: usize) -> GroupView {
         .iter()
         .enumerate()
         .map(|(m, member)| MemberView {
-            member_id: member.id.clone(),
+            member_id: member.id.to_string(),
             partitions: member.assigned.clone(),
             phase: group.member_phase(m),
             in_group: member.in_group,

@@ -356,8 +356,8 @@ fn delete_committed_records(
     sink.push(Event {
         at_ms: now_ms,
         kind: EventKind::RecordsDeleted {
-            group_id: action.group_id.clone(),
-            member_id: action.member_id.clone(),
+            group_id: action.group_id.as_str().into(),
+            member_id: action.member_id.as_str().into(),
             records,
         },
     });

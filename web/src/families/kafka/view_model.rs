@@ -159,7 +159,7 @@ pub fn timeline_data(world: &World) -> TimelineData {
     TimelineData {
         from_ms,
         to_ms,
-        member_ids: group.members.iter().map(|m| m.id.clone()).collect(),
+        member_ids: group.members.iter().map(|m| m.id.to_string()).collect(),
         rows,
         rebalancing: rebalancing_spans(&samples[start..]),
     }

@@ -33,7 +33,7 @@ impl Group {
         if attempts < errors.max_attempts {
             if attempts == 1 {
                 sink.push(event(EventKind::RecordFailed {
-                    group_id: self.config.group_id.clone(),
+                    group_id: self.id.clone(),
                     member_id: member.id.clone(),
                     partition,
                     offset,
@@ -57,7 +57,7 @@ impl Group {
             self.sink.dead_letter(now_ms, partition, offset, key);
         }
         sink.push(event(EventKind::DeadLettered {
-            group_id: self.config.group_id.clone(),
+            group_id: self.id.clone(),
             member_id: self.members[m].id.clone(),
             partition,
             offset,
@@ -83,7 +83,7 @@ impl Group {
         sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::RecordRecovered {
-                group_id: self.config.group_id.clone(),
+                group_id: self.id.clone(),
                 member_id: member.id.clone(),
                 partition,
                 offset,

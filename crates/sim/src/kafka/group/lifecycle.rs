@@ -23,7 +23,7 @@ impl Group {
         let m = match self.member_index(member_id) {
             Some(m) => m,
             None if action == MemberAction::Start => {
-                let mut member = Member::new(member_id.to_string(), now_ms);
+                let mut member = Member::new(member_id.into(), now_ms);
                 member.liveness = Liveness::Stopped;
                 self.members.push(member);
                 self.members.len() - 1
@@ -58,8 +58,8 @@ impl Group {
             sink.push(Event {
                 at_ms: now_ms,
                 kind: EventKind::MemberAction {
-                    group_id: self.config.group_id.clone(),
-                    member_id: member_id.to_string(),
+                    group_id: self.id.clone(),
+                    member_id: member_id.into(),
                     action,
                     static_membership: self.config.static_membership,
                 },
@@ -102,7 +102,7 @@ impl Group {
         sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::StaticRejoin {
-                group_id: self.config.group_id.clone(),
+                group_id: self.id.clone(),
                 member_id: self.members[m].id.clone(),
                 partitions: owned,
             },

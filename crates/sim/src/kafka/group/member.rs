@@ -5,6 +5,8 @@
 //! `poll()` tells it otherwise. So batch progress lives here, not in the group; only the
 //! partition's legitimate owner moves the group's processed offset.
 
+use crate::kafka::events::Id;
+
 /// Whether the process is running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Liveness {
@@ -50,7 +52,7 @@ pub struct FetchedRange {
 #[derive(Clone, Debug)]
 pub struct Member {
     /// `c1`, `c2`, ... (member ids order by their bytes, as Kafka's assignors sort them).
-    pub id: String,
+    pub id: Id,
     pub liveness: Liveness,
     /// The coordinator counts this member in the group.
     pub in_group: bool,
@@ -95,7 +97,7 @@ pub struct Member {
 }
 
 impl Member {
-    pub(crate) fn new(id: String, now_ms: u64) -> Self {
+    pub(crate) fn new(id: Id, now_ms: u64) -> Self {
         Self {
             id,
             liveness: Liveness::Running,

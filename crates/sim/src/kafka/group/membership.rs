@@ -147,7 +147,7 @@ impl Group {
         sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::MemberRemoved {
-                group_id: self.config.group_id.clone(),
+                group_id: self.id.clone(),
                 member_id: self.members[m].id.clone(),
                 reason,
             },
@@ -185,7 +185,7 @@ impl Group {
         sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::RebalanceStarted {
-                group_id: self.config.group_id.clone(),
+                group_id: self.id.clone(),
                 generation: self.generation,
                 strategy: self.strategy(),
                 reason,
@@ -215,7 +215,7 @@ impl Group {
             sink.push(Event {
                 at_ms: now_ms,
                 kind: EventKind::PartitionsLost {
-                    group_id: self.config.group_id.clone(),
+                    group_id: self.id.clone(),
                     member_id: member.id.clone(),
                     partitions,
                 },
@@ -266,7 +266,7 @@ impl Group {
         sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::PartitionsRevoked {
-                group_id: self.config.group_id.clone(),
+                group_id: self.id.clone(),
                 member_id: self.members[m].id.clone(),
                 partitions: partitions.to_vec(),
                 committed: commits,
@@ -354,7 +354,7 @@ impl Group {
             .iter()
             .filter(|m| m.in_group && m.joined)
             .map(|m| MemberSubscription {
-                id: m.id.clone(),
+                id: m.id.to_string(),
                 topics: vec![topic.name.clone()],
                 owned: m
                     .owned_before_rebalance
@@ -385,11 +385,11 @@ impl Group {
             }
             let id = member.id.clone();
             let revoked: Vec<u32> = revocations
-                .get(&id)
+                .get(&*id)
                 .map(|tps| tps.iter().map(|tp| tp.partition).collect())
                 .unwrap_or_default();
             let mut new: Vec<u32> = assignment
-                .get(&id)
+                .get(&*id)
                 .map(|tps| tps.iter().map(|tp| tp.partition).collect())
                 .unwrap_or_default();
             sort(&mut new);
@@ -421,7 +421,7 @@ impl Group {
             sink.push(Event {
                 at_ms: now_ms,
                 kind: EventKind::Reprocessing {
-                    group_id: self.config.group_id.clone(),
+                    group_id: self.id.clone(),
                     member_id: self.members[m].id.clone(),
                     partition: p,
                     committed: progress.committed,
@@ -435,7 +435,7 @@ impl Group {
         sink.push(Event {
             at_ms: now_ms,
             kind: EventKind::Assigned {
-                group_id: self.config.group_id.clone(),
+                group_id: self.id.clone(),
                 generation: self.generation,
                 strategy: self.strategy(),
                 partition_count: self.partitions.len() as u32,

@@ -25,7 +25,7 @@ pub use member::{Activity, FetchedRange, Liveness, Member};
 pub use offsets::LogStartCause;
 
 use crate::assignor::Strategy;
-use crate::kafka::events::Event;
+use crate::kafka::events::{Event, Id};
 use crate::kafka::scenario::GroupConfig;
 use crate::kafka::sink::{Sink, Span, Tallies};
 use crate::replay::chunked::ChunkedVec;
@@ -148,6 +148,8 @@ pub(crate) struct Rebalance {
 #[derive(Clone, Debug)]
 pub struct Group {
     pub config: GroupConfig,
+    /// `config.group_id`, shared with every event that names the group.
+    pub id: Id,
     pub state: GroupState,
     /// Bumped on every completed rebalance (Kafka's generation id).
     pub generation: u32,
@@ -233,7 +235,7 @@ impl Group {
     ) -> Self {
         let members = (1..=config.members)
             .map(|i| {
-                let mut member = Member::new(format!("c{i}"), 0);
+                let mut member = Member::new(format!("c{i}").into(), 0);
                 if config.start_ms > 0 {
                     // Started by a scheduled Start at `start_ms`.
                     member.liveness = Liveness::Stopped;
@@ -248,6 +250,7 @@ impl Group {
         };
         Self {
             config: config.clone(),
+            id: config.group_id.as_str().into(),
             state: GroupState::Empty,
             generation: 0,
             members,
@@ -287,7 +290,7 @@ impl Group {
 
     /// Index of the member called `member_id`.
     pub fn member_index(&self, member_id: &str) -> Option<usize> {
-        self.members.iter().position(|m| m.id == member_id)
+        self.members.iter().position(|m| *m.id == *member_id)
     }
 
     /// What member `m` is doing now.

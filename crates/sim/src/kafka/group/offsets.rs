@@ -110,7 +110,7 @@ impl Group {
             return;
         }
         progress.retention_floor = new_start;
-        let group_id = self.config.group_id.clone();
+        let group_id = self.id.clone();
         let kind = match cause {
             LogStartCause::Retention => {
                 progress.lost_to_retention += new_start - from;

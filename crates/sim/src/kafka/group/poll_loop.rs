@@ -308,7 +308,7 @@ impl Group {
         let event = Event {
             at_ms: now_ms,
             kind: EventKind::OffsetsCommitted {
-                group_id: self.config.group_id.clone(),
+                group_id: self.id.clone(),
                 member_id: self.members[m].id.clone(),
                 offsets,
                 cause,
@@ -346,7 +346,7 @@ impl Group {
             if progress.out_of_range {
                 if !was_stopped {
                     let event = EventKind::OffsetOutOfRange {
-                        group_id: self.config.group_id.clone(),
+                        group_id: self.id.clone(),
                         member_id: member.id.clone(),
                         partition,
                         position: committed,
