@@ -25,7 +25,7 @@ const RECOUNT_KEYS_MAX: usize = 64;
 
 /// Every rule; the first broken one, as a sentence.
 pub(crate) fn check(world: &DatabasesWorld) -> Result<(), String> {
-    check_events(world)?;
+    crate::family::newest_events_in_order(world, world.events_before_tick)?;
     match &world.comparison {
         Comparison::Sync(sync) => check_sync(sync),
         Comparison::Compaction(compaction) => {
@@ -33,13 +33,6 @@ pub(crate) fn check(world: &DatabasesWorld) -> Result<(), String> {
         }
         Comparison::Snapshot(snapshot) => check_snapshot(snapshot),
     }
-}
-
-fn check_events(world: &DatabasesWorld) -> Result<(), String> {
-    let recent = world
-        .events()
-        .iter_from(world.events_before_tick.saturating_sub(1));
-    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }
 
 fn check_sync(sync: &SyncWorld) -> Result<(), String> {

@@ -194,12 +194,9 @@ fn check_too_late_records(world: &EventTimeWorld) -> Result<(), String> {
 /// The latest tick's events come in time order, none ahead of the clock, and each says
 /// something that is true now.
 fn check_tick_events(world: &EventTimeWorld) -> Result<(), String> {
-    let events = world.events();
     let from = world.tick().events;
-    let recent = events.iter_from(from.saturating_sub(1));
-    let now_ms = world.now_ms().max(0) as u64;
-    crate::family::events_in_order(recent.map(|e| e.at_ms), now_ms)?;
-    for event in events.iter_from(from) {
+    crate::family::newest_events_in_order(world, from)?;
+    for event in world.events().iter_from(from) {
         check_event(world, event).map_err(|broken| format!("{broken}: {event:?}"))?;
     }
     Ok(())

@@ -818,6 +818,26 @@ mod tests {
     }
 
     #[test]
+    fn a_combined_watermark_that_goes_back_is_caught() {
+        let mut world = halfway();
+        let at_ms = world
+            .watermarks
+            .steps
+            .last()
+            .expect("a watermark by now")
+            .at_ms;
+        (world.watermarks.steps).push(super::super::watermarks::WatermarkStep {
+            at_ms,
+            watermark: Watermark::MinusInfinity,
+        });
+        assert!(
+            broken(&world).contains("the combined watermark went from"),
+            "{}",
+            broken(&world)
+        );
+    }
+
+    #[test]
     fn a_watermark_ahead_of_its_partitions_data_is_caught() {
         let mut world = halfway();
         world.largest_event_ms[1] = world.largest_event_ms[1].map(|ms| ms - 1);

@@ -43,7 +43,7 @@ impl TickMarks {
 
 /// Every rule below; the first broken one, as a sentence.
 pub(crate) fn check(world: &EosWorld) -> Result<(), String> {
-    check_events(world)?;
+    crate::family::newest_events_in_order(world, world.tick.events)?;
     if let Some(lane) = &world.microbatch {
         let batch = &lane.batch;
         if lane.running {
@@ -69,13 +69,6 @@ pub(crate) fn check(world: &EosWorld) -> Result<(), String> {
         check_streaming(world, lane)?;
     }
     check_completed_checkpoint(world)
-}
-
-fn check_events(world: &EosWorld) -> Result<(), String> {
-    let recent = world
-        .events()
-        .iter_from(world.tick.events.saturating_sub(1));
-    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }
 
 /// The state of a model that promises exactly once inside the job is the exact count.

@@ -117,9 +117,16 @@ pub fn debug_check<S: Simulation>(world: &S) {
     let _ = world;
 }
 
-/// The invariant every family's events keep: `times_ms` (the instants of the events told in
-/// the latest tick, and of the one before them) are in order, and none is ahead of `now_ms`.
-pub fn events_in_order(times_ms: impl IntoIterator<Item = u64>, now_ms: u64) -> Result<(), String> {
+/// The invariant every family's events keep: the events told since the list was
+/// `told_before` long, and the one before them, are in time order, none ahead of the clock.
+/// Checked after every tick, so the whole list is in order without rereading it each time.
+pub fn newest_events_in_order<S: Simulation>(world: &S, told_before: usize) -> Result<(), String> {
+    let newest = world.events().iter_from(told_before.saturating_sub(1));
+    events_in_order(newest.map(S::event_at_ms), world.now_ms())
+}
+
+/// `times_ms` are in order, and none is ahead of `now_ms`.
+fn events_in_order(times_ms: impl IntoIterator<Item = u64>, now_ms: u64) -> Result<(), String> {
     let mut last = None;
     for at_ms in times_ms {
         if let Some(before) = last.filter(|&before| before > at_ms) {
@@ -183,7 +190,43 @@ pub trait Headless: Simulation {
 
 #[cfg(test)]
 mod tests {
-    use super::events_in_order;
+    use super::{events_in_order, newest_events_in_order, Simulation};
+    use crate::kafka::events::{Event, EventKind};
+    use crate::kafka::scenario::Scenario;
+    use crate::kafka::World;
+    use std::sync::Arc;
+
+    #[test]
+    fn the_newest_events_are_checked_with_the_one_before_them() {
+        let mut world = World::new(&Scenario::default()).unwrap();
+        world.advance_to(20_000);
+        let told = world.events().len();
+        let last_ms = world.events().last().map(|e| e.at_ms);
+        assert!(last_ms.is_some_and(|ms| ms > 0), "{last_ms:?}");
+        assert_eq!(newest_events_in_order(&world, told), Ok(()));
+        let caught_up = |at_ms| {
+            Arc::new(Event {
+                at_ms,
+                kind: EventKind::CaughtUp {
+                    group_id: "g".into(),
+                    partition: 0,
+                },
+            })
+        };
+        let mut ahead = world.clone();
+        ahead.events.push(caught_up(20_001));
+        assert_eq!(
+            newest_events_in_order(&ahead, told),
+            Err("an event at 20001 ms is ahead of the clock (20000 ms)".to_string())
+        );
+        let mut early = world.clone();
+        early.events.push(caught_up(last_ms.unwrap() - 1));
+        let broken = newest_events_in_order(&early, told).unwrap_err();
+        assert!(broken.contains("was told after one at"), "{broken}");
+        // Checked after every tick, so what was told before is not read again.
+        assert_eq!(newest_events_in_order(&early, told + 1), Ok(()));
+        assert_eq!(world.now_ms(), 20_000);
+    }
 
     #[test]
     fn events_must_keep_time_order_and_stay_behind_the_clock() {

@@ -33,7 +33,7 @@ impl TickMarks {
 
 /// Every rule; the first broken one, as a sentence.
 pub(crate) fn check(world: &JoinsWorld) -> Result<(), String> {
-    check_events(world)?;
+    crate::family::newest_events_in_order(world, world.tick.events)?;
     match &world.lane {
         Lane::Clicks(lane) => {
             let c = &lane.counts;
@@ -116,11 +116,4 @@ pub(crate) fn check(world: &JoinsWorld) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn check_events(world: &JoinsWorld) -> Result<(), String> {
-    let recent = world
-        .events()
-        .iter_from(world.tick.events.saturating_sub(1));
-    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }

@@ -37,20 +37,13 @@ impl TickMarks {
 
 /// Every rule below; the first broken one, as a sentence.
 pub(crate) fn check(world: &QueuesWorld) -> Result<(), String> {
-    check_events(world)?;
+    crate::family::newest_events_in_order(world, world.tick.events)?;
     check_production(world)?;
     check_consumer_group(world)?;
     check_share_group(world)?;
     check_queue(world)?;
     check_pipes(world)?;
     check_kinesis(world)
-}
-
-fn check_events(world: &QueuesWorld) -> Result<(), String> {
-    let recent = world
-        .events()
-        .iter_from(world.tick.events.saturating_sub(1));
-    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }
 
 /// Every record due by now has gone into the topic, the queue or the stream.

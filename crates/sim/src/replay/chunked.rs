@@ -45,11 +45,6 @@ impl<T> ChunkedVec<T> {
         self.len() == 0
     }
 
-    /// How many items sit in the open chunk, which every clone copies.
-    pub fn open_len(&self) -> usize {
-        self.open.len()
-    }
-
     /// How many items sit in sealed chunks, which clones share.
     pub fn sealed_len(&self) -> usize {
         self.sealed.len() * CHUNK_ITEMS
@@ -58,7 +53,7 @@ impl<T> ChunkedVec<T> {
     /// Roughly the bytes a clone holds of its own: the open chunk's items and one pointer per
     /// sealed chunk (what the items point to, if anything, is not counted).
     pub fn own_size_hint_bytes(&self) -> usize {
-        self.open_len() * size_of::<T>() + self.sealed.len() * size_of::<Arc<[T]>>()
+        self.open.len() * size_of::<T>() + self.sealed.len() * size_of::<Arc<[T]>>()
     }
 
     /// Roughly the bytes of the sealed chunks, which clones share.
@@ -295,6 +290,19 @@ mod tests {
         assert_eq!(copy.sealed.len(), 2);
         assert!(Arc::ptr_eq(&copy.sealed[1], &items.sealed[1]));
         assert_eq!(copy.open.len(), 5);
+    }
+
+    #[test]
+    fn a_clone_holds_the_open_chunk_of_its_own_and_shares_the_sealed_ones() {
+        let mut items = ChunkedVec::<u64>::default();
+        assert_eq!(
+            (items.own_size_hint_bytes(), items.shared_size_hint_bytes()),
+            (0, 0)
+        );
+        (0..2 * CHUNK_ITEMS as u64 + 5).for_each(|item| items.push(item));
+        let pointers = 2 * size_of::<Arc<[u64]>>();
+        assert_eq!(items.own_size_hint_bytes(), 5 * 8 + pointers);
+        assert_eq!(items.shared_size_hint_bytes(), 2 * CHUNK_ITEMS * 8);
     }
 
     #[test]

@@ -19,18 +19,12 @@ use super::world::ReplicationWorld;
 
 /// Every rule; the first broken one, as a sentence.
 pub(crate) fn check(world: &ReplicationWorld) -> Result<(), String> {
-    check_events(world)?;
+    crate::family::newest_events_in_order(world, world.events_before_tick)?;
     for lane in world.lanes() {
         check_ledger(lane)?;
         check_partitions(lane)?;
     }
     Ok(())
-}
-
-fn check_events(world: &ReplicationWorld) -> Result<(), String> {
-    let events = world.subject().events();
-    let recent = events.iter_from(world.events_before_tick.saturating_sub(1));
-    crate::family::events_in_order(recent.map(|e| e.at_ms), world.now_ms())
 }
 
 fn check_ledger(lane: &Lane) -> Result<(), String> {
