@@ -190,7 +190,7 @@ pub trait Headless: Simulation {
 
 #[cfg(test)]
 mod tests {
-    use super::{events_in_order, newest_events_in_order, Simulation};
+    use super::{events_in_order, newest_events_in_order};
     use crate::kafka::events::{Event, EventKind};
     use crate::kafka::scenario::Scenario;
     use crate::kafka::World;
