@@ -202,11 +202,9 @@ impl World {
     /// rewording a sentence leaves every run's fingerprint as it was.
     fn hash_new_events(&mut self) {
         for event in self.events.iter_from(self.events_hashed) {
-            self.trace.write_written(|bytes| {
-                if !write_commit_json(event, bytes) {
-                    serde_json::to_writer(bytes, &**event).expect("events always serialize");
-                }
-            });
+            if !write_commit_json(event, &mut self.trace) {
+                self.trace.write_json(&**event);
+            }
         }
         self.events_hashed = self.events.len();
     }

@@ -6,6 +6,11 @@
 //! little-endian integers, so the hash is independent of platform and word size. An event is
 //! folded by its typed fields as compact JSON ([`TraceHasher::write_json`]), not by its
 //! narration, so a reworded sentence is not a different run.
+//!
+//! FNV-1a takes a multiply per byte, one after the other, and a commit event's JSON is mostly
+//! fixed text (keys, quotes, its type). A [`Literal`] folds such a run of bytes in one step
+//! with a table of 256 entries, to exactly the value the byte-by-byte fold gives: the hashes
+//! stay the same, only sooner.
 
 const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -36,20 +41,22 @@ impl TraceHasher {
     /// floats (its bytes would then depend on float formatting) and must serialize: events
     /// are plain typed fields.
     pub fn write_json<T: serde::Serialize + ?Sized>(&mut self, value: &T) {
-        self.write_written(|bytes| {
-            serde_json::to_writer(bytes, value).expect("events always serialize");
-        });
-    }
-
-    /// Folds what `write` writes into the same reused buffer as [`TraceHasher::write_json`]:
-    /// for an event whose JSON is written by hand (the same bytes, faster).
-    pub fn write_written(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         JSON_SCRATCH.with(|scratch| {
             let mut bytes = scratch.borrow_mut();
             bytes.clear();
-            write(&mut bytes);
+            serde_json::to_writer(&mut *bytes, value).expect("events always serialize");
             self.write_bytes(&bytes);
         });
+    }
+
+    /// Folds `literal`'s bytes in one step: the same result as `write_bytes(literal.bytes())`.
+    pub fn write_literal(&mut self, literal: &Literal) {
+        let folded = literal.folded();
+        let low_byte = (self.0 & 0xff) as usize;
+        self.0 = self
+            .0
+            .wrapping_mul(folded.multiplier)
+            .wrapping_add(folded.addend_by_low_byte[low_byte]);
     }
 
     /// Folds one integer in a single step (the per-record hot path).
@@ -64,6 +71,56 @@ impl TraceHasher {
     /// The hash as 16 lowercase hex digits, the form the CLI prints and tests compare.
     pub fn hex(&self) -> String {
         format!("{:016x}", self.0)
+    }
+}
+
+/// A fixed run of bytes the trace folds often, with what folding it does to any hash.
+///
+/// Why one step is exact: XOR with a byte only changes the hash's low byte, so each FNV step
+/// is `h * P + d * P`, where `d` (the XOR's difference) depends on the low byte alone; and the
+/// low byte after a multiply depends only on the low bytes before it. Folding `n` bytes is
+/// therefore `h * P^n + addend`, with an addend that depends only on the starting low byte:
+/// 256 possible addends, computed the first time the literal is folded.
+pub struct Literal {
+    bytes: &'static [u8],
+    folded: std::sync::OnceLock<Folded>,
+}
+
+struct Folded {
+    /// `FNV_PRIME` to the power of the literal's length.
+    multiplier: u64,
+    addend_by_low_byte: Box<[u64; 256]>,
+}
+
+impl Literal {
+    pub const fn new(bytes: &'static [u8]) -> Self {
+        Self {
+            bytes,
+            folded: std::sync::OnceLock::new(),
+        }
+    }
+
+    pub fn bytes(&self) -> &'static [u8] {
+        self.bytes
+    }
+
+    fn folded(&self) -> &Folded {
+        self.folded.get_or_init(|| {
+            let multiplier = self
+                .bytes
+                .iter()
+                .fold(1u64, |power, _| power.wrapping_mul(FNV_PRIME));
+            let mut addend_by_low_byte = Box::new([0u64; 256]);
+            for (low_byte, addend) in (0u64..).zip(addend_by_low_byte.iter_mut()) {
+                let mut hasher = TraceHasher(low_byte);
+                hasher.write_bytes(self.bytes);
+                *addend = hasher.0.wrapping_sub(low_byte.wrapping_mul(multiplier));
+            }
+            Folded {
+                multiplier,
+                addend_by_low_byte,
+            }
+        })
     }
 }
 
@@ -95,6 +152,23 @@ mod tests {
         b.write_u64(2);
         b.write_u64(1);
         assert_ne!(a.finish(), b.finish());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_literal_folds_as_its_bytes_do(
+            start: u64,
+            bytes in proptest::collection::vec(proptest::arbitrary::any::<u8>(), 0..40),
+        ) {
+            let literal = Literal::new(bytes.leak());
+            let mut in_one_step = TraceHasher(start);
+            in_one_step.write_literal(&literal);
+            in_one_step.write_literal(&literal);
+            let mut byte_by_byte = TraceHasher(start);
+            byte_by_byte.write_bytes(literal.bytes());
+            byte_by_byte.write_bytes(literal.bytes());
+            proptest::prop_assert_eq!(in_one_step, byte_by_byte);
+        }
     }
 
     #[test]
