@@ -131,10 +131,10 @@ mod tests {
         ]
     }
 
-    /// Ids as a learner may write them, quotes, backslashes, control and non-ASCII
+    /// Ids as a learner may write them, quotes, backslashes, control (DEL too) and non-ASCII
     /// characters included.
     fn ids() -> impl Strategy<Value = String> {
-        prop_oneof!["[a-z0-9-]{1,12}", "[a-z\"\\\\\u{1}\n\t/é€😀]{0,6}",]
+        prop_oneof!["[a-z0-9-]{1,12}", "[a-z\"\\\\\u{1}\u{7f}\n\t/é€😀]{0,6}",]
     }
 
     fn commits() -> impl Strategy<Value = Event> {
