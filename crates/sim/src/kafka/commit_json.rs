@@ -10,13 +10,14 @@
 use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
 use crate::replay::trace::{Literal, TraceHasher};
 
-/// Where a commit's JSON goes: a buffer of bytes, or the trace hash folding them as they come
-/// (the fixed runs in one step each). The two see the same bytes in the same order.
+/// Where a commit's JSON goes: the trace hash, folding the bytes as they come (the fixed runs
+/// in one step each); or, in the tests, a buffer to hold them to serde's bytes.
 pub(crate) trait JsonOut {
     fn literal(&mut self, literal: &'static Literal);
     fn bytes(&mut self, bytes: &[u8]);
 }
 
+#[cfg(test)]
 impl JsonOut for Vec<u8> {
     fn literal(&mut self, literal: &'static Literal) {
         self.extend_from_slice(literal.bytes());
