@@ -6,8 +6,11 @@
 //! replacing it, a comparison closed, the playground remounted by Back or Forward. They live
 //! in one thread-local per page, so they outlast the playground; a page carries one family's
 //! bundle, and the store is typed by the family's world. The runs one knob step either side
-//! of the current setting are prepared into the same store ([`super::nearby_runs`]).
+//! of the current setting are prepared into the same store ([`super::nearby_runs`]). Runs the
+//! store lets go are freed after the next paint, not while a new picture is waited for.
 
+use crate::platform::browser::after_next_paint;
+use gloo_timers::callback::Timeout;
 use std::any::Any;
 use std::cell::RefCell;
 use streamlab_sim::family::kept::{KeptTimelines, Prepared};
@@ -33,9 +36,18 @@ fn with_kept<W: Simulation + 'static, R>(f: impl FnOnce(&mut KeptTimelines<W>) -
     })
 }
 
-/// Keeps a run left behind.
+/// Keeps a run left behind. The runs this lets go are freed once the browser has painted:
+/// a knob change keeps the run it replaces, and freeing an older one (tens of MiB at ten
+/// minutes) would hold back the new picture by milliseconds.
 pub fn keep<W: Simulation + 'static>(timeline: Timeline<W>) {
-    with_kept(|kept| kept.keep(timeline));
+    let let_go = with_kept(|kept| kept.keep(timeline));
+    if !let_go.is_empty() {
+        // A task of its own after the paint's, so that what measures the paint does not
+        // wait for it either.
+        after_next_paint(move || {
+            Timeout::new(0, move || drop(let_go)).forget();
+        });
+    }
 }
 
 /// The run of `scenario` left earlier on this page, if it is still kept.

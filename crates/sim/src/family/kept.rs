@@ -59,15 +59,23 @@ impl<W: Simulation> KeptTimelines<W> {
 
     /// Keeps `timeline` as the newest; an older run of the same scenario goes (this one has
     /// the learner's latest position), then the oldest until the bounds hold. A run larger
-    /// than the whole budget is not kept, and costs the others nothing.
-    pub fn keep(&mut self, timeline: Timeline<W>) {
+    /// than the whole budget is not kept, and costs the others nothing. Returns the runs let
+    /// go, for the caller to free when it suits: freeing a run of tens of MiB takes
+    /// milliseconds, which a knob's picture should not wait for.
+    #[must_use = "the runs let go are freed where they are dropped"]
+    pub fn keep(&mut self, timeline: Timeline<W>) -> Vec<Timeline<W>> {
         if timeline.held_bytes() > self.budget_bytes {
-            return;
+            return vec![timeline];
         }
         let scenario = timeline.world().scenario();
-        self.kept.retain(|k| k.world().scenario() != scenario);
-        self.kept.push(timeline);
-        self.drop_oldest_past_bounds();
+        let (same, mut others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.kept)
+            .into_iter()
+            .partition(|k| k.world().scenario() == scenario);
+        others.push(timeline);
+        self.kept = others;
+        let mut let_go = same;
+        let_go.extend(self.let_go_past_bounds());
+        let_go
     }
 
     /// Advances the kept run of `scenario` toward `at_ms`, building it first if none is kept
@@ -92,7 +100,8 @@ impl<W: Simulation> KeptTimelines<W> {
         // A world advances to any time asked (the `Simulation` contract), so each slice
         // makes progress.
         let ready = self.kept[index].advance_in_slices(at_ms, slice_ms, more_time);
-        self.drop_oldest_past_bounds();
+        // Preparing runs in idle time: what goes is freed here.
+        drop(self.let_go_past_bounds());
         Ok(match self.position_of(scenario) {
             None => Prepared::NotKept,
             Some(_) if ready => Prepared::Ready,
@@ -106,25 +115,29 @@ impl<W: Simulation> KeptTimelines<W> {
             .position(|k| k.world().scenario() == scenario)
     }
 
-    /// Drops the oldest runs until the count and the budget hold; a run larger than the whole
-    /// budget is dropped wherever it is. Each run's size is asked once: the shared part of the
-    /// estimate walks the partitions, and this runs on every knob change and every slice of
-    /// preparing.
-    fn drop_oldest_past_bounds(&mut self) {
+    /// Lets the oldest runs go until the count and the budget hold; a run larger than the
+    /// whole budget goes wherever it is. Each run's size is asked once: the shared part of
+    /// the estimate walks the partitions, and this runs on every knob change and every slice
+    /// of preparing.
+    fn let_go_past_bounds(&mut self) -> Vec<Timeline<W>> {
         let budget_bytes = self.budget_bytes;
+        let mut let_go = Vec::new();
         let mut sizes = Vec::with_capacity(self.kept.len());
         for timeline in std::mem::take(&mut self.kept) {
             let size = timeline.held_bytes();
             if size <= budget_bytes {
                 self.kept.push(timeline);
                 sizes.push(size);
+            } else {
+                let_go.push(timeline);
             }
         }
         let mut held_bytes: usize = sizes.iter().sum();
         while self.kept.len() > self.max_kept || held_bytes > budget_bytes {
             held_bytes -= sizes.remove(0);
-            self.kept.remove(0);
+            let_go.push(self.kept.remove(0));
         }
+        let_go
     }
 
     /// The kept run of `scenario`, if any, handed over (it is no longer kept).
@@ -147,6 +160,14 @@ mod tests {
         timeline
     }
 
+    /// The partitions and position of each run let go, in order.
+    fn which(let_go: Vec<Timeline<World>>) -> Vec<(u32, u64)> {
+        let_go
+            .iter()
+            .map(|t| (t.world().scenario().topic.partitions, t.position_ms()))
+            .collect()
+    }
+
     fn scenario_of(partitions: u32) -> Scenario {
         let mut scenario = Scenario::default();
         scenario.topic.partitions = partitions;
@@ -156,8 +177,8 @@ mod tests {
     #[test]
     fn a_kept_run_comes_back_where_it_was_and_equals_a_new_run() {
         let mut kept = KeptTimelines::default();
-        kept.keep(run_of(6, 40_000));
-        kept.keep(run_of(7, 40_000));
+        assert!(kept.keep(run_of(6, 40_000)).is_empty());
+        assert!(kept.keep(run_of(7, 40_000)).is_empty());
         assert_eq!(kept.kept.len(), 2);
         let mut back = kept.take(&scenario_of(6)).expect("kept");
         assert_eq!(back.position_ms(), 40_000);
@@ -179,9 +200,9 @@ mod tests {
     #[test]
     fn the_oldest_runs_go_first_past_the_count() {
         let mut kept = KeptTimelines::new(2, usize::MAX);
-        for partitions in [3, 4, 5] {
-            kept.keep(run_of(partitions, 1_000));
-        }
+        assert!(kept.keep(run_of(3, 1_000)).is_empty());
+        assert!(kept.keep(run_of(4, 1_000)).is_empty());
+        assert_eq!(which(kept.keep(run_of(5, 1_000))), [(3, 1_000)]);
         assert_eq!(kept.kept.len(), 2);
         assert!(kept.take(&scenario_of(3)).is_none());
         assert!(kept.take(&scenario_of(4)).is_some());
@@ -191,9 +212,9 @@ mod tests {
     #[test]
     fn a_scenario_is_kept_once_at_its_latest_position() {
         let mut kept = KeptTimelines::new(2, usize::MAX);
-        kept.keep(run_of(3, 1_000));
-        kept.keep(run_of(4, 1_000));
-        kept.keep(run_of(3, 9_000));
+        assert!(kept.keep(run_of(3, 1_000)).is_empty());
+        assert!(kept.keep(run_of(4, 1_000)).is_empty());
+        assert_eq!(which(kept.keep(run_of(3, 9_000))), [(3, 1_000)]);
         assert_eq!(kept.kept.len(), 2);
         assert_eq!(kept.take(&scenario_of(3)).unwrap().position_ms(), 9_000);
         assert!(kept.take(&scenario_of(4)).is_some());
@@ -215,15 +236,21 @@ mod tests {
         assert!(large.held_bytes() > budget, "the test needs a larger run");
         // Room for two of the small runs, not for three nor for the large one.
         let mut kept = KeptTimelines::new(MAX_KEPT, budget);
-        kept.keep(run_seeded(1, 5_000));
-        kept.keep(run_seeded(2, 5_000));
+        assert!(kept.keep(run_seeded(1, 5_000)).is_empty());
+        assert!(kept.keep(run_seeded(2, 5_000)).is_empty());
         assert_eq!(kept.kept.len(), 2);
-        kept.keep(run_seeded(3, 5_000));
+        let let_go = kept.keep(run_seeded(3, 5_000));
+        assert_eq!(let_go.len(), 1);
+        assert_eq!(let_go[0].world().scenario().seed, 1);
         assert_eq!(kept.kept.len(), 2);
         let mut first = Scenario::default();
         first.seed = 1;
         assert!(kept.take(&first).is_none());
-        kept.keep(large);
+        assert_eq!(
+            which(kept.keep(large)),
+            [(6, 120_000)],
+            "refused, handed back"
+        );
         assert_eq!(kept.kept.len(), 2);
         let mut third = Scenario::default();
         third.seed = 3;
@@ -284,8 +311,8 @@ mod tests {
     #[test]
     fn preparing_a_kept_run_keeps_its_place_and_never_moves_it_back() {
         let mut kept = KeptTimelines::new(2, usize::MAX);
-        kept.keep(run_of(3, 9_000));
-        kept.keep(run_of(4, 1_000));
+        assert!(kept.keep(run_of(3, 9_000)).is_empty());
+        assert!(kept.keep(run_of(4, 1_000)).is_empty());
         assert_eq!(
             kept.prepare(&scenario_of(3), 5_000, 100, || true),
             Ok(Prepared::Ready)
@@ -295,11 +322,11 @@ mod tests {
             Ok(Prepared::Ready)
         );
         // Still the oldest: the next run kept drops it.
-        kept.keep(run_of(5, 1_000));
+        assert_eq!(which(kept.keep(run_of(5, 1_000))), [(3, 9_000)]);
         assert!(kept.take(&scenario_of(3)).is_none());
         assert_eq!(kept.take(&scenario_of(4)).unwrap().position_ms(), 5_000);
         // A run past the time asked for stays where it is.
-        kept.keep(run_of(6, 9_000));
+        assert!(kept.keep(run_of(6, 9_000)).is_empty());
         assert_eq!(
             kept.prepare(&scenario_of(6), 5_000, 100, || true),
             Ok(Prepared::Ready)
@@ -310,7 +337,7 @@ mod tests {
     #[test]
     fn preparing_a_run_that_cannot_be_kept_says_so() {
         let mut kept = KeptTimelines::new(MAX_KEPT, run_of(3, 5_000).held_bytes());
-        kept.keep(run_of(3, 5_000));
+        assert!(kept.keep(run_of(3, 5_000)).is_empty());
         assert_eq!(
             kept.prepare(&scenario_of(4), 120_000, 200_000, || true),
             Ok(Prepared::NotKept)
@@ -335,10 +362,10 @@ mod tests {
             "the test needs a larger run"
         );
         let mut kept = KeptTimelines::new(MAX_KEPT, budget);
-        kept.keep(a);
-        kept.keep(b);
+        assert!(kept.keep(a).is_empty());
+        assert!(kept.keep(b).is_empty());
         assert_eq!(kept.kept.len(), 2);
-        kept.keep(large);
+        assert_eq!(which(kept.keep(large)), [(2, 1_000), (3, 1_000)]);
         assert_eq!(
             kept.kept.len(),
             1,
@@ -351,11 +378,11 @@ mod tests {
     fn runs_that_fill_the_budget_exactly_are_kept() {
         let (a, b) = (run_of(3, 5_000), run_of(4, 5_000));
         let mut kept = KeptTimelines::new(MAX_KEPT, a.held_bytes());
-        kept.keep(run_of(3, 5_000));
+        assert!(kept.keep(run_of(3, 5_000)).is_empty());
         assert_eq!(kept.kept.len(), 1, "one run exactly the budget's size");
         let mut kept = KeptTimelines::new(MAX_KEPT, a.held_bytes() + b.held_bytes());
-        kept.keep(a);
-        kept.keep(b);
+        assert!(kept.keep(a).is_empty());
+        assert!(kept.keep(b).is_empty());
         assert_eq!(
             kept.kept.len(),
             2,
