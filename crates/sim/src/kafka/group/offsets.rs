@@ -3,7 +3,7 @@
 //! the loss retention or a `deleteRecords` call causes, and an explicit reset
 //! (`kafka-consumer-groups --reset-offsets`).
 
-use super::{Activity, Group, Liveness, PartitionProgress, StepSink};
+use super::{Activity, Group, Liveness, Member, PartitionProgress, StepSink};
 use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
 use crate::kafka::scenario::{AutoOffsetReset, OffsetTarget};
 use crate::kafka::topic::{PartitionLog, Topic};
@@ -61,6 +61,52 @@ pub(crate) fn start_without_commit(
     progress.committed = progress.committed.max(offset);
 }
 
+/// What `member` commits of `partitions`: how far it has processed each it owns, where that is
+/// past the committed offset.
+pub(crate) fn commit_processed(
+    member: &Member,
+    progress: &mut [PartitionProgress],
+    partitions: impl Iterator<Item = u32> + Clone,
+) -> Vec<PartitionOffset> {
+    let owned = partitions.filter(|&p| member.owns(p));
+    advance_committed(progress, owned, |p, progress| PartitionOffset {
+        partition: p,
+        offset: progress[p as usize].processed,
+    })
+}
+
+/// A commit's offsets: each item names a partition and the offset to commit there (`target`);
+/// where the committed offset is behind it, it moves up and the pair is listed, in the order
+/// given. The list is counted first, so a commit allocates it once, and not at all when
+/// nothing moved: a member commits after every poll, tens of thousands of times a run.
+fn advance_committed<T: Copy>(
+    progress: &mut [PartitionProgress],
+    items: impl Iterator<Item = T> + Clone,
+    target: impl Fn(T, &[PartitionProgress]) -> PartitionOffset,
+) -> Vec<PartitionOffset> {
+    let behind = |o: &PartitionOffset, progress: &[PartitionProgress]| {
+        progress[o.partition as usize].committed < o.offset
+    };
+    // At least as many as the second pass lists (a partition named twice is counted twice).
+    let count = (items.clone())
+        .filter(|&item| behind(&target(item, progress), progress))
+        .count();
+    if count == 0 {
+        return Vec::new();
+    }
+    let mut offsets = Vec::with_capacity(count);
+    for item in items {
+        let offset = target(item, progress);
+        if behind(&offset, progress) {
+            let moved = &mut progress[offset.partition as usize];
+            moved.committed = offset.offset;
+            moved.has_committed = true;
+            offsets.push(offset);
+        }
+    }
+    offsets
+}
+
 /// The first offset of `log` whose record was appended at or after `at_ms`.
 fn offset_for_time(log: &PartitionLog, at_ms: u64) -> u64 {
     let records = log.range(log.log_start_offset(), log.log_end_offset());
@@ -70,18 +116,12 @@ fn offset_for_time(log: &PartitionLog, at_ms: u64) -> u64 {
 impl Group {
     /// `commitSync()` of the positions the last poll reached, before processing any of it.
     pub(crate) fn commit_fetched(&mut self, m: usize, now_ms: u64, sink: &mut StepSink) {
-        let mut offsets = Vec::new();
-        for range in self.members[m].batch.clone() {
-            let progress = &mut self.partitions[range.partition as usize];
-            if progress.committed < range.to {
-                progress.committed = range.to;
-                progress.has_committed = true;
-                offsets.push(PartitionOffset {
-                    partition: range.partition,
-                    offset: range.to,
-                });
-            }
-        }
+        let fetched = self.members[m].batch.iter();
+        let offsets =
+            advance_committed(&mut self.partitions, fetched, |range, _| PartitionOffset {
+                partition: range.partition,
+                offset: range.to,
+            });
         self.push_commit_event(m, offsets, now_ms, CommitCause::BeforeProcessing, sink);
     }
 

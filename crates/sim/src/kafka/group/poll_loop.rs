@@ -7,6 +7,7 @@
 //! `auto.commit.interval.ms` has passed. An empty poll waits up to `fetch.max.wait.ms`, or
 //! less if a record arrives.
 
+use super::offsets::commit_processed;
 use super::{Activity, FetchedRange, Group, GroupState, Liveness, StepSink};
 use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
 use crate::kafka::scenario::{Distribution, ManualCommit, ProcessingConfig};
@@ -214,8 +215,9 @@ impl Group {
     fn poll(&mut self, m: usize, now_ms: u64, topic: &Topic, sink: &mut StepSink) -> bool {
         if self.config.manual_commit == ManualCommit::AfterBatch {
             // The application's commitSync() after its loop over the last poll's records.
-            let partitions: Vec<u32> = self.members[m].batch.iter().map(|r| r.partition).collect();
-            self.commit_positions(m, &partitions, now_ms, CommitCause::AfterBatch, sink);
+            let batch = self.members[m].batch.iter().map(|r| r.partition);
+            let offsets = commit_processed(&self.members[m], &mut self.partitions, batch);
+            self.push_commit_event(m, offsets, now_ms, CommitCause::AfterBatch, sink);
         }
         let counters = &mut self.client_counters;
         counters.polls_total += 1;
@@ -260,8 +262,10 @@ impl Group {
             return;
         }
         member.last_auto_commit_ms = now_ms;
-        let partitions = member.assigned.clone();
-        self.commit_positions(m, &partitions, now_ms, CommitCause::AutoCommit, sink);
+        let member = &self.members[m];
+        let assigned = member.assigned.iter().copied();
+        let offsets = commit_processed(member, &mut self.partitions, assigned);
+        self.push_commit_event(m, offsets, now_ms, CommitCause::AutoCommit, sink);
     }
 
     /// Commits how far the owner has processed in `partitions`. Inside `poll()` that equals
@@ -275,21 +279,8 @@ impl Group {
         cause: CommitCause,
         sink: &mut StepSink,
     ) {
-        let mut offsets = Vec::new();
-        for &p in partitions {
-            if !self.members[m].owns(p) {
-                continue;
-            }
-            let progress = &mut self.partitions[p as usize];
-            if progress.committed < progress.processed {
-                progress.committed = progress.processed;
-                progress.has_committed = true;
-                offsets.push(PartitionOffset {
-                    partition: p,
-                    offset: progress.processed,
-                });
-            }
-        }
+        let owned = partitions.iter().copied();
+        let offsets = commit_processed(&self.members[m], &mut self.partitions, owned);
         self.push_commit_event(m, offsets, now_ms, cause, sink);
     }
 
