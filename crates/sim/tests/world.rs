@@ -132,6 +132,54 @@ fn auto_commit_follows_the_interval() {
     assert!(commits[1] - commits[0] >= 5_000, "{commits:?}");
 }
 
+/// Each commit event's time, member and the partitions it names, in order.
+fn commits(world: &World) -> Vec<(u64, String, Vec<u32>)> {
+    (world.events().iter())
+        .filter_map(|e| match &e.kind {
+            streamlab_sim::kafka::EventKind::OffsetsCommitted {
+                member_id, offsets, ..
+            } => Some((
+                e.at_ms,
+                member_id.to_string(),
+                offsets.iter().map(|o| o.partition).collect(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_auto_commit_names_only_the_partitions_that_moved() {
+    // One key: every record lands in one partition, so its owner commits it every five
+    // seconds and the other member, with nothing processed, never commits.
+    let mut scenario = one_group(2, 2, 1);
+    scenario.producer.key_count = 1;
+    let committed = commits(&run_checked(&scenario, 16_000, 100));
+    assert_eq!(committed.len(), 3, "{committed:?}");
+    assert!(
+        (committed.iter())
+            .all(|c| c.1 == committed[0].1 && c.2 == committed[0].2 && c.2.len() == 1),
+        "{committed:?}"
+    );
+    let mut silent = one_group(2, 2, 1);
+    silent.producer.rate_per_s = 0;
+    assert_eq!(commits(&run_checked(&silent, 16_000, 100)), []);
+}
+
+#[test]
+fn an_auto_commit_is_due_exactly_one_interval_after_the_last() {
+    // A member kept busy one record (1 ms) per poll polls every millisecond, so each commit
+    // lands on the first millisecond `auto.commit.interval.ms` allows.
+    let mut scenario = one_group(1, 1, 1);
+    scenario.producer.rate_per_s = 2_000;
+    scenario.groups[0].max_poll_records = 1;
+    let at_ms: Vec<u64> = (commits(&run_checked(&scenario, 16_000, 100)).iter())
+        .map(|c| c.0)
+        .collect();
+    assert!(at_ms.len() >= 2, "{at_ms:?}");
+    assert!(at_ms.windows(2).all(|w| w[1] - w[0] == 5_000), "{at_ms:?}");
+}
+
 #[test]
 fn the_same_scenario_gives_the_same_trace_whatever_the_frame_sizes() {
     let mut scenario = one_group(6, 4, 3);
