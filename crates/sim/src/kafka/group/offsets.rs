@@ -1,7 +1,8 @@
 //! Where a group's offsets come from when they are not simply "the next record": a commit made
 //! before processing, `auto.offset.reset` (a new group, or a position that retention deleted),
 //! the loss retention or a `deleteRecords` call causes, and an explicit reset
-//! (`kafka-consumer-groups --reset-offsets`).
+//! (`kafka-consumer-groups --reset-offsets`). Also what any commit moves: the committed
+//! offsets that were behind, listed for the commit's event.
 
 use super::{Activity, Group, Liveness, Member, PartitionProgress, StepSink};
 use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
