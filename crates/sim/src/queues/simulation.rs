@@ -147,7 +147,7 @@ impl Simulation for QueuesWorld {
 
 impl QueuesWorld {
     fn reader_figures(&self, reader: Reader, now_ms: u64) -> Option<Figures> {
-        let (backlog, _) = self.backlog_of(reader)?;
+        let backlog = self.backlog_of(reader)?;
         let (order, redelivered) = match reader {
             Reader::ConsumerGroup => {
                 let g = self.consumer_group.as_ref()?;

@@ -600,7 +600,7 @@ impl QueuesWorld {
             let Some(&threshold) = BACKLOG_THRESHOLDS.get(self.backlog_told[i]) else {
                 continue;
             };
-            let Some((backlog, busy)) = self.backlog_of(reader) else {
+            let Some(backlog) = self.backlog_of(reader) else {
                 continue;
             };
             if backlog >= threshold {
@@ -610,7 +610,7 @@ impl QueuesWorld {
                     reader,
                     threshold,
                     backlog,
-                    busy,
+                    busy: self.busy_of(reader),
                     reading,
                     alive,
                     consumers: self.scenario.consumers,
@@ -620,19 +620,23 @@ impl QueuesWorld {
         }
     }
 
-    /// A reader's backlog and busy consumers, if the run has that reader.
-    pub fn backlog_of(&self, reader: Reader) -> Option<(u64, u32)> {
+    /// A reader's backlog, if the run has that reader.
+    pub fn backlog_of(&self, reader: Reader) -> Option<u64> {
         let arrived = self.arrived as u64;
         match reader {
-            Reader::ConsumerGroup => self
-                .consumer_group
-                .as_ref()
-                .map(|g| (g.backlog(arrived), g.busy())),
-            Reader::ShareGroup => self
-                .share_group
-                .as_ref()
-                .map(|g| (g.backlog(arrived), g.busy())),
-            Reader::Queue => self.queue.as_ref().map(|q| (q.backlog(arrived), q.busy())),
+            Reader::ConsumerGroup => self.consumer_group.as_ref().map(|g| g.backlog(arrived)),
+            Reader::ShareGroup => self.share_group.as_ref().map(|g| g.backlog(arrived)),
+            Reader::Queue => self.queue.as_ref().map(|q| q.backlog(arrived)),
+        }
+    }
+
+    /// A reader's consumers processing a record now (none if the run has no such reader):
+    /// counted over every consumer, so only for an event that tells it, not at every tick.
+    fn busy_of(&self, reader: Reader) -> u32 {
+        match reader {
+            Reader::ConsumerGroup => self.consumer_group.as_ref().map_or(0, |g| g.busy()),
+            Reader::ShareGroup => self.share_group.as_ref().map_or(0, |g| g.busy()),
+            Reader::Queue => self.queue.as_ref().map_or(0, |q| q.busy()),
         }
     }
 
@@ -686,7 +690,7 @@ impl QueuesWorld {
 
     fn sample(&mut self, now: u64) {
         for (i, reader) in Reader::ALL.into_iter().enumerate() {
-            let (Some(completed), Some((backlog, _))) =
+            let (Some(completed), Some(backlog)) =
                 (self.completed_by(reader), self.backlog_of(reader))
             else {
                 continue;
@@ -763,5 +767,39 @@ pub fn pipe_kinds(mode: Mode) -> &'static [PipeKind] {
         ],
         Mode::Direct => &[PipeKind::Direct, PipeKind::Broker],
         Mode::Readers | Mode::Repartition | Mode::Kinesis => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queues::presets::queue_redelivery_reorders;
+
+    /// The busy consumers a backlog event names are counted only when it is told, not at
+    /// every tick: stepping the run a millisecond at a time, each event's count is the
+    /// reader's at that instant.
+    #[test]
+    fn a_backlog_event_counts_the_consumers_busy_at_its_instant() {
+        let mut world = QueuesWorld::new(queue_redelivery_reorders()).expect("a valid preset");
+        let mut counts = Vec::new();
+        for now_ms in 0..=world.scenario.duration_ms {
+            let seen = world.events().len();
+            world.advance_to(now_ms);
+            for event in world.events().iter_from(seen) {
+                let QueuesEventKind::BacklogRising { reader, busy, .. } = event.kind else {
+                    continue;
+                };
+                let lane_busy = match reader {
+                    Reader::ConsumerGroup => world.consumer_group.as_ref().map(|g| g.busy()),
+                    Reader::ShareGroup => world.share_group.as_ref().map(|g| g.busy()),
+                    Reader::Queue => world.queue.as_ref().map(|q| q.busy()),
+                };
+                assert_eq!(Some(busy), lane_busy, "{reader:?} at {now_ms} ms");
+                counts.push(busy);
+            }
+        }
+        counts.sort_unstable();
+        counts.dedup();
+        assert!(counts.len() > 1, "the preset's events name different counts: {counts:?}");
     }
 }
