@@ -9,7 +9,9 @@
 //!   second acknowledgement, a delivery of an archived record, a delivery count past the
 //!   limit) was ever tried; the queue's messages are acknowledged, dead-lettered, ready or
 //!   unacknowledged at one consumer.
-//! * The share group's acquisition locks are kept in deadline order.
+//! * The share group's acquisition locks are kept in deadline order, at most one batch per
+//!   member, and each member knows whether it has one (an idle member without one skips its
+//!   poll when nothing is acquirable).
 //! * The consumer group never processes a partition with two members at once and, while the
 //!   partition count stays put, never inverts a key's order.
 //! * Each lane of the backpressure and direct comparisons conserves its records: sent equals
@@ -166,6 +168,19 @@ fn check_share_group(world: &QueuesWorld) -> Result<(), String> {
             pair[0].deadline_ms, pair[1].deadline_ms
         ));
     }
+    for (id, member) in group.members.iter().enumerate() {
+        let batches = group.locks.iter().filter(|l| l.member == id as u32).count();
+        if batches > 1 || member.holds_lock != (batches == 1) {
+            return Err(format!(
+                "share group: member {id} has {batches} lock batches but counts itself as {} one",
+                if member.holds_lock {
+                    "holding"
+                } else {
+                    "not holding"
+                }
+            ));
+        }
+    }
     if group.acknowledged() > group.order.completed_count {
         return Err(format!(
             "the share group acknowledged {} records but processed only {}",
@@ -296,6 +311,16 @@ mod tests {
         assert!(group.locks.len() >= 2, "members hold locks two seconds in");
         group.locks.reverse();
         assert!(check(&world).unwrap_err().contains("deadline"));
+    }
+
+    #[test]
+    fn a_member_wrong_about_its_lock_batch_is_caught() {
+        let mut world = QueuesWorld::new(QueuesScenario::default()).unwrap();
+        world.advance_to(2_000);
+        let group = world.share_group.as_mut().unwrap();
+        let holder = group.locks[0].member as usize;
+        group.members[holder].holds_lock = false;
+        assert!(check(&world).unwrap_err().contains("lock batches"));
     }
 
     #[test]

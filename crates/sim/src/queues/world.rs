@@ -773,7 +773,7 @@ pub fn pipe_kinds(mode: Mode) -> &'static [PipeKind] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queues::presets::queue_redelivery_reorders;
+    use crate::queues::presets::{queue_redelivery_reorders, share_group_scales_past_partitions};
 
     /// The busy consumers a backlog event names are counted only when it is told, not at
     /// every tick: stepping the run a millisecond at a time, each event's count is the
@@ -800,6 +800,85 @@ mod tests {
         }
         counts.sort_unstable();
         counts.dedup();
-        assert!(counts.len() > 1, "the preset's events name different counts: {counts:?}");
+        assert!(
+            counts.len() > 1,
+            "the preset's events name different counts: {counts:?}"
+        );
+    }
+
+    /// A share-group member that has settled its batch and has nothing new to acquire skips
+    /// its poll, yet the broker forgets its settled lock batch as when it polled: after every
+    /// tick, no live member left idle holds one.
+    #[test]
+    fn an_idle_share_member_holds_no_lock_batch() {
+        let mut world =
+            QueuesWorld::new(share_group_scales_past_partitions()).expect("a valid preset");
+        let mut idle_seen = 0;
+        for now_ms in 0..=world.scenario.duration_ms {
+            world.advance_to(now_ms);
+            let group = world
+                .share_group
+                .as_ref()
+                .expect("the preset has a share group");
+            for (id, member) in group.members.iter().enumerate() {
+                let idle = member.alive && member.in_group && member.work.is_none();
+                if !idle {
+                    continue;
+                }
+                idle_seen += 1;
+                assert!(
+                    group.locks.iter().all(|l| l.member != id as u32),
+                    "member {id} idle at {now_ms} ms with a lock batch"
+                );
+            }
+        }
+        assert!(
+            idle_seen > 1_000,
+            "members wait for records often: {idle_seen}"
+        );
+    }
+
+    /// One attempt in fifty fails and the share group releases the record, so about one
+    /// acquisition in fifty is a redelivery: counted as such, and first deliveries are not.
+    #[test]
+    fn the_share_group_counts_redeliveries_alone() {
+        let mut world =
+            QueuesWorld::new(share_group_scales_past_partitions()).expect("a valid preset");
+        world.advance_to(world.scenario.duration_ms);
+        let group = world
+            .share_group
+            .as_ref()
+            .expect("the preset has a share group");
+        let completed = group.order.completed_count;
+        assert!(group.redelivered > 0, "released records come back");
+        assert!(
+            group.redelivered * 25 < completed,
+            "{} redeliveries for {completed} records completed",
+            group.redelivered
+        );
+    }
+
+    /// A share member that dies holding records gives them back when its acquisition lock
+    /// runs out (`group.share.record.lock.duration.ms` after the poll that took them), before
+    /// the session timeout would remove it: here within 30 s of the crash at 15 s.
+    #[test]
+    fn a_dead_share_members_records_come_back_when_its_lock_runs_out() {
+        let scenario = queue_redelivery_reorders();
+        let (crash_ms, lock_ms) = (scenario.crash.at_ms, scenario.share.record_lock_duration_ms);
+        let mut world = QueuesWorld::new(scenario).expect("a valid preset");
+        world.advance_to(world.scenario.duration_ms);
+        let expired: Vec<u64> = (world.events().iter())
+            .filter(|e| {
+                matches!(e.kind, QueuesEventKind::LocksExpired { consumer: 0, records, .. } if records > 0)
+            })
+            .map(|e| e.at_ms)
+            .collect();
+        assert!(!expired.is_empty(), "the dead member's locks run out");
+        assert!(
+            expired
+                .iter()
+                .all(|&at| at > crash_ms && at <= crash_ms + lock_ms),
+            "expired at {expired:?}, crash at {crash_ms} ms, locks of {lock_ms} ms"
+        );
     }
 }
