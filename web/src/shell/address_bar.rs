@@ -6,13 +6,14 @@
 //! then opens the address they lead to (see `app.rs`).
 //!
 //! A change is staged first and written a moment later ([`AddressBar::flush`]): the history
-//! call took 2 to 7 ms of a knob change in Chromium, time the new picture had waited for. The
-//! share link is known at once; only the address bar follows, in a task after the next paint.
+//! call took 2 to 7 ms of a knob change in Chromium, and packing the scenario into its link 1
+//! to 3 ms, time the new picture had waited for. Both the link and the address bar follow in a
+//! task after the next paint; whether the change makes a new history entry is decided when it
+//! is made.
 
 use crate::shell::embed::{with_options, EmbedOptions};
 use crate::shell::test_hooks::now_ms;
 use wasm_bindgen::JsValue;
-use yew::AttrValue;
 
 /// Changes closer together than this (wall time) share one history entry.
 pub const HISTORY_DEBOUNCE_MS: f64 = 1_000.0;
@@ -26,26 +27,25 @@ pub enum Write {
     Position,
 }
 
-/// Remembers when the last history entry was made, and the address still to be written.
+/// Remembers when the last history entry was made, and whether the address is still to be
+/// written.
 #[derive(Default)]
 pub struct AddressBar {
     last_change_ms: Option<f64>,
     staged: Option<Staged>,
 }
 
-/// An address to write at the next [`AddressBar::flush`].
+/// An address write waiting for the next [`AddressBar::flush`].
 struct Staged {
-    fragment: String,
     /// A new history entry rather than an update of the current one.
     push: bool,
 }
 
 impl AddressBar {
-    /// Stages `fragment` (`#/…`) for the address bar and returns the link "Copy link" offers:
-    /// the same fragment on this page's URL. Whether it makes a new history entry is decided
-    /// now, by when the learner made the change; several changes staged before one flush
-    /// make one entry.
-    pub fn stage(&mut self, fragment: &str, write: Write) -> AttrValue {
+    /// Notes that the address must follow what is on screen. Whether it makes a new history
+    /// entry is decided now, by when the learner made the change; several writes staged
+    /// before one flush make one entry.
+    pub fn stage(&mut self, write: Write) {
         let now = now_ms();
         let push = write == Write::Change
             && self
@@ -55,11 +55,7 @@ impl AddressBar {
             self.last_change_ms = Some(now);
         }
         let push = push || self.staged.as_ref().is_some_and(|staged| staged.push);
-        self.staged = Some(Staged {
-            fragment: fragment.to_string(),
-            push,
-        });
-        url_with(fragment).into()
+        self.staged = Some(Staged { push });
     }
 
     /// Whether an address is staged and not yet written.
@@ -67,15 +63,15 @@ impl AddressBar {
         self.staged.is_some()
     }
 
-    /// Writes the staged address, keeping how the page is shown (embed options, theme) from
-    /// the address it replaces: a knob turned inside a course page's frame must not bring the
-    /// site's chrome back on Back or on a reload.
-    pub fn flush(&mut self) {
+    /// Writes `fragment` (`#/…`, what is on screen now) if a write is staged, keeping how the
+    /// page is shown (embed options, theme) from the address it replaces: a knob turned inside
+    /// a course page's frame must not bring the site's chrome back on Back or on a reload.
+    pub fn flush(&mut self, fragment: &str) {
         let Some(staged) = self.staged.take() else {
             return;
         };
         let shown_as = EmbedOptions::from_fragment(&current_fragment());
-        let fragment = &with_options(&staged.fragment, &shown_as);
+        let fragment = &with_options(fragment, &shown_as);
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             // Failing to update the address bar loses nothing but the link; keep running.
             let _ = if staged.push {
@@ -120,11 +116,7 @@ mod tests {
         let before = current_fragment();
         let entries = history_length();
 
-        let link = bar.stage("#/partitions?s=2.a", Write::Change);
-        assert!(
-            link.ends_with("#/partitions?s=2.a"),
-            "the share link is known at once: {link}"
-        );
+        bar.stage(Write::Change);
         assert_eq!(
             current_fragment(),
             before,
@@ -132,8 +124,8 @@ mod tests {
         );
         assert!(bar.is_staged());
         // The time moves before the flush: the entry the change made holds the newest address.
-        bar.stage("#/partitions?s=2.a&t=5000", Write::Position);
-        bar.flush();
+        bar.stage(Write::Position);
+        bar.flush("#/partitions?s=2.a&t=5000");
         assert!(!bar.is_staged());
         assert_eq!(current_fragment(), "#/partitions?s=2.a&t=5000");
         assert_eq!(
@@ -142,8 +134,8 @@ mod tests {
             "the change made one history entry"
         );
 
-        bar.stage("#/partitions?s=2.b", Write::Change);
-        bar.flush();
+        bar.stage(Write::Change);
+        bar.flush("#/partitions?s=2.b");
         assert_eq!(current_fragment(), "#/partitions?s=2.b");
         assert_eq!(
             history_length(),
@@ -151,10 +143,14 @@ mod tests {
             "a change right after shares that entry"
         );
 
-        bar.stage("#/partitions?s=2.b&t=9000", Write::Position);
-        bar.flush();
-        bar.flush();
-        assert_eq!(current_fragment(), "#/partitions?s=2.b&t=9000");
+        bar.stage(Write::Position);
+        bar.flush("#/partitions?s=2.b&t=9000");
+        bar.flush("#/partitions?s=2.c");
+        assert_eq!(
+            current_fragment(),
+            "#/partitions?s=2.b&t=9000",
+            "a flush with nothing staged writes nothing"
+        );
         assert_eq!(
             history_length(),
             entries + 1,

@@ -70,7 +70,8 @@ pub enum Msg<F: LessonFamily> {
     PrepareNearby,
     /// A slice of the knob change's run being rebuilt.
     Rebuild,
-    /// Writes the staged address into the address bar, after the picture it describes.
+    /// Makes the share link and writes the staged address into the address bar, after the
+    /// picture they describe.
     WriteAddress,
 }
 
@@ -106,7 +107,8 @@ pub struct Playground<F: LessonFamily> {
     run: Run<F>,
     comparison: Option<Comparison<F>>,
     clock: SimClock,
-    /// The link that reproduces what is on screen, rebuilt only when it changes.
+    /// The link that reproduces what is on screen, made after the picture of a change (see
+    /// [`Self::write_address_soon`]).
     share_url: AttrValue,
     link: LinkMemo<F>,
     address: AddressBar,
@@ -273,10 +275,12 @@ impl<F: LessonFamily> Component for Playground<F> {
             }
             Msg::WriteAddress => {
                 self.address_write_asked = false;
-                self.address.flush();
+                let fragment = self.fragment();
+                self.share_url = url_with(&fragment).into();
+                self.address.flush(&fragment);
                 // A course page learns of the state once the address bar holds its link.
                 host_api::publish(self.state());
-                return false;
+                // The share field shows the new link.
             }
         }
         true
@@ -398,22 +402,21 @@ impl<F: LessonFamily> Playground<F> {
 
     /// The clock moved without the scenario changing: update the link, not the history.
     fn write_position(&mut self) {
-        let fragment = self.fragment();
-        self.share_url = self.address.stage(&fragment, Write::Position);
+        self.address.stage(Write::Position);
         self.write_address_soon();
     }
 
     /// The run changed: a new history entry.
     fn record_change(&mut self) {
         self.knob_started_at.get_or_insert_with(now_ms);
-        let fragment = self.fragment();
-        self.share_url = self.address.stage(&fragment, Write::Change);
+        self.address.stage(Write::Change);
         self.write_address_soon();
     }
 
-    /// Writes the staged address in a task after the next paint, so the picture waits for
-    /// neither the write (`replaceState` takes milliseconds) nor a timer that could run
-    /// before the frame.
+    /// Makes the share link and writes the staged address in a task after the next paint, so
+    /// the picture waits for neither packing the scenario into a link (1 to 3 ms) nor the
+    /// write (`replaceState` takes milliseconds) nor a timer that could run before the frame.
+    /// The share field shows the link a frame after the picture.
     fn write_address_soon(&mut self) {
         if !self.address_write_asked {
             self.address_write_asked = true;
