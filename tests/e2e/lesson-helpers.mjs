@@ -49,12 +49,15 @@ export async function presetFiguresAtEnd(env, page, lesson, preset, { timeout = 
 }
 
 /**
- * The page's address once it holds what is on screen. The app writes the address bar a task
- * after the change it records (the share link is known at once), so a test that reads the
- * address right after acting waits for the bar to show the link "Copy link" offers.
+ * The page's address once it holds what is on screen. The app makes the share link and writes
+ * the address bar in a task after the picture of the change it records, so a test that reads
+ * the address (or goes Back) right after acting waits for that write, and for the bar to show
+ * the link "Copy link" offers.
  */
 export async function writtenAddress(page) {
-  await page.waitForFunction(() => location.href === document.querySelector('.share-url')?.value);
+  await page.waitForFunction(
+    () => !window.__streamlab.addressStaged() && location.href === document.querySelector('.share-url')?.value,
+  );
   return page.evaluate(() => location.href);
 }
 

@@ -12,7 +12,7 @@
 //! is made.
 
 use crate::shell::embed::{with_options, EmbedOptions};
-use crate::shell::test_hooks::now_ms;
+use crate::shell::test_hooks::{now_ms, publish_address_staged};
 use wasm_bindgen::JsValue;
 
 /// Changes closer together than this (wall time) share one history entry.
@@ -56,6 +56,7 @@ impl AddressBar {
         }
         let push = push || self.staged.as_ref().is_some_and(|staged| staged.push);
         self.staged = Some(Staged { push });
+        publish_address_staged(true);
     }
 
     /// Whether an address is staged and not yet written.
@@ -70,6 +71,7 @@ impl AddressBar {
         let Some(staged) = self.staged.take() else {
             return;
         };
+        publish_address_staged(false);
         let shown_as = EmbedOptions::from_fragment(&current_fragment());
         let fragment = &with_options(fragment, &shown_as);
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {

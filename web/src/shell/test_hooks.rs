@@ -29,6 +29,8 @@ struct Published {
     runs_from_kept: u32,
     /// Nearby runs still to be prepared in idle time.
     nearby_pending: usize,
+    /// A change's address (and share link) is still to be written.
+    address_staged: bool,
 }
 
 thread_local! {
@@ -79,6 +81,11 @@ pub fn count_run_start(from_kept: bool) {
 /// Records how many nearby runs are still to be prepared.
 pub fn publish_nearby_pending(count: usize) {
     PUBLISHED.with(|p| p.borrow_mut().nearby_pending = count);
+}
+
+/// Records whether a change's address and share link are still to be written.
+pub fn publish_address_staged(staged: bool) {
+    PUBLISHED.with(|p| p.borrow_mut().address_staged = staged);
 }
 
 fn push_bounded(samples: &mut Vec<f64>, value: f64) {
@@ -187,6 +194,9 @@ pub fn install() {
     let nearby_pending = Closure::<dyn Fn() -> JsValue>::new(|| {
         PUBLISHED.with(|p| JsValue::from_f64(p.borrow().nearby_pending as f64))
     });
+    let address_staged = Closure::<dyn Fn() -> JsValue>::new(|| {
+        PUBLISHED.with(|p| JsValue::from_bool(p.borrow().address_staged))
+    });
     let reset_fn = Closure::<dyn Fn()>::new(reset_stats);
     let panic_fn = Closure::<dyn Fn()>::new(|| panic!("debugPanic() was called from a test"));
     define("traceHash", trace_hash.as_ref());
@@ -196,6 +206,7 @@ pub fn install() {
     define("knobToPaintStats", paint_stats.as_ref());
     define("runStarts", run_starts.as_ref());
     define("nearbyPending", nearby_pending.as_ref());
+    define("addressStaged", address_staged.as_ref());
     define("resetStats", reset_fn.as_ref());
     define("debugPanic", panic_fn.as_ref());
     // The hooks live as long as the page.
@@ -206,6 +217,7 @@ pub fn install() {
     paint_stats.forget();
     run_starts.forget();
     nearby_pending.forget();
+    address_staged.forget();
     reset_fn.forget();
     panic_fn.forget();
     let _ = js_sys::Reflect::set(&window, &"__streamlab".into(), &hooks);
