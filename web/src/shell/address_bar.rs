@@ -85,6 +85,15 @@ impl AddressBar {
     }
 }
 
+impl Drop for AddressBar {
+    /// A playground closed before its write (a Back right after a change) leaves none staged.
+    fn drop(&mut self) {
+        if self.staged.is_some() {
+            publish_address_staged(false);
+        }
+    }
+}
+
 /// The current page's fragment.
 pub fn current_fragment() -> String {
     web_sys::window()
