@@ -167,6 +167,33 @@ fn an_auto_commit_names_only_the_partitions_that_moved() {
 }
 
 #[test]
+fn an_auto_commit_names_every_partition_that_moved_at_the_offset_processed() {
+    // One member owns both partitions and reads both: its first auto-commit lists the two,
+    // each at the next offset to read there, which is the records processed from it.
+    let world = run_checked(&one_group(2, 1, 1), 5_500, 100);
+    let first = (world.events().iter())
+        .find_map(|e| match &e.kind {
+            streamlab_sim::kafka::EventKind::OffsetsCommitted { offsets, .. } => {
+                Some(offsets.to_vec())
+            }
+            _ => None,
+        })
+        .expect("an auto-commit by 5.5 s");
+    let partitions: Vec<u32> = first.iter().map(|o| o.partition).collect();
+    assert_eq!(partitions.len(), 2, "{first:?}");
+    assert!(
+        partitions.contains(&0) && partitions.contains(&1),
+        "{first:?}"
+    );
+    let committed: u64 = first.iter().map(|o| o.offset).sum();
+    let processed = world.groups()[0].processed_total;
+    assert!(
+        committed > 0 && committed <= processed,
+        "{committed} committed of {processed} processed: {first:?}"
+    );
+}
+
+#[test]
 fn an_auto_commit_is_due_exactly_one_interval_after_the_last() {
     // A member kept busy one record (1 ms) per poll polls every millisecond, so each commit
     // lands on the first millisecond `auto.commit.interval.ms` allows.

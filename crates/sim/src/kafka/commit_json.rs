@@ -153,7 +153,7 @@ mod tests {
                 kind: EventKind::OffsetsCommitted {
                     group_id: group_id.into(),
                     member_id: member_id.into(),
-                    offsets,
+                    offsets: offsets.into(),
                     cause,
                 },
             })

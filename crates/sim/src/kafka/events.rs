@@ -44,7 +44,7 @@ pub enum EventKind {
     OffsetsCommitted {
         group_id: Id,
         member_id: Id,
-        offsets: Vec<PartitionOffset>,
+        offsets: CommittedOffsets,
         cause: CommitCause,
     },
     /// The group entered PreparingRebalance.
@@ -214,6 +214,49 @@ pub struct MemberPartitions {
 pub struct PartitionOffset {
     pub partition: u32,
     pub offset: u64,
+}
+
+/// A commit's offsets, in the order committed. A member that commits after every poll commits
+/// one partition's offset tens of thousands of times a run: that one is held inline rather than
+/// in a list of its own. It reads as a slice and serializes as a JSON array.
+#[derive(Clone, Debug)]
+pub enum CommittedOffsets {
+    One(PartitionOffset),
+    Many(Vec<PartitionOffset>),
+}
+
+impl std::ops::Deref for CommittedOffsets {
+    type Target = [PartitionOffset];
+    fn deref(&self) -> &[PartitionOffset] {
+        match self {
+            CommittedOffsets::One(offset) => std::slice::from_ref(offset),
+            CommittedOffsets::Many(offsets) => offsets,
+        }
+    }
+}
+
+impl From<Vec<PartitionOffset>> for CommittedOffsets {
+    fn from(offsets: Vec<PartitionOffset>) -> Self {
+        match offsets[..] {
+            [one] => CommittedOffsets::One(one),
+            _ => CommittedOffsets::Many(offsets),
+        }
+    }
+}
+
+impl PartialEq for CommittedOffsets {
+    /// Equal when they list the same offsets, however they hold them.
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for CommittedOffsets {}
+
+impl Serialize for CommittedOffsets {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
 }
 
 /// Why a member committed: which part of the consumer (or the application around it) did.
@@ -717,6 +760,37 @@ pub fn thousands(value: u64) -> String {
 mod tests {
     use super::*;
 
+    fn at(partition: u32, offset: u64) -> PartitionOffset {
+        PartitionOffset { partition, offset }
+    }
+
+    #[test]
+    fn a_commits_offsets_read_and_serialize_as_the_list_they_are_however_held() {
+        let one = CommittedOffsets::from(vec![at(2, 40)]);
+        assert!(
+            matches!(one, CommittedOffsets::One(_)),
+            "one offset needs no list"
+        );
+        let listed = CommittedOffsets::Many(vec![at(2, 40)]);
+        assert_eq!(one, listed, "the same offsets, held either way");
+        assert_ne!(one, CommittedOffsets::from(vec![at(2, 41)]));
+        let two = CommittedOffsets::from(vec![at(0, 120), at(3, 7)]);
+        assert_eq!(&*two, &[at(0, 120), at(3, 7)]);
+        assert_ne!(two, CommittedOffsets::from(vec![at(0, 120)]));
+        assert_eq!(
+            serde_json::to_string(&one).unwrap(),
+            r#"[{"partition":2,"offset":40}]"#
+        );
+        assert_eq!(
+            serde_json::to_string(&two).unwrap(),
+            r#"[{"partition":0,"offset":120},{"partition":3,"offset":7}]"#
+        );
+        assert_eq!(
+            serde_json::to_string(&CommittedOffsets::from(vec![])).unwrap(),
+            "[]"
+        );
+    }
+
     fn assigned(members: Vec<(&str, Vec<u32>)>) -> Event {
         Event {
             at_ms: 0,
@@ -787,7 +861,8 @@ mod tests {
                         partition: 3,
                         offset: 7,
                     },
-                ],
+                ]
+                .into(),
                 cause,
             },
         })

@@ -5,7 +5,7 @@
 //! offsets that were behind, listed for the commit's event.
 
 use super::{Activity, Group, Liveness, Member, PartitionProgress, StepSink};
-use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
+use crate::kafka::events::{CommitCause, CommittedOffsets, Event, EventKind, PartitionOffset};
 use crate::kafka::scenario::{AutoOffsetReset, OffsetTarget};
 use crate::kafka::topic::{PartitionLog, Topic};
 
@@ -68,7 +68,7 @@ pub(crate) fn commit_processed(
     member: &Member,
     progress: &mut [PartitionProgress],
     partitions: impl Iterator<Item = u32> + Clone,
-) -> Vec<PartitionOffset> {
+) -> CommittedOffsets {
     let owned = partitions.filter(|&p| member.owns(p));
     advance_committed(progress, owned, |p, progress| PartitionOffset {
         partition: p,
@@ -79,12 +79,13 @@ pub(crate) fn commit_processed(
 /// A commit's offsets: each item names a partition and the offset to commit there (`target`);
 /// where the committed offset is behind it, it moves up and the pair is listed, in the order
 /// given. The list is counted first, so a commit allocates it once, and not at all when
-/// nothing moved: a member commits after every poll, tens of thousands of times a run.
+/// nothing moved or one offset did: a member commits after every poll, tens of thousands of
+/// times a run, most often one partition.
 fn advance_committed<T: Copy>(
     progress: &mut [PartitionProgress],
     items: impl Iterator<Item = T> + Clone,
     target: impl Fn(T, &[PartitionProgress]) -> PartitionOffset,
-) -> Vec<PartitionOffset> {
+) -> CommittedOffsets {
     let behind = |o: &PartitionOffset, progress: &[PartitionProgress]| {
         progress[o.partition as usize].committed < o.offset
     };
@@ -92,20 +93,22 @@ fn advance_committed<T: Copy>(
     let count = (items.clone())
         .filter(|&item| behind(&target(item, progress), progress))
         .count();
-    if count == 0 {
-        return Vec::new();
-    }
-    let mut offsets = Vec::with_capacity(count);
+    let mut offsets = Vec::with_capacity(if count > 1 { count } else { 0 });
+    let mut only = None;
     for item in items {
         let offset = target(item, progress);
         if behind(&offset, progress) {
             let moved = &mut progress[offset.partition as usize];
             moved.committed = offset.offset;
             moved.has_committed = true;
-            offsets.push(offset);
+            if count == 1 {
+                only = Some(offset);
+            } else {
+                offsets.push(offset);
+            }
         }
     }
-    offsets
+    only.map_or(CommittedOffsets::Many(offsets), CommittedOffsets::One)
 }
 
 /// The first offset of `log` whose record was appended at or after `at_ms`.

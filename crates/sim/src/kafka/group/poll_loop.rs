@@ -9,7 +9,7 @@
 
 use super::offsets::commit_processed;
 use super::{Activity, FetchedRange, Group, GroupState, Liveness, StepSink};
-use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
+use crate::kafka::events::{CommitCause, CommittedOffsets, Event, EventKind};
 use crate::kafka::scenario::{Distribution, ManualCommit, ProcessingConfig};
 use crate::kafka::topic::{Topic, NULL_KEY};
 use crate::replay::rng::SimRng;
@@ -287,7 +287,7 @@ impl Group {
     pub(crate) fn push_commit_event(
         &mut self,
         m: usize,
-        offsets: Vec<PartitionOffset>,
+        offsets: CommittedOffsets,
         now_ms: u64,
         cause: CommitCause,
         sink: &mut StepSink,
