@@ -162,7 +162,9 @@ test('the storm preset shades its rebalances and counts them', { timeout: 120_00
     await page.locator('.counter-label', { hasText: /^rebalances$/ }).locator('..').locator('.counter-value').innerText(),
   );
   assert.ok(rebalances >= 3, `rebalances counted: ${rebalances}`);
-  assert.ok((await page.locator('.timelines .rebalance-band').count()) > 0, 'rebalances are shaded');
+  const bands = Number(await page.locator('.timelines .rebalance-band').getAttribute('data-bands'));
+  assert.ok(bands > 0, `rebalances are shaded: ${bands} bands`);
+  assert.match(await page.locator('.timelines .rebalance-band').getAttribute('d'), /^M[\d.]+ 0h/);
   assert.match(await page.locator('.narration ol').textContent(), /max\.poll\.interval\.ms/);
   await screenshot(page, 'lesson-rebalances-storm');
   assertQuiet(visit);

@@ -5,6 +5,10 @@
 //! such numbers when a knob changes its picture (and as many per frame while it plays);
 //! formatting, handing over and parsing those long strings was a visible part of that work.
 //! A hundredth of a pixel is finer than any screen shows, so the diagrams round to it.
+//!
+//! Many same-coloured rectangles are drawn as one path of outlines ([`push_rect_outline`]):
+//! a knob change then rewrites a few `d` attributes instead of creating, moving and removing
+//! hundreds of elements.
 
 use std::fmt::Write;
 
@@ -12,6 +16,13 @@ use std::fmt::Write;
 /// an infinity, which no layout should produce, is written as `0` rather than an attribute
 /// the browser rejects.
 pub fn svg_number(value: f64) -> String {
+    let mut text = String::with_capacity(12);
+    write_svg_number(&mut text, value);
+    text
+}
+
+/// Appends `value` as [`svg_number`] writes it, without a string of its own.
+pub fn write_svg_number(out: &mut String, value: f64) {
     let hundredths = if value.is_finite() {
         (value * 100.0).round() as i64
     } else {
@@ -22,18 +33,32 @@ pub fn svg_number(value: f64) -> String {
         hundredths.unsigned_abs() / 100,
         hundredths.unsigned_abs() % 100,
     );
-    let mut text = String::with_capacity(12);
     let _ = match fraction {
-        0 => write!(text, "{sign}{whole}"),
-        f if f % 10 == 0 => write!(text, "{sign}{whole}.{}", f / 10),
-        f => write!(text, "{sign}{whole}.{f:02}"),
+        0 => write!(out, "{sign}{whole}"),
+        f if f % 10 == 0 => write!(out, "{sign}{whole}.{}", f / 10),
+        f => write!(out, "{sign}{whole}.{f:02}"),
     };
-    text
+}
+
+/// Appends to `path` the outline of a rectangle `width` × `height` (not negative) whose
+/// top left corner is (`x`, `y`), its numbers as [`svg_number`] writes them.
+pub fn push_rect_outline(path: &mut String, x: f64, y: f64, width: f64, height: f64) {
+    path.push('M');
+    write_svg_number(path, x);
+    path.push(' ');
+    write_svg_number(path, y);
+    path.push('h');
+    write_svg_number(path, width);
+    path.push('v');
+    write_svg_number(path, height);
+    path.push_str("h-");
+    write_svg_number(path, width);
+    path.push('z');
 }
 
 #[cfg(test)]
 mod tests {
-    use super::svg_number;
+    use super::{push_rect_outline, svg_number};
     use wasm_bindgen_test::wasm_bindgen_test;
 
     #[wasm_bindgen_test]
@@ -58,6 +83,14 @@ mod tests {
         assert_eq!(svg_number(-3.5), "-3.5");
         assert_eq!(svg_number(-0.07), "-0.07");
         assert_eq!(svg_number(-12.0), "-12");
+    }
+
+    #[wasm_bindgen_test]
+    fn outlines_follow_one_another_in_one_path() {
+        let mut path = String::new();
+        push_rect_outline(&mut path, 169.583_333, 2.0, 11.5, 14.0);
+        push_rect_outline(&mut path, -0.5, 30.25, 0.3, 11.0);
+        assert_eq!(path, "M169.58 2h11.5v14h-11.5zM-0.5 30.25h0.3v11h-0.3z");
     }
 
     #[wasm_bindgen_test]

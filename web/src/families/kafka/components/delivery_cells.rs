@@ -8,7 +8,7 @@
 //! knob change cost in this lesson. A record has no element of its own, so the log finds the
 //! record under the pointer from its position ([`cell_at`]) and says what it is in a caption.
 
-use crate::platform::svg::svg_number;
+use crate::platform::svg::{push_rect_outline, svg_number};
 use std::fmt::Write as _;
 use streamlab_sim::kafka::snapshot::{GroupView, PartitionView, SinkCells};
 
@@ -247,16 +247,14 @@ pub fn log_outlines(rows: &[Vec<DrawnCell>]) -> LogOutlines {
         glyphs: Default::default(),
     };
     let (w, h) = cell_size();
-    let [w, h] = [w, h].map(svg_number);
     for (row, cells) in rows.iter().enumerate() {
         for (column, cell) in cells.iter().enumerate() {
             let (x, y) = cell_corner(row, column);
-            let outline = format!("M{} {}h{w}v{h}h-{w}z", svg_number(x), svg_number(y));
             let fill = &mut drawing.fills[cell.state.index()];
-            fill.0.push_str(&outline);
+            push_rect_outline(&mut fill.0, x, y, w, h);
             fill.1 += 1;
             if let Some(risk) = cell.risk {
-                drawing.risks[risk as usize].push_str(&outline);
+                push_rect_outline(&mut drawing.risks[risk as usize], x, y, w, h);
             }
             add_glyph(&mut drawing.glyphs[cell.state.index()], cell.state, x, y);
         }

@@ -10,8 +10,7 @@
 use super::diagram_layout::{diagram_point, Layout, PageBox, WIDTH};
 use crate::platform::palette::{key_colour_index, record_colour, RECORD_COLOURS};
 use crate::platform::shared::Shared;
-use crate::platform::svg::svg_number;
-use std::fmt::Write as _;
+use crate::platform::svg::{push_rect_outline, svg_number};
 use streamlab_sim::kafka::snapshot::{RecordView, Snapshot};
 use web_sys::Element;
 use yew::prelude::*;
@@ -34,17 +33,13 @@ pub fn record_paths(snapshot: &Snapshot, layout: &Layout) -> Html {
 /// The outline (an SVG path) of every cell of each record colour.
 fn cell_outlines(snapshot: &Snapshot, layout: &Layout) -> [String; RECORD_COLOURS] {
     let mut outlines: [String; RECORD_COLOURS] = Default::default();
-    let [width, height] = [layout.cell_w - 1.0, layout.cell_h].map(svg_number);
+    let (width, height) = (layout.cell_w - 1.0, layout.cell_h);
     for (p, view) in snapshot.partitions.iter().enumerate() {
-        let top = svg_number(layout.cell_top(p));
+        let top = layout.cell_top(p);
         for record in &view.tail {
             let (x, _) = layout.offset_x(record.offset, view.log_end_offset);
             let outline = &mut outlines[key_colour_index(record.key)];
-            let _ = write!(
-                outline,
-                "M{} {top}h{width}v{height}h-{width}z",
-                svg_number(x)
-            );
+            push_rect_outline(outline, x, top, width, height);
         }
     }
     outlines

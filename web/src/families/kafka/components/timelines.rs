@@ -4,8 +4,14 @@
 //! one bar, not one per sample: the storm's 32 rows were most of its page). Phases differ by
 //! fill and by pattern (hatched while rebalancing, crossed when dead), and the legend names
 //! them, so the picture reads without colour too. Rebalance periods are shaded across all rows.
+//!
+//! The bars are drawn as one path per phase for all rows, and the shading as one path, not
+//! one rectangle each: a member that alternates between processing and polling makes a bar
+//! every sample, some four hundred rectangles for four members, which a knob change created,
+//! moved and removed one by one.
 
 use crate::platform::shared::Shared;
+use crate::platform::svg::{push_rect_outline, svg_number};
 use streamlab_sim::kafka::group::MemberPhase;
 use yew::prelude::*;
 
@@ -59,20 +65,57 @@ pub const PHASES: [(MemberPhase, &str, &str); 8] = [
     (MemberPhase::Stopped, "#bbbbbb", "stopped"),
 ];
 
-fn fill(phase: MemberPhase) -> &'static str {
-    PHASES
-        .iter()
-        .find(|(p, _, _)| *p == phase)
-        .map_or("#fff", |(_, f, _)| f)
+/// Where member `m`'s row starts.
+fn row_top(m: usize) -> f64 {
+    m as f64 * ROW_H + 2.0
+}
+
+/// What the timelines draw: the rebalance shading, and per phase (in [`PHASES`] order) the
+/// path of its bars and how many there are.
+struct Outlines {
+    bands: String,
+    bars: [(String, usize); PHASES.len()],
+}
+
+/// The outlines of every bar and band, in an SVG `height` high.
+fn outlines(data: &TimelineData, height: f64) -> Outlines {
+    let span_ms = (data.to_ms - data.from_ms).max(1) as f64;
+    let x =
+        |t: u64| LABEL_W + (t.saturating_sub(data.from_ms)) as f64 / span_ms * (WIDTH - LABEL_W);
+    let mut drawing = Outlines {
+        bands: String::new(),
+        bars: Default::default(),
+    };
+    for &(from, to) in &data.rebalancing {
+        let left = x(from.max(data.from_ms));
+        push_rect_outline(
+            &mut drawing.bands,
+            left,
+            0.0,
+            (x(to) - left).max(1.0),
+            height,
+        );
+    }
+    for (m, row) in data.rows.iter().enumerate() {
+        for span in row {
+            let Some(index) = PHASES.iter().position(|(p, _, _)| *p == span.phase) else {
+                continue;
+            };
+            let (from, to) = (x(span.from_ms), x(span.to_ms));
+            let bars = &mut drawing.bars[index];
+            // A hair wider than its time, so neighbouring bars leave no seam.
+            push_rect_outline(&mut bars.0, from, row_top(m), to - from + 0.3, ROW_H - 3.0);
+            bars.1 += 1;
+        }
+    }
+    drawing
 }
 
 #[function_component(Timelines)]
 pub fn timelines(props: &TimelinesProps) -> Html {
     let data = &props.data;
-    let span_ms = (data.to_ms - data.from_ms).max(1) as f64;
-    let x =
-        |t: u64| LABEL_W + (t.saturating_sub(data.from_ms)) as f64 / span_ms * (WIDTH - LABEL_W);
     let height = data.rows.len() as f64 * ROW_H + 4.0;
+    let drawing = outlines(data, height);
     html! {
         <section class="timelines" aria-label="Member timelines">
             <h2>{ "Member timelines (last minute)" }</h2>
@@ -88,23 +131,14 @@ pub fn timelines(props: &TimelinesProps) -> Html {
                         <path d="M0 0 L6 6 M6 0 L0 6" stroke="#fff" stroke-width="1" />
                     </pattern>
                 </defs>
-                { for data.rebalancing.iter().map(|&(from, to)| html! {
-                    <rect class="rebalance-band" x={x(from.max(data.from_ms)).to_string()} y="0"
-                        width={(x(to) - x(from.max(data.from_ms))).max(1.0).to_string()} height={height.to_string()} />
-                }) }
-                { for data.rows.iter().enumerate().map(|(m, row)| {
-                    let y = m as f64 * ROW_H + 2.0;
-                    html! {
-                        <g>
-                            <text x="2" y={(y + ROW_H - 4.0).to_string()} class="row-label">{ &data.member_ids[m] }</text>
-                            // A hair wider than its time, so neighbouring bars leave no seam.
-                            { for row.iter().map(|span| html! {
-                                <rect x={x(span.from_ms).to_string()} y={y.to_string()}
-                                    width={(x(span.to_ms) - x(span.from_ms) + 0.3).to_string()}
-                                    height={(ROW_H - 3.0).to_string()} fill={fill(span.phase)} />
-                            }) }
-                        </g>
-                    }
+                <path class="rebalance-band" data-bands={data.rebalancing.len().to_string()} d={drawing.bands} />
+                <g class="row-labels">
+                    { for data.member_ids.iter().enumerate().map(|(m, id)| html! {
+                        <text x="2" y={svg_number(row_top(m) + ROW_H - 4.0)} class="row-label">{ id }</text>
+                    }) }
+                </g>
+                { for PHASES.iter().zip(drawing.bars).map(|((_, fill, _), (d, count))| html! {
+                    <path class="phase-bars" fill={*fill} data-bars={count.to_string()} d={d} />
                 }) }
             </svg>
             <p class="legend">
@@ -119,5 +153,55 @@ pub fn timelines(props: &TimelinesProps) -> Html {
                 <span>{ "Shaded: the group is rebalancing." }</span>
             </p>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn span(from_ms: u64, to_ms: u64, phase: MemberPhase) -> PhaseSpan {
+        PhaseSpan {
+            from_ms,
+            to_ms,
+            phase,
+        }
+    }
+
+    /// Two members over a minute drawn 960 units wide past the labels: every bar lands in its
+    /// phase's path, in its member's row, as wide as its time (and a hair more); the band
+    /// spans every row.
+    #[wasm_bindgen_test]
+    fn every_bar_is_drawn_in_its_phases_path_and_its_members_row() {
+        let data = TimelineData {
+            from_ms: 60_000,
+            to_ms: 120_000,
+            member_ids: vec!["c1".into(), "c2".into()],
+            rows: vec![
+                vec![
+                    span(60_000, 90_000, MemberPhase::Processing),
+                    span(90_000, 120_000, MemberPhase::Rebalancing),
+                ],
+                vec![span(75_000, 120_000, MemberPhase::Processing)],
+            ],
+            rebalancing: vec![(30_000, 61_500)],
+        };
+        let drawing = outlines(&data, 32.0);
+        let index = |phase| PHASES.iter().position(|(p, _, _)| *p == phase).unwrap();
+        assert_eq!(
+            drawing.bars[index(MemberPhase::Processing)],
+            (
+                "M40 2h480.3v11h-480.3zM280 16h720.3v11h-720.3z".to_string(),
+                2
+            )
+        );
+        assert_eq!(
+            drawing.bars[index(MemberPhase::Rebalancing)],
+            ("M520 2h480.3v11h-480.3z".to_string(), 1)
+        );
+        let drawn: usize = drawing.bars.iter().map(|(_, count)| count).sum();
+        assert_eq!(drawn, 3, "no bar is drawn twice or lost");
+        assert_eq!(drawing.bands, "M40 0h24v32h-24z", "clipped to the window");
     }
 }
