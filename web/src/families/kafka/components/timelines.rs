@@ -170,8 +170,8 @@ mod tests {
     }
 
     /// Two members over a minute drawn 960 units wide past the labels: every bar lands in its
-    /// phase's path, in its member's row, as wide as its time (and a hair more); the band
-    /// spans every row.
+    /// phase's path, in its member's row, as wide as its time (and a hair more); the bands
+    /// span every row.
     #[wasm_bindgen_test]
     fn every_bar_is_drawn_in_its_phases_path_and_its_members_row() {
         let data = TimelineData {
@@ -185,7 +185,7 @@ mod tests {
                 ],
                 vec![span(75_000, 120_000, MemberPhase::Processing)],
             ],
-            rebalancing: vec![(30_000, 61_500)],
+            rebalancing: vec![(30_000, 61_500), (90_000, 90_010)],
         };
         let drawing = outlines(&data, 32.0);
         let index = |phase| PHASES.iter().position(|(p, _, _)| *p == phase).unwrap();
@@ -202,6 +202,9 @@ mod tests {
         );
         let drawn: usize = drawing.bars.iter().map(|(_, count)| count).sum();
         assert_eq!(drawn, 3, "no bar is drawn twice or lost");
-        assert_eq!(drawing.bands, "M40 0h24v32h-24z", "clipped to the window");
+        assert_eq!(
+            drawing.bands, "M40 0h24v32h-24zM520 0h1v32h-1z",
+            "the first clipped to the window, the second too short to see made a unit wide"
+        );
     }
 }
