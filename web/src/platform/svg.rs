@@ -22,7 +22,7 @@ pub fn svg_number(value: f64) -> String {
 }
 
 /// Appends `value` as [`svg_number`] writes it, without a string of its own.
-pub fn write_svg_number(out: &mut String, value: f64) {
+fn write_svg_number(out: &mut String, value: f64) {
     let hundredths = if value.is_finite() {
         (value * 100.0).round() as i64
     } else {
