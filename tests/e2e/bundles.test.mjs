@@ -1,7 +1,7 @@
 // The site is split into one WebAssembly bundle per lesson family: opening a lesson downloads
 // that family's bundle and no other, following a link to another family's lesson loads its
-// bundle (Back too), and an address naming no lesson still opens the first lesson with a
-// message. What a bundle weighs is `cargo xtask dist`'s report; this checks what a visitor
+// bundle (Back too), the gallery is the gallery bundle's alone, and an address naming no
+// lesson still opens the first lesson with a message. What a bundle weighs is `cargo xtask dist`'s report; this checks what a visitor
 // gets and sees.
 
 import { test } from 'node:test';
@@ -59,6 +59,20 @@ test('links between families load the other bundle, and Back returns to the firs
   await page.goBack();
   await lessonShown(page, 'watermarks');
   assert.deepEqual(bundlesLoaded(visit), ['eventtime', 'kafka', 'eventtime']);
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('the header leads from a lesson to the gallery, which only the gallery bundle carries, and Back returns', { timeout: 90_000 }, async () => {
+  const visit = await openPage(env.browser, `${env.site.url}#/checkpoints`);
+  const { page } = visit;
+  await lessonShown(page, 'checkpoints');
+  await page.locator('.site-header a.brand').click();
+  await page.locator('main.gallery article.card[data-slug="checkpoints"]').waitFor();
+  assert.ok((await page.locator('main.gallery article.card').count()) >= 16, 'every lesson has its card');
+  await page.goBack();
+  await lessonShown(page, 'checkpoints');
+  assert.deepEqual(bundlesLoaded(visit), ['exactly_once', 'gallery', 'exactly_once']);
   assertQuiet(visit);
   await page.close();
 });

@@ -1,7 +1,9 @@
 //! The root component: reads the link, and reads it again when the fragment changes (a lesson
 //! link clicked, back and forward), then hands over to the page it names: the gallery for a
 //! bare address, or the lesson's playground (whatever its family; the registry mounts it),
-//! inside the page shell (embed mode, theme, shortcut sheet).
+//! inside the page shell (embed mode, theme, shortcut sheet). Only the gallery bundle carries
+//! the gallery; a lesson bundle reloads the page for the bare address, as for a lesson it does
+//! not carry, and the loader opens the gallery bundle.
 //!
 //! The playground writes its own changes into the address bar with the History API, which
 //! fires no `hashchange`, so what it writes never remounts it. Every `hashchange` (Back,
@@ -12,7 +14,6 @@
 //! reloads the page, and the loader in `index.html` opens the bundle that does.
 
 use crate::catalog;
-use crate::gallery::Gallery;
 use crate::registry;
 use crate::shell::address_bar::current_fragment;
 use crate::shell::embed::EmbedOptions;
@@ -62,10 +63,10 @@ pub fn app() -> Html {
     let (fragment, generation) = (*fragment).clone();
     let (slug, query) = split(&fragment);
     let page = if slug.is_empty() {
-        html! { <Gallery /> }
+        gallery(generation)
     } else if let Some(lesson) = registry::find(slug) {
         lesson.mount(query, None, generation)
-    } else if generation > 0 && (catalog::find(slug).is_some() || registry::first().is_none()) {
+    } else if generation > 0 && (catalog::lists(slug) || registry::first().is_none()) {
         // A link to a lesson another bundle carries (or to none, from a bundle without the
         // first lesson): load the page again, and the loader picks the bundle from the new
         // address (it has usually done so already). Only after a navigation, so a loader and
@@ -86,7 +87,7 @@ pub fn app() -> Html {
 /// The first lesson, saying the address named no lesson, when this bundle carries it; the
 /// gallery when it does not.
 fn fallback(slug: &str, generation: u32) -> Html {
-    let error = if catalog::find(slug).is_some() {
+    let error = if catalog::lists(slug) {
         format!(
             "The lesson {} did not load here; here is the first one.",
             quote(slug)
@@ -99,7 +100,25 @@ fn fallback(slug: &str, generation: u32) -> Html {
     };
     match registry::first() {
         Some(first) => first.mount("", Some(error), generation),
-        None => html! { <Gallery /> },
+        None => gallery(generation),
+    }
+}
+
+/// The gallery, or, in a lesson bundle, a reload that lets the loader open the gallery bundle
+/// (only after a navigation, so a loader that disagreed could never reload for ever).
+fn gallery(generation: u32) -> Html {
+    match registry::mounted().gallery {
+        Some(page) => page(),
+        None if generation > 0 => {
+            reload();
+            html! { <p class="loading">{ "Opening the gallery…" }</p> }
+        }
+        None => html! {
+            <p class="loading">
+                { "This page does not carry the gallery: " }
+                <a href="./">{ "open the gallery" }</a>
+            </p>
+        },
     }
 }
 

@@ -3,7 +3,9 @@
 //!
 //! Each bundle is a binary of this crate (`src/bin/<name>.rs`) that hands its [`Bundle`] to
 //! [`crate::start`]; the linker keeps only the code its lessons reach, so a visitor opening a
-//! lesson downloads the shell, the gallery and that lesson's family, never the others. The
+//! lesson downloads the shell and that lesson's family, never the others. Only the gallery
+//! bundle carries the gallery: a lesson bundle reloads the page for the bare address, and the
+//! loader opens the gallery bundle, so no lesson's download pays for every lesson's card. The
 //! page's loader (`index.html`) picks the bundle from the address's lesson slug, and the app
 //! reloads the page when a link leads to a lesson another bundle carries. The loader's table of
 //! slugs and this file must agree; a test holds them together.
@@ -12,6 +14,7 @@ use crate::families::{
     databases, eventtime, exactly_once, joins, kafka, practice, queues, replication,
 };
 use crate::registry::AnyLesson;
+use yew::Html;
 
 /// One WebAssembly module of the site.
 pub struct Bundle {
@@ -19,6 +22,8 @@ pub struct Bundle {
     pub name: &'static str,
     /// The lessons it can mount, in the site's order.
     pub lessons: &'static [&'static dyn AnyLesson],
+    /// The gallery page, for the bare address, in the one bundle that carries it.
+    pub gallery: Option<fn() -> Html>,
     /// Adds what this bundle offers to `window.__streamlab` (its benchmarks), after the
     /// shared hooks.
     pub install_hooks: fn(),
@@ -26,10 +31,20 @@ pub struct Bundle {
 
 fn no_hooks() {}
 
+/// No lessons and no gallery: what a page runs before [`crate::start`] installs its bundle
+/// (naming the gallery bundle there would put the gallery in every bundle).
+pub static UNSET: Bundle = Bundle {
+    name: "unset",
+    lessons: &[],
+    gallery: None,
+    install_hooks: no_hooks,
+};
+
 /// The gallery with no lesson: what the bare address loads.
 pub static GALLERY: Bundle = Bundle {
     name: "gallery",
     lessons: &[],
+    gallery: Some(crate::gallery::page),
     install_hooks: no_hooks,
 };
 
@@ -40,6 +55,7 @@ pub static KAFKA: Bundle = Bundle {
         &kafka::lessons::rebalances::LESSON,
         &kafka::lessons::delivery::LESSON,
     ],
+    gallery: None,
     install_hooks: kafka::benches::install,
 };
 
@@ -49,12 +65,14 @@ pub static QUEUES: Bundle = Bundle {
         &queues::lessons::queues::LESSON,
         &queues::lessons::backpressure::LESSON,
     ],
+    gallery: None,
     install_hooks: no_hooks,
 };
 
 pub static REPLICATION: Bundle = Bundle {
     name: "replication",
     lessons: &[&replication::lessons::replication::LESSON],
+    gallery: None,
     install_hooks: no_hooks,
 };
 
@@ -64,6 +82,7 @@ pub static DATABASES: Bundle = Bundle {
         &databases::lessons::dual_writes::LESSON,
         &databases::lessons::bootstrapping::LESSON,
     ],
+    gallery: None,
     install_hooks: no_hooks,
 };
 
@@ -73,6 +92,7 @@ pub static EXACTLY_ONCE: Bundle = Bundle {
         &exactly_once::lessons::checkpoints::LESSON,
         &exactly_once::lessons::effects::LESSON,
     ],
+    gallery: None,
     install_hooks: no_hooks,
 };
 
@@ -83,6 +103,7 @@ pub static EVENTTIME: Bundle = Bundle {
         &eventtime::lessons::watermarks::LESSON,
         &eventtime::lessons::windows::LESSON,
     ],
+    gallery: None,
     install_hooks: eventtime::benches::install,
 };
 
@@ -92,12 +113,14 @@ pub static JOINS: Bundle = Bundle {
         &joins::lessons::stream_joins::LESSON,
         &joins::lessons::top_k::LESSON,
     ],
+    gallery: None,
     install_hooks: no_hooks,
 };
 
 pub static PRACTICE: Bundle = Bundle {
     name: "practice",
     lessons: &[&practice::lessons::inkwell::LESSON],
+    gallery: None,
     install_hooks: no_hooks,
 };
 
@@ -115,8 +138,8 @@ pub static EVERY_BUNDLE: &[&Bundle] = &[
     &PRACTICE,
 ];
 
-/// One bundle of every lesson, for tests that open any lesson in one page; it is built on
-/// first use and lives as long as the page.
+/// One bundle of every lesson and the gallery, for tests that open any page in one; it is
+/// built on first use and lives as long as the page.
 pub fn every_lesson() -> &'static Bundle {
     let lessons: Vec<&'static dyn AnyLesson> = EVERY_BUNDLE
         .iter()
@@ -125,6 +148,7 @@ pub fn every_lesson() -> &'static Bundle {
     Box::leak(Box::new(Bundle {
         name: "every-lesson",
         lessons: Box::leak(lessons.into_boxed_slice()),
+        gallery: Some(crate::gallery::page),
         install_hooks: no_hooks,
     }))
 }
@@ -187,6 +211,18 @@ mod tests {
             }
         }
         assert_eq!(order.len(), CATALOG.len());
+    }
+
+    #[wasm_bindgen_test]
+    fn only_the_gallery_bundle_carries_the_gallery_and_the_loader_sends_the_bare_address_there() {
+        // A lesson bundle with the gallery would make every lesson's download carry every
+        // lesson's card; a loader that sent the bare address elsewhere would reload for ever.
+        for bundle in EVERY_BUNDLE {
+            let is_gallery = std::ptr::eq(*bundle, &GALLERY);
+            assert_eq!(bundle.gallery.is_some(), is_gallery, "{}", bundle.name);
+        }
+        let html = include_str!("../../index.html");
+        assert!(html.contains("slug === '' ? 'gallery'"));
     }
 
     #[wasm_bindgen_test]

@@ -46,7 +46,7 @@ where
 
 thread_local! {
     /// The bundle this page runs: set once by [`install`] before the app mounts.
-    static MOUNTED: Cell<&'static Bundle> = const { Cell::new(&bundles::GALLERY) };
+    static MOUNTED: Cell<&'static Bundle> = const { Cell::new(&bundles::UNSET) };
 }
 
 /// Makes `bundle`'s lessons the ones this page can mount.
@@ -71,6 +71,6 @@ pub fn find(slug: &str) -> Option<&'static dyn AnyLesson> {
 /// The lesson an unknown address falls back to, if this page's bundle carries it (the
 /// loader sends unknown addresses to the bundle that does).
 pub fn first() -> Option<&'static dyn AnyLesson> {
-    let first_slug = catalog::CATALOG.first()?.words.slug;
+    let first_slug = catalog::NAMES.first()?.slug;
     find(first_slug)
 }

@@ -1,4 +1,4 @@
-//! The `databases` bundle of the site: the gallery and the `databases` family's lessons.
+//! The `databases` bundle of the site: the `databases` family's lessons.
 
 fn main() {
     streamlab_web::start(&streamlab_web::bundles::DATABASES);

@@ -1,4 +1,4 @@
-//! The `eventtime` bundle of the site: the gallery and the `eventtime` family's lessons.
+//! The `eventtime` bundle of the site: the `eventtime` family's lessons.
 
 fn main() {
     streamlab_web::start(&streamlab_web::bundles::EVENTTIME);

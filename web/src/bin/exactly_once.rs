@@ -1,4 +1,4 @@
-//! The `exactly_once` bundle of the site: the gallery and the `exactly_once` family's lessons.
+//! The `exactly_once` bundle of the site: the `exactly_once` family's lessons.
 
 fn main() {
     streamlab_web::start(&streamlab_web::bundles::EXACTLY_ONCE);

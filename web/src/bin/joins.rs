@@ -1,4 +1,4 @@
-//! The `joins` bundle of the site: the gallery and the `joins` family's lessons.
+//! The `joins` bundle of the site: the `joins` family's lessons.
 
 fn main() {
     streamlab_web::start(&streamlab_web::bundles::JOINS);

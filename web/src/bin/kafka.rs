@@ -1,4 +1,4 @@
-//! The `kafka` bundle of the site: the gallery and the `kafka` family's lessons.
+//! The `kafka` bundle of the site: the `kafka` family's lessons.
 
 fn main() {
     streamlab_web::start(&streamlab_web::bundles::KAFKA);

@@ -1,4 +1,4 @@
-//! The `practice` bundle of the site: the gallery and the `practice` family's lessons.
+//! The `practice` bundle of the site: the `practice` family's lessons.
 
 fn main() {
     streamlab_web::start(&streamlab_web::bundles::PRACTICE);

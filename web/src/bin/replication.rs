@@ -1,4 +1,4 @@
-//! The `replication` bundle of the site: the gallery and the `replication` family's lessons.
+//! The `replication` bundle of the site: the `replication` family's lessons.
 
 fn main() {
     streamlab_web::start(&streamlab_web::bundles::REPLICATION);

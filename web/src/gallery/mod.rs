@@ -71,6 +71,11 @@ pub fn first_sentence(text: &str) -> &str {
 /// Longest line a card shows comfortably; the lesson page has the whole paragraph.
 pub const CARD_LINE_MAX_CHARS: usize = 240;
 
+/// The gallery page, as the gallery bundle hands it to the app (`bundles::Bundle::gallery`).
+pub fn page() -> Html {
+    html! { <Gallery /> }
+}
+
 #[function_component(Gallery)]
 pub fn gallery() -> Html {
     let cards = use_memo((), |_| cards());

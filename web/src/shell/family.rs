@@ -195,7 +195,7 @@ pub struct TryThis<S: 'static> {
 }
 
 /// What every lesson says, whatever its family: what the gallery and the page header read.
-/// Every bundle carries every lesson's words (`crate::catalog`), so they stay short.
+/// The gallery bundle carries every lesson's words (`crate::catalog`), so they stay short.
 pub struct LessonWords {
     pub slug: &'static str,
     pub title: &'static str,

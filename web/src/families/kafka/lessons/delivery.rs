@@ -9,8 +9,8 @@ use streamlab_sim::kafka::presets;
 use streamlab_sim::kafka::scenario::ManualCommit;
 use streamlab_sim::kafka::sink::SinkMode;
 
-/// What the lesson says, apart from its code: every bundle carries it for the gallery and
-/// the header (`crate::catalog`).
+/// What the lesson says, apart from its code: the gallery's card reads it, and the header
+/// its slug and title (`crate::catalog`).
 pub static WORDS: LessonWords = LessonWords {
     slug: "delivery",
     title: "Commits, crashes, retention and dead letters",

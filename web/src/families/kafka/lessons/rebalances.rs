@@ -8,8 +8,8 @@ use streamlab_sim::kafka::knobs::section::*;
 use streamlab_sim::kafka::presets;
 use streamlab_sim::kafka::scenario::{MemberAction, ScheduledAction};
 
-/// What the lesson says, apart from its code: every bundle carries it for the gallery and
-/// the header (`crate::catalog`).
+/// What the lesson says, apart from its code: the gallery's card reads it, and the header
+/// its slug and title (`crate::catalog`).
 pub static WORDS: LessonWords = LessonWords {
     slug: "rebalances",
     title: "Rebalances and storms",

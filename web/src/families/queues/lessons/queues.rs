@@ -7,8 +7,8 @@ use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::queues::knobs::section::*;
 use streamlab_sim::queues::{Mode, SIMPLIFICATIONS};
 
-/// What the lesson says, apart from its code: every bundle carries it for the gallery and
-/// the header (`crate::catalog`).
+/// What the lesson says, apart from its code: the gallery's card reads it, and the header
+/// its slug and title (`crate::catalog`).
 pub static WORDS: LessonWords = LessonWords {
     slug: "queues",
     title: "Queues, logs and share groups",

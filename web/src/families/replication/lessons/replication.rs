@@ -7,8 +7,8 @@ use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::replication::knobs::section::*;
 use streamlab_sim::replication::{Acks, Fault, FaultKind, SIMPLIFICATIONS};
 
-/// What the lesson says, apart from its code: every bundle carries it for the gallery and
-/// the header (`crate::catalog`).
+/// What the lesson says, apart from its code: the gallery's card reads it, and the header
+/// its slug and title (`crate::catalog`).
 pub static WORDS: LessonWords = LessonWords {
     slug: "replication",
     title: "Replication and durability: acks, the ISR and failover",
