@@ -24,6 +24,9 @@ pub struct Bundle {
     pub lessons: &'static [&'static dyn AnyLesson],
     /// The gallery page, for the bare address, in the one bundle that carries it.
     pub gallery: Option<fn() -> Html>,
+    /// The style rules of the families whose components it draws, added to the page when it
+    /// starts (`shell::family_style`); the shell's own are in the page's style sheets.
+    pub styles: &'static [&'static str],
     /// Adds what this bundle offers to `window.__streamlab` (its benchmarks), after the
     /// shared hooks.
     pub install_hooks: fn(),
@@ -37,6 +40,7 @@ pub static UNSET: Bundle = Bundle {
     name: "unset",
     lessons: &[],
     gallery: None,
+    styles: &[],
     install_hooks: no_hooks,
 };
 
@@ -45,6 +49,7 @@ pub static GALLERY: Bundle = Bundle {
     name: "gallery",
     lessons: &[],
     gallery: Some(crate::gallery::page),
+    styles: &[],
     install_hooks: no_hooks,
 };
 
@@ -56,6 +61,7 @@ pub static KAFKA: Bundle = Bundle {
         &kafka::lessons::delivery::LESSON,
     ],
     gallery: None,
+    styles: &[kafka::STYLE],
     install_hooks: kafka::benches::install,
 };
 
@@ -66,6 +72,7 @@ pub static QUEUES: Bundle = Bundle {
         &queues::lessons::backpressure::LESSON,
     ],
     gallery: None,
+    styles: &[queues::STYLE],
     install_hooks: no_hooks,
 };
 
@@ -73,6 +80,7 @@ pub static REPLICATION: Bundle = Bundle {
     name: "replication",
     lessons: &[&replication::lessons::replication::LESSON],
     gallery: None,
+    styles: &[replication::STYLE],
     install_hooks: no_hooks,
 };
 
@@ -83,6 +91,7 @@ pub static DATABASES: Bundle = Bundle {
         &databases::lessons::bootstrapping::LESSON,
     ],
     gallery: None,
+    styles: &[databases::STYLE],
     install_hooks: no_hooks,
 };
 
@@ -93,6 +102,7 @@ pub static EXACTLY_ONCE: Bundle = Bundle {
         &exactly_once::lessons::effects::LESSON,
     ],
     gallery: None,
+    styles: &[exactly_once::STYLE],
     install_hooks: no_hooks,
 };
 
@@ -104,6 +114,7 @@ pub static EVENTTIME: Bundle = Bundle {
         &eventtime::lessons::windows::LESSON,
     ],
     gallery: None,
+    styles: &[eventtime::STYLE],
     install_hooks: eventtime::benches::install,
 };
 
@@ -114,6 +125,7 @@ pub static JOINS: Bundle = Bundle {
         &joins::lessons::top_k::LESSON,
     ],
     gallery: None,
+    styles: &[joins::STYLE],
     install_hooks: no_hooks,
 };
 
@@ -121,6 +133,8 @@ pub static PRACTICE: Bundle = Bundle {
     name: "practice",
     lessons: &[&practice::lessons::inkwell::LESSON],
     gallery: None,
+    // Inkwell draws the Kafka family's diagram, counters and lag chart.
+    styles: &[kafka::STYLE, practice::STYLE],
     install_hooks: no_hooks,
 };
 
@@ -149,6 +163,7 @@ pub fn every_lesson() -> &'static Bundle {
         name: "every-lesson",
         lessons: Box::leak(lessons.into_boxed_slice()),
         gallery: Some(crate::gallery::page),
+        styles: &[],
         install_hooks: no_hooks,
     }))
 }

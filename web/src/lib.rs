@@ -2,8 +2,9 @@
 //!
 //! The core (`streamlab-sim`) does all the modelling; this crate only turns its plain-data
 //! snapshots into pictures, its events into narration, and user input into new scenarios.
-//! [`start`] installs the panic overlay and the test hooks, then mounts [`app::App`] with the
-//! lessons of one bundle (`bundles`): each binary in `src/bin/` is one bundle of the site.
+//! [`start`] installs the panic overlay, the test hooks and the bundle's family styles, then
+//! mounts [`app::App`] with the lessons of one bundle (`bundles`): each binary in `src/bin/`
+//! is one bundle of the site.
 
 pub mod app;
 pub mod bundles;
@@ -23,6 +24,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 pub fn start(bundle: &'static bundles::Bundle) {
     shell::panic_overlay::install();
     registry::install(bundle);
+    shell::family_style::install(bundle.styles);
     shell::test_hooks::install();
     (bundle.install_hooks)();
     shell::host_api::install_window_api();

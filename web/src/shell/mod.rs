@@ -11,6 +11,7 @@ pub mod components;
 pub mod embed;
 pub mod export;
 pub mod family;
+pub mod family_style;
 pub mod host_api;
 pub mod kept_runs;
 pub mod link;

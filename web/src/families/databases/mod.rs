@@ -27,6 +27,9 @@ use streamlab_sim::databases::{
 use streamlab_sim::family::knob::settings_text;
 use view::DatabasesView;
 use yew::prelude::*;
+/// The family's own style rules (`static/families/databases.css`), added to the page by the
+/// bundles that draw its components.
+pub const STYLE: &str = include_str!("../../../../static/families/databases.css");
 
 /// The databases family.
 pub struct DatabasesFamily;

@@ -35,6 +35,9 @@ use streamlab_sim::eventtime::{
 use view::{outage_span_ms, EventTimeRunView};
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
+/// The family's own style rules (`static/families/eventtime.css`), added to the page by the
+/// bundles that draw its components.
+pub const STYLE: &str = include_str!("../../../../static/families/eventtime.css");
 
 /// The event-time family.
 pub struct EventTimeFamily;

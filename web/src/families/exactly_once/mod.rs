@@ -25,6 +25,9 @@ use streamlab_sim::exactly_once::{EosEvent, EosEventKind, EosScenario, EosWorld,
 use streamlab_sim::family::knob::settings_text;
 use view::EosView;
 use yew::prelude::*;
+/// The family's own style rules (`static/families/exactly_once.css`), added to the page by the
+/// bundles that draw its components.
+pub const STYLE: &str = include_str!("../../../../static/families/exactly_once.css");
 
 /// The exactly-once family.
 pub struct EosFamily;

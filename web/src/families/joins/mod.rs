@@ -26,6 +26,9 @@ use streamlab_sim::joins::knobs::KNOBS;
 use streamlab_sim::joins::{JoinsEvent, JoinsEventKind, JoinsScenario, JoinsWorld};
 use view::JoinsView;
 use yew::prelude::*;
+/// The family's own style rules (`static/families/joins.css`), added to the page by the
+/// bundles that draw its components.
+pub const STYLE: &str = include_str!("../../../../static/families/joins.css");
 
 /// The joins family.
 pub struct JoinsFamily;

@@ -34,6 +34,9 @@ use streamlab_sim::kafka::scenario::{MemberAction, ScheduledAction};
 use streamlab_sim::kafka::{Scenario, World};
 use view::KafkaView;
 use yew::prelude::*;
+/// The family's own style rules (`static/families/kafka.css`), added to the page by the
+/// bundles that draw its components.
+pub const STYLE: &str = include_str!("../../../../static/families/kafka.css");
 
 /// The consumer-group family.
 pub struct KafkaFamily;

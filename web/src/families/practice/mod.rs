@@ -32,6 +32,9 @@ use streamlab_sim::practice::{
 };
 use view::PracticeView;
 use yew::prelude::*;
+/// The family's own style rules (`static/families/practice.css`), added to the page by the
+/// bundles that draw its components.
+pub const STYLE: &str = include_str!("../../../../static/families/practice.css");
 
 /// The practice family.
 pub struct PracticeFamily;

@@ -24,6 +24,9 @@ use streamlab_sim::queues::knobs::KNOBS;
 use streamlab_sim::queues::{Mode, QueuesEvent, QueuesEventKind, QueuesScenario, QueuesWorld};
 use view::QueuesView;
 use yew::prelude::*;
+/// The family's own style rules (`static/families/queues.css`), added to the page by the
+/// bundles that draw its components.
+pub const STYLE: &str = include_str!("../../../../static/families/queues.css");
 
 /// The queues family.
 pub struct QueuesFamily;

@@ -28,6 +28,9 @@ use streamlab_sim::replication::{
 };
 use view::ReplicationView;
 use yew::prelude::*;
+/// The family's own style rules (`static/families/replication.css`), added to the page by the
+/// bundles that draw its components.
+pub const STYLE: &str = include_str!("../../../../static/families/replication.css");
 
 /// The replication family.
 pub struct ReplicationFamily;
