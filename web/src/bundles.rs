@@ -24,8 +24,9 @@ pub struct Bundle {
     pub lessons: &'static [&'static dyn AnyLesson],
     /// The gallery page, for the bare address, in the one bundle that carries it.
     pub gallery: Option<fn() -> Html>,
-    /// The style rules of the families whose components it draws, added to the page when it
-    /// starts (`shell::family_style`); the shell's own are in the page's style sheets.
+    /// The style rules of the families whose components it draws (of the gallery, for the
+    /// gallery bundle), added to the page when it starts (`shell::family_style`); the shell's
+    /// own are in the page's style sheets.
     pub styles: &'static [&'static str],
     /// Adds what this bundle offers to `window.__streamlab` (its benchmarks), after the
     /// shared hooks.
@@ -49,7 +50,7 @@ pub static GALLERY: Bundle = Bundle {
     name: "gallery",
     lessons: &[],
     gallery: Some(crate::gallery::page),
-    styles: &[],
+    styles: &[crate::gallery::STYLE],
     install_hooks: no_hooks,
 };
 

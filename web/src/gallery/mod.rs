@@ -19,6 +19,10 @@ use crate::widgets::lesson_thumbnail::Thumbnail;
 use streamlab_sim::misconceptions::MISCONCEPTIONS;
 use yew::prelude::*;
 
+/// The gallery's own style rules (`static/gallery.css`), added to the page by the gallery
+/// bundle.
+pub const STYLE: &str = include_str!("../../../static/gallery.css");
+
 /// What a card shows about one lesson.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LessonCard {
