@@ -2,7 +2,7 @@
 //!
 //! A fresh machine has cargo (with rustup), Node.js and npm; everything else comes from here:
 //! the wasm32 target, Trunk, the wasm-bindgen CLI at exactly Cargo.lock's version, the npm
-//! packages (binaryen's wasm-opt and playwright-core, from package-lock.json) and Debian's
+//! packages (binaryen's wasm-opt, terser and playwright-core, from package-lock.json) and Debian's
 //! Chromium with its ChromeDriver. Every check is local, so a warm run installs nothing and
 //! touches no network; once the crates are fetched, cargo is told to stay offline.
 
@@ -99,7 +99,7 @@ fn wasm_bindgen_cli() -> Result<(), String> {
     ]))
 }
 
-/// binaryen (wasm-opt) and playwright-core, exactly as package-lock.json pins them.
+/// binaryen (wasm-opt), terser and playwright-core, exactly as package-lock.json pins them.
 pub fn npm_packages() -> Result<(), String> {
     let lock = std::fs::read(PACKAGE_LOCK)
         .map_err(|error| format!("cannot read {PACKAGE_LOCK}: {error}"))?;
