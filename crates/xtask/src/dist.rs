@@ -7,6 +7,7 @@
 
 use crate::install;
 use crate::process;
+use crate::short_imports;
 use crate::weight::{bundle_weights, loader_table, BuiltFile};
 use crate::workspace::{DIST_DIR, INDEX_HTML};
 use std::path::{Path, PathBuf};
@@ -72,7 +73,7 @@ pub fn run() -> Result<(), String> {
 /// Builds dist/ in release mode with wasm-opt, then checks and reports it.
 pub fn build() -> Result<(), String> {
     process::run(trunk().args(["build", INDEX_HTML, "--release", "--offline", "--locked"]))?;
-    minify_glue()?;
+    shrink_bundles()?;
     let built_index = Path::new(DIST_DIR).join(INDEX_HTML);
     let html = std::fs::read_to_string(&built_index)
         .map_err(|error| format!("cannot read {}: {error}", built_index.display()))?;
@@ -88,37 +89,49 @@ pub fn build() -> Result<(), String> {
     report_sizes()
 }
 
-/// Minifies each bundle's JavaScript glue in place with terser (package.json). Trunk builds
-/// the bundles as workers and leaves their wasm-bindgen glue as written, about 60 KB of it per
-/// bundle; every lesson downloads one, and minified it gzips about 2 KiB smaller.
-fn minify_glue() -> Result<(), String> {
+/// Shrinks each bundle's pair of files after Trunk: short import names in both
+/// ([`short_imports`]), then its JavaScript glue minified in place with terser (package.json).
+/// Trunk builds the bundles as workers and leaves their wasm-bindgen glue as written, about
+/// 60 KB of it per bundle; every lesson downloads one, and minified it gzips about 2 KiB
+/// smaller.
+fn shrink_bundles() -> Result<(), String> {
     let names: Vec<String> = std::fs::read_dir(DIST_DIR)
         .map_err(|error| format!("cannot list {DIST_DIR}: {error}"))?
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
         .collect();
-    for script in glue_scripts(&names) {
-        let path = Path::new(DIST_DIR).join(script);
+    for bundle in bundle_names(&names) {
+        let wasm_path = Path::new(DIST_DIR).join(format!("{bundle}_bg.wasm"));
+        let js_path = Path::new(DIST_DIR).join(format!("{bundle}.js"));
+        let read_error = |error: std::io::Error| format!("cannot read {bundle}'s files: {error}");
+        let wasm = std::fs::read(&wasm_path).map_err(read_error)?;
+        let js = std::fs::read_to_string(&js_path).map_err(read_error)?;
+        let (wasm, js, renamed) = short_imports::shorten(&wasm, &js, &format!("./{bundle}_bg.js"))
+            .map_err(|error| format!("{bundle}: {error}"))?;
+        let write_error = |error: std::io::Error| format!("cannot write {bundle}'s files: {error}");
+        std::fs::write(&wasm_path, wasm).map_err(write_error)?;
+        std::fs::write(&js_path, js).map_err(write_error)?;
+        println!("dist: {bundle}: {renamed} imports named shortly");
         process::run(
             Command::new("terser")
-                .arg(&path)
+                .arg(&js_path)
                 .args(["--module", "--compress", "--mangle", "--output"])
-                .arg(&path),
+                .arg(&js_path),
         )?;
     }
     Ok(())
 }
 
-/// The bundles' glue among a folder's file names: each `<name>.js` beside a `<name>_bg.wasm`,
-/// in name order.
-fn glue_scripts(names: &[String]) -> Vec<String> {
-    let mut scripts: Vec<String> = names
+/// The bundles among a folder's file names: each `<name>` whose `<name>_bg.wasm` has its
+/// `<name>.js` beside it, in name order.
+fn bundle_names(names: &[String]) -> Vec<String> {
+    let mut bundles: Vec<String> = names
         .iter()
         .filter_map(|name| name.strip_suffix("_bg.wasm"))
-        .map(|bundle| format!("{bundle}.js"))
-        .filter(|script| names.contains(script))
+        .filter(|bundle| names.contains(&format!("{bundle}.js")))
+        .map(str::to_string)
         .collect();
-    scripts.sort();
-    scripts
+    bundles.sort();
+    bundles
 }
 
 /// Quoted strings in `html` that start with `/`, `//`, `http:` or `https:`: every one is a URL
@@ -211,11 +224,11 @@ fn gzipped_size(file: &Path) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{absolute_urls, glue_scripts, wasm_rustflags};
+    use super::{absolute_urls, bundle_names, wasm_rustflags};
     use std::path::Path;
 
     #[test]
-    fn only_a_bundles_glue_is_minified() {
+    fn only_a_bundles_pair_of_files_is_shrunk() {
         // The loader's own script is inside index.html; a stray script with no wasm beside it
         // is not a bundle's.
         let names: Vec<String> = [
@@ -230,7 +243,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        assert_eq!(glue_scripts(&names), ["gallery.js", "kafka.js"]);
+        assert_eq!(bundle_names(&names), ["gallery", "kafka"]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod install;
 mod pins;
 mod process;
 mod serve;
+mod short_imports;
 mod test;
 mod trace_hash;
 mod weight;
