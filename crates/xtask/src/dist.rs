@@ -100,17 +100,9 @@ fn shrink_bundles() -> Result<(), String> {
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
         .collect();
     for bundle in bundle_names(&names) {
-        let wasm_path = Path::new(DIST_DIR).join(format!("{bundle}_bg.wasm"));
-        let js_path = Path::new(DIST_DIR).join(format!("{bundle}.js"));
-        let read_error = |error: std::io::Error| format!("cannot read {bundle}'s files: {error}");
-        let wasm = std::fs::read(&wasm_path).map_err(read_error)?;
-        let js = std::fs::read_to_string(&js_path).map_err(read_error)?;
-        let (wasm, js, renamed) = short_imports::shorten(&wasm, &js, &format!("./{bundle}_bg.js"))
-            .map_err(|error| format!("{bundle}: {error}"))?;
-        let write_error = |error: std::io::Error| format!("cannot write {bundle}'s files: {error}");
-        std::fs::write(&wasm_path, wasm).map_err(write_error)?;
-        std::fs::write(&js_path, js).map_err(write_error)?;
+        let renamed = shorten_imports_in(Path::new(DIST_DIR), &bundle)?;
         println!("dist: {bundle}: {renamed} imports named shortly");
+        let js_path = Path::new(DIST_DIR).join(format!("{bundle}.js"));
         process::run(
             Command::new("terser")
                 .arg(&js_path)
@@ -119,6 +111,21 @@ fn shrink_bundles() -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// Renames the imports of `bundle`'s wasm and glue in `dir`, in place; returns how many.
+fn shorten_imports_in(dir: &Path, bundle: &str) -> Result<usize, String> {
+    let wasm_path = dir.join(format!("{bundle}_bg.wasm"));
+    let js_path = dir.join(format!("{bundle}.js"));
+    let read_error = |error: std::io::Error| format!("cannot read {bundle}'s files: {error}");
+    let wasm = std::fs::read(&wasm_path).map_err(read_error)?;
+    let js = std::fs::read_to_string(&js_path).map_err(read_error)?;
+    let (wasm, js, renamed) = short_imports::shorten(&wasm, &js, &format!("./{bundle}_bg.js"))
+        .map_err(|error| format!("{bundle}: {error}"))?;
+    let write_error = |error: std::io::Error| format!("cannot write {bundle}'s files: {error}");
+    std::fs::write(&wasm_path, wasm).map_err(write_error)?;
+    std::fs::write(&js_path, js).map_err(write_error)?;
+    Ok(renamed)
 }
 
 /// The bundles among a folder's file names: each `<name>` whose `<name>_bg.wasm` has its
@@ -224,8 +231,29 @@ fn gzipped_size(file: &Path) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{absolute_urls, bundle_names, wasm_rustflags};
+    use super::{absolute_urls, bundle_names, shorten_imports_in, wasm_rustflags};
     use std::path::Path;
+
+    #[test]
+    fn a_bundles_two_files_are_rewritten_in_place_with_short_import_names() {
+        let dir = std::env::temp_dir().join(format!("xtask-shorten-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A header, then an import section: one function `__wbg_a_00` from `./x_bg.js`.
+        let mut wasm = b"\0asm\x01\0\0\0\x02\x18\x01\x09./x_bg.js".to_vec();
+        wasm.extend_from_slice(b"\x0a__wbg_a_00\x00\x00");
+        std::fs::write(dir.join("x_bg.wasm"), &wasm).unwrap();
+        std::fs::write(dir.join("x.js"), "const i = { __wbg_a_00: f };").unwrap();
+        assert_eq!(shorten_imports_in(&dir, "x").unwrap(), 1);
+        let js = std::fs::read_to_string(dir.join("x.js")).unwrap();
+        let short_wasm = std::fs::read(dir.join("x_bg.wasm")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(js, "const i = { $0: f };");
+        assert!(short_wasm.ends_with(b"\x02$0\x00\x00"), "{short_wasm:?}");
+        assert!(
+            shorten_imports_in(&dir, "x").is_err(),
+            "no files, no rewrite"
+        );
+    }
 
     #[test]
     fn only_a_bundles_pair_of_files_is_shrunk() {

@@ -247,6 +247,8 @@ mod tests {
     const GLUE: &str = "./kafka_bg.js";
     const FUNCTION: &[u8] = &[0x00, 0];
     const MEMORY: &[u8] = &[0x02, 1, 17, 0x80, 0x02];
+    /// A table of externrefs with a minimum of 3 and no maximum.
+    const TABLE_WITHOUT_MAX: &[u8] = &[0x01, 0x6f, 0, 3];
     const LONG: &str = "__wbg_getItem_0123456789abcdef";
 
     #[test]
@@ -254,6 +256,7 @@ mod tests {
         let wasm = module_with(&[
             (GLUE, LONG, FUNCTION),
             ("env", "memory", MEMORY),
+            ("env", "table", TABLE_WITHOUT_MAX),
             (GLUE, "__wbindgen_init_externref_table", FUNCTION),
         ]);
         let js = format!(
@@ -272,9 +275,17 @@ mod tests {
         let expected = module_with(&[
             (GLUE, "$0", FUNCTION),
             ("env", "memory", MEMORY),
+            ("env", "table", TABLE_WITHOUT_MAX),
             (GLUE, "$1", FUNCTION),
         ]);
         assert_eq!(short_wasm, expected);
+    }
+
+    #[test]
+    fn a_name_at_the_very_end_of_the_glue_is_renamed_too() {
+        let wasm = module_with(&[(GLUE, LONG, FUNCTION)]);
+        let (_, short_js, _) = shorten(&wasm, &format!("f({LONG}"), GLUE).unwrap();
+        assert_eq!(short_js, "f($0");
     }
 
     #[test]
