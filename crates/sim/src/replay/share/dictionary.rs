@@ -1,15 +1,12 @@
 //! DEFLATE primed with a dictionary, the way zlib's preset dictionaries work: the compressor
-//! first reads the dictionary (its output thrown away), so the link's few bytes of JSON can
-//! point back at field names the dictionary already spells out instead of spelling them
-//! again. The decoder puts the same dictionary in front of its output before inflating.
+//! may point back into the dictionary (`fixed_deflate`), so the link's few bytes of JSON can
+//! refer to field names the dictionary already spells out instead of spelling them again. The
+//! decoder puts the same dictionary in front of its output before inflating.
 //!
 //! [`DICTIONARY_V2`] is part of format 2 and is frozen: changing one byte would make every
 //! version 2 link already shared decode to garbage (`tests/fixtures/links-v2.txt` catches
 //! that). A later format that wants another dictionary gets a new version number.
 
-use miniz_oxide::deflate::core::{
-    compress_to_output, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
-};
 use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
 use miniz_oxide::inflate::TINFLStatus;
 
@@ -19,19 +16,7 @@ pub const DICTIONARY_V2: &[u8] = br#"{"window":{"type":"tumbling","size":10000},
 
 /// Raw DEFLATE of `data`, with `dictionary` as the window it may refer back to.
 pub fn deflate(dictionary: &[u8], data: &[u8]) -> Vec<u8> {
-    let flags = create_comp_flags_from_zip_params(9, -15, 0);
-    let mut compressor = CompressorOxide::new(flags);
-    // A sync flush ends the dictionary's blocks on a byte boundary: what follows is a stream
-    // of its own, except that its back references may reach into the dictionary.
-    let (status, _) = compress_to_output(&mut compressor, dictionary, TDEFLFlush::Sync, |_| true);
-    debug_assert_eq!(status, TDEFLStatus::Okay);
-    let mut out = Vec::new();
-    let (status, _) = compress_to_output(&mut compressor, data, TDEFLFlush::Finish, |chunk| {
-        out.extend_from_slice(chunk);
-        true
-    });
-    debug_assert_eq!(status, TDEFLStatus::Done);
-    out
+    super::fixed_deflate::deflate(dictionary, data)
 }
 
 /// Inflates what [`deflate`] made with the same dictionary; `None` if the data is damaged or
