@@ -48,127 +48,148 @@ pub struct Misconception {
     pub refuted_when: Refutation,
 }
 
-/// Every misconception with a run, in the course's order.
-pub const MISCONCEPTIONS: &[Misconception] = &[
-    Misconception {
-        number: 1,
-        belief: "Kafka delivers a topic's records in the order they were produced.",
-        truth: "Order holds inside a partition only. Partitions are read side by side, so \
-                records of different partitions are handled in any order; give records that \
-                must stay in order the same key.",
-        preset: "misconception-1",
-        lesson: "partitions",
-        figure: "out_of_produced_order",
-        refuted_when: Refutation::AboveZero,
-    },
-    Misconception {
-        number: 2,
-        belief: "Once the consumer acknowledges a record, it was processed exactly once.",
-        truth: "An ack (a commit) after processing gives at least once: a crash between the \
-                work and the ack repeats the work. Exactly once needs the output and the \
-                offset committed together, or an output that ignores a repeat.",
-        preset: "misconception-2",
-        lesson: "delivery",
-        figure: "duplicated",
-        refuted_when: Refutation::AboveZero,
-    },
-    Misconception {
-        number: 3,
-        belief: "Adding consumers always makes a group go faster.",
-        truth: "A partition is read by one member of a group at a time, so members beyond the \
-                partition count get nothing to do. Add partitions first.",
-        preset: "misconception-3",
-        lesson: "partitions",
-        figure: "idle_members",
-        refuted_when: Refutation::AboveZero,
-    },
-    Misconception {
-        number: 4,
-        belief: "Once a record is consumed you can delete it, as you would from a queue.",
-        truth: "Reading a log takes nothing from it, and other groups depend on what is still \
-                there. Deleting consumed records takes them from every reader that has not got \
-                to them yet; leave cleanup to retention or compaction.",
-        preset: "misconception-4",
-        lesson: "delivery",
-        figure: "lost_to_deletion",
-        refuted_when: Refutation::AboveZero,
-    },
-    Misconception {
-        number: 5,
-        belief: "Wrapping the second write of a dual write in a try/catch keeps the two \
-                 stores in sync.",
-        truth: "A retry recovers a write that failed, but two writes that both succeed can \
-                still reach the index in the other order than they reached the database, and \
-                a late retry can overwrite a newer value. Feed the index from the database's \
-                own change log (CDC, or an outbox), which has one order.",
-        preset: "misconception-5",
-        lesson: "dual-writes",
-        figure: "try_catch.divergent_keys",
-        refuted_when: Refutation::AboveZero,
-    },
-    Misconception {
-        number: 6,
-        belief: "Change data capture is the same thing as event sourcing.",
-        truth: "CDC streams each row's new state, so a compacted topic may keep only the \
-                latest per key. Event sourcing stores what happened, and the state is built \
-                from all of it: keep only each account's last event and the balance is wrong.",
-        preset: "misconception-6",
-        lesson: "bootstrapping",
-        figure: "event_sourced.wrong_if_compacted",
-        refuted_when: Refutation::AboveZero,
-    },
-    Misconception {
-        number: 7,
-        belief: "Windows can be closed by the server's clock.",
-        truth: "Counting by arrival time is only right while nothing is delayed. After an \
-                outage the backlog lands in one window and the windows before it stay empty; \
-                window by event time and close windows by a watermark.",
-        preset: "misconception-7",
-        lesson: "which-clock",
-        figure: "max_processing_time_overcount",
-        refuted_when: Refutation::AboveZero,
-    },
-    Misconception {
-        number: 8,
-        belief: "Late records can always be ignored.",
-        truth: "Dropping stragglers is fine for a rate on a dashboard, but a count that is \
-                billed stays wrong for good. Choose the late policy on purpose: allowed \
-                lateness with corrections, or a side output, and watch how much is dropped.",
-        preset: "misconception-8",
-        lesson: "watermarks",
-        figure: "max_event_time_error",
-        refuted_when: Refutation::AboveZero,
-    },
-    Misconception {
-        number: 9,
-        belief: "A microbatch engine gives exactly-once end to end.",
-        truth: "Microbatches (like checkpoints) make the job's own state exactly once: a failed \
-                batch runs again from the last committed state. Whatever the batch already \
-                did outside the job (an email, a call) happens again. End to end needs a \
-                receiver that deduplicates or commits the output with the offsets.",
-        preset: "misconception-9",
-        lesson: "effects",
-        figure: "microbatch.external_duplicates",
-        refuted_when: Refutation::AboveZero,
-    },
-    Misconception {
-        number: 10,
-        belief: "A stream join gives the same answer as a batch join of the same records.",
-        truth: "A batch join sees every record at once. A stream join has to answer while \
-                records are still arriving, keeps each side only for its interval, and lets \
-                the watermark decide when to give up, so a record that comes late finds its \
-                partner gone. Size the interval and the lateness for the delays you have, \
-                and count what the join drops.",
-        preset: "misconception-10",
-        lesson: "stream-joins",
-        figure: "lost_clicks",
-        refuted_when: Refutation::AboveZero,
-    },
+pub static MISCONCEPTION_1: Misconception = Misconception {
+    number: 1,
+    belief: "Kafka delivers a topic's records in the order they were produced.",
+    truth: "Order holds inside a partition only. Partitions are read side by side, so \
+            records of different partitions are handled in any order; give records that \
+            must stay in order the same key.",
+    preset: "misconception-1",
+    lesson: "partitions",
+    figure: "out_of_produced_order",
+    refuted_when: Refutation::AboveZero,
+};
+
+pub static MISCONCEPTION_2: Misconception = Misconception {
+    number: 2,
+    belief: "Once the consumer acknowledges a record, it was processed exactly once.",
+    truth: "An ack (a commit) after processing gives at least once: a crash between the \
+            work and the ack repeats the work. Exactly once needs the output and the \
+            offset committed together, or an output that ignores a repeat.",
+    preset: "misconception-2",
+    lesson: "delivery",
+    figure: "duplicated",
+    refuted_when: Refutation::AboveZero,
+};
+
+pub static MISCONCEPTION_3: Misconception = Misconception {
+    number: 3,
+    belief: "Adding consumers always makes a group go faster.",
+    truth: "A partition is read by one member of a group at a time, so members beyond the \
+            partition count get nothing to do. Add partitions first.",
+    preset: "misconception-3",
+    lesson: "partitions",
+    figure: "idle_members",
+    refuted_when: Refutation::AboveZero,
+};
+
+pub static MISCONCEPTION_4: Misconception = Misconception {
+    number: 4,
+    belief: "Once a record is consumed you can delete it, as you would from a queue.",
+    truth: "Reading a log takes nothing from it, and other groups depend on what is still \
+            there. Deleting consumed records takes them from every reader that has not got \
+            to them yet; leave cleanup to retention or compaction.",
+    preset: "misconception-4",
+    lesson: "delivery",
+    figure: "lost_to_deletion",
+    refuted_when: Refutation::AboveZero,
+};
+
+pub static MISCONCEPTION_5: Misconception = Misconception {
+    number: 5,
+    belief: "Wrapping the second write of a dual write in a try/catch keeps the two \
+             stores in sync.",
+    truth: "A retry recovers a write that failed, but two writes that both succeed can \
+            still reach the index in the other order than they reached the database, and \
+            a late retry can overwrite a newer value. Feed the index from the database's \
+            own change log (CDC, or an outbox), which has one order.",
+    preset: "misconception-5",
+    lesson: "dual-writes",
+    figure: "try_catch.divergent_keys",
+    refuted_when: Refutation::AboveZero,
+};
+
+pub static MISCONCEPTION_6: Misconception = Misconception {
+    number: 6,
+    belief: "Change data capture is the same thing as event sourcing.",
+    truth: "CDC streams each row's new state, so a compacted topic may keep only the \
+            latest per key. Event sourcing stores what happened, and the state is built \
+            from all of it: keep only each account's last event and the balance is wrong.",
+    preset: "misconception-6",
+    lesson: "bootstrapping",
+    figure: "event_sourced.wrong_if_compacted",
+    refuted_when: Refutation::AboveZero,
+};
+
+pub static MISCONCEPTION_7: Misconception = Misconception {
+    number: 7,
+    belief: "Windows can be closed by the server's clock.",
+    truth: "Counting by arrival time is only right while nothing is delayed. After an \
+            outage the backlog lands in one window and the windows before it stay empty; \
+            window by event time and close windows by a watermark.",
+    preset: "misconception-7",
+    lesson: "which-clock",
+    figure: "max_processing_time_overcount",
+    refuted_when: Refutation::AboveZero,
+};
+
+pub static MISCONCEPTION_8: Misconception = Misconception {
+    number: 8,
+    belief: "Late records can always be ignored.",
+    truth: "Dropping stragglers is fine for a rate on a dashboard, but a count that is \
+            billed stays wrong for good. Choose the late policy on purpose: allowed \
+            lateness with corrections, or a side output, and watch how much is dropped.",
+    preset: "misconception-8",
+    lesson: "watermarks",
+    figure: "max_event_time_error",
+    refuted_when: Refutation::AboveZero,
+};
+
+pub static MISCONCEPTION_9: Misconception = Misconception {
+    number: 9,
+    belief: "A microbatch engine gives exactly-once end to end.",
+    truth: "Microbatches (like checkpoints) make the job's own state exactly once: a failed \
+            batch runs again from the last committed state. Whatever the batch already \
+            did outside the job (an email, a call) happens again. End to end needs a \
+            receiver that deduplicates or commits the output with the offsets.",
+    preset: "misconception-9",
+    lesson: "effects",
+    figure: "microbatch.external_duplicates",
+    refuted_when: Refutation::AboveZero,
+};
+
+pub static MISCONCEPTION_10: Misconception = Misconception {
+    number: 10,
+    belief: "A stream join gives the same answer as a batch join of the same records.",
+    truth: "A batch join sees every record at once. A stream join has to answer while \
+            records are still arriving, keeps each side only for its interval, and lets \
+            the watermark decide when to give up, so a record that comes late finds its \
+            partner gone. Size the interval and the lateness for the delays you have, \
+            and count what the join drops.",
+    preset: "misconception-10",
+    lesson: "stream-joins",
+    figure: "lost_clicks",
+    refuted_when: Refutation::AboveZero,
+};
+
+/// Every misconception with a run, in the course's order. A lesson's page reaches only its own
+/// family's (`Headless::misconceptions`), so a bundle carries no other family's words.
+pub static MISCONCEPTIONS: &[&Misconception] = &[
+    &MISCONCEPTION_1,
+    &MISCONCEPTION_2,
+    &MISCONCEPTION_3,
+    &MISCONCEPTION_4,
+    &MISCONCEPTION_5,
+    &MISCONCEPTION_6,
+    &MISCONCEPTION_7,
+    &MISCONCEPTION_8,
+    &MISCONCEPTION_9,
+    &MISCONCEPTION_10,
 ];
 
 /// The misconception whose preset is `slug`.
 pub fn by_preset(slug: &str) -> Option<&'static Misconception> {
-    MISCONCEPTIONS.iter().find(|m| m.preset == slug)
+    MISCONCEPTIONS.iter().copied().find(|m| m.preset == slug)
 }
 
 impl Misconception {
@@ -216,6 +237,42 @@ mod tests {
         let other = Figures::new().count("not_lost_to_deletion", 5);
         assert_eq!(sample().measure(&other), None);
         assert!(!sample().refuted_by(&other));
+    }
+
+    /// A family's misconceptions, each with whether the family offers its preset in the
+    /// lesson the card names.
+    fn offered_by<H: crate::family::Headless>() -> Vec<(u8, bool)> {
+        H::misconceptions()
+            .iter()
+            .map(|m| {
+                let offered = H::presets()
+                    .iter()
+                    .any(|p| p.slug == m.preset && p.lesson == m.lesson);
+                (m.number, offered)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_misconception_is_listed_by_the_one_family_that_offers_its_run() {
+        // A lesson shows the banner only for its family's list: a card missing from it would
+        // open its run with no verdict, one listed twice would weigh on two bundles.
+        let mut listed = [
+            offered_by::<crate::kafka::World>(),
+            offered_by::<crate::queues::QueuesWorld>(),
+            offered_by::<crate::replication::ReplicationWorld>(),
+            offered_by::<crate::databases::DatabasesWorld>(),
+            offered_by::<crate::exactly_once::EosWorld>(),
+            offered_by::<crate::eventtime::EventTimeWorld>(),
+            offered_by::<crate::joins::JoinsWorld>(),
+            offered_by::<crate::practice::InkwellWorld>(),
+        ]
+        .concat();
+        assert!(listed.iter().all(|(_, offered)| *offered), "{listed:?}");
+        listed.sort();
+        let numbers: Vec<u8> = listed.iter().map(|(number, _)| *number).collect();
+        let every: Vec<u8> = MISCONCEPTIONS.iter().map(|m| m.number).collect();
+        assert_eq!(numbers, every);
     }
 
     #[test]

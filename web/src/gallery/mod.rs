@@ -127,7 +127,7 @@ fn misconceptions_section() -> Html {
                     the run will show, then reveal it and watch the figure named on the card." }
             </p>
             <ul class="cards">
-                { for MISCONCEPTIONS.iter().map(|misconception| html! {
+                { for MISCONCEPTIONS.iter().copied().map(|misconception| html! {
                     <li><MisconceptionCard {misconception} /></li>
                 }) }
             </ul>

@@ -41,7 +41,7 @@ use crate::platform::shared::Shared;
 use streamlab_sim::family::preset;
 use streamlab_sim::family::Headless;
 use streamlab_sim::family::Simulation;
-use streamlab_sim::misconceptions::{self, Misconception};
+use streamlab_sim::misconceptions::Misconception;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -869,9 +869,12 @@ fn misconception_of<F: LessonFamily>(
     lesson: &Lesson<F>,
     scenario: &Scenario<F>,
 ) -> Option<&'static Misconception> {
+    // Only the family's own list: the whole table would put every card's words in every
+    // bundle.
+    let refuted = F::Sim::misconceptions();
     lesson
         .presets()
-        .filter_map(|p| misconceptions::by_preset(p.slug).map(|m| (p, m)))
+        .filter_map(|p| refuted.iter().find(|m| m.preset == p.slug).map(|m| (p, *m)))
         .find(|(p, _)| (p.build)() == *scenario)
         .map(|(_, m)| m)
 }
