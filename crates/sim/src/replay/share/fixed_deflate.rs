@@ -406,6 +406,39 @@ mod tests {
     }
 
     #[test]
+    fn a_repeat_at_the_very_end_or_exactly_a_window_back_is_still_a_match() {
+        // Three literals cost 24 bits or more, a match of three about 13.
+        assert!(deflate(&[], b"abcdefabc").len() < deflate(&[], b"abcdefxyz").len());
+        let block = b"a block that comes back exactly 32 KiB later".to_vec();
+        let filler: Vec<u8> = (0..WINDOW - block.len()).map(|i| (i % 251) as u8).collect();
+        let twice = [block.clone(), filler.clone(), block.clone()].concat();
+        let once = [
+            block.clone(),
+            filler,
+            b"an unrelated tail, as long as the block!!".to_vec(),
+        ]
+        .concat();
+        assert_eq!(inflate(&[], &deflate(&[], &twice)), twice);
+        assert!(deflate(&[], &twice).len() + 20 < deflate(&[], &once).len());
+    }
+
+    #[test]
+    fn candidates_are_chained_by_all_three_bytes() {
+        // A key blind to one byte would chain every group that differs only there, and the
+        // search, which tries a bounded number, would stop before reaching far repeats.
+        for byte in 0..MIN_MATCH {
+            let keys: std::collections::BTreeSet<usize> = (0..=255u8)
+                .map(|value| {
+                    let mut group = *b"qzq";
+                    group[byte] = value;
+                    prefix_hash(&group)
+                })
+                .collect();
+            assert!(keys.len() > 200, "byte {byte}: {} keys", keys.len());
+        }
+    }
+
+    #[test]
     fn the_fixed_codes_and_symbols_follow_the_rfc() {
         assert_eq!(symbol_code(0), (0x30, 8));
         assert_eq!(symbol_code(143), (0xbf, 8));
