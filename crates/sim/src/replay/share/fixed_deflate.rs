@@ -236,19 +236,21 @@ fn bit_length(value: usize) -> u32 {
 
 /// The length symbol's index (its symbol less 257) and its extra bits.
 fn length_symbol(length: usize) -> (usize, u8) {
-    let index = LENGTHS
-        .iter()
-        .rposition(|&(first, _)| usize::from(first) <= length)
-        .expect("a match is at least 3 long");
-    (index, LENGTHS[index].1)
+    symbol_in(&LENGTHS, length)
 }
 
 fn distance_symbol(distance: usize) -> (usize, u8) {
-    let index = DISTANCES
+    symbol_in(&DISTANCES, distance)
+}
+
+/// The last entry of `table` whose first value is at most `value`: its index and its extra
+/// bits.
+fn symbol_in(table: &[(u16, u8)], value: usize) -> (usize, u8) {
+    let index = table
         .iter()
-        .rposition(|&(first, _)| usize::from(first) <= distance)
-        .expect("a distance is at least 1");
-    (index, DISTANCES[index].1)
+        .rposition(|&(first, _)| usize::from(first) <= value)
+        .expect("lengths start at 3 and distances at 1");
+    (index, table[index].1)
 }
 
 /// A literal/length symbol's fixed Huffman code and its length in bits (RFC 1951, 3.2.6).
@@ -324,24 +326,12 @@ impl BitWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
-    use miniz_oxide::inflate::TINFLStatus;
     use proptest::prelude::*;
 
-    /// What a standard inflater makes of `compressed` with `dictionary` in front of its output.
+    /// What a standard inflater (miniz_oxide's, as links are read) makes of `compressed` with
+    /// `dictionary` in front of its output.
     fn inflate(dictionary: &[u8], compressed: &[u8]) -> Vec<u8> {
-        let mut out = vec![0; dictionary.len() + 100_000];
-        out[..dictionary.len()].copy_from_slice(dictionary);
-        let mut decompressor = DecompressorOxide::new();
-        let (status, _, written) = decompress(
-            &mut decompressor,
-            compressed,
-            &mut out,
-            dictionary.len(),
-            inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF,
-        );
-        assert_eq!(status, TINFLStatus::Done);
-        out[dictionary.len()..dictionary.len() + written].to_vec()
+        super::super::dictionary::inflate(dictionary, compressed, 100_000).expect("inflates")
     }
 
     #[test]
