@@ -128,9 +128,6 @@ fn cheapest_parse(text: &[u8], start: usize) -> Vec<Step> {
         nearest_distance_per_length(text, i, &earlier, &mut nearest);
         let mut priced = (0, 0);
         for (length, &distance) in nearest.iter().enumerate().skip(MIN_MATCH) {
-            if distance == 0 {
-                continue;
-            }
             // Distances only grow with the length: price each one once.
             if priced.0 != distance {
                 priced = (distance, distance_bits(distance));
