@@ -16,7 +16,6 @@ pub fn install(styles: &[&str]) {
         return;
     };
     style.set_text_content(Some(&styles.concat()));
-    let _ = style.set_attribute("data-family-style", "");
     let _ = head.append_child(&style);
 }
 
