@@ -7,4 +7,5 @@ pub mod chunked;
 pub mod rng;
 pub mod share;
 pub mod sort;
+pub mod sorted_map;
 pub mod trace;
