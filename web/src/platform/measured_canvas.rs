@@ -12,7 +12,7 @@ use plotters_backend::{
 };
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use streamlab_sim::replay::sorted_map::SortedMap;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -47,8 +47,8 @@ impl MeasuredCanvas {
 
 thread_local! {
     /// Sizes already measured, by CSS font and text.
-    static MEASURED: RefCell<BTreeMap<(String, String), (u32, u32)>> =
-        const { RefCell::new(BTreeMap::new()) };
+    static MEASURED: RefCell<SortedMap<(String, String), (u32, u32)>> =
+        const { RefCell::new(SortedMap::new()) };
 }
 
 /// The CSS font plotters' canvas backend draws `style` with.

@@ -6,7 +6,7 @@
 
 use crate::platform::plot::{parse_hex, Rgb};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use streamlab_sim::replay::sorted_map::SortedMap;
 
 /// The themes, in the order the switcher offers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,7 +127,7 @@ impl ChartInk {
 
 thread_local! {
     /// The chart ink of each theme shown so far.
-    static INK: RefCell<BTreeMap<String, ChartInk>> = const { RefCell::new(BTreeMap::new()) };
+    static INK: RefCell<SortedMap<String, ChartInk>> = const { RefCell::new(SortedMap::new()) };
 }
 
 /// The current value of the CSS colour variable `--name` as a colour for a canvas, or

@@ -9,8 +9,8 @@
 
 use super::records::Record;
 use super::snapshot::{EmittedPane, WindowId};
+use crate::replay::sorted_map::SortedMap;
 use crate::window::{Timing, Watermark, WindowSpec};
-use std::collections::BTreeMap;
 
 /// One shared window closed by one clock, its devices' answers added up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,9 +31,9 @@ pub(crate) struct Closings {
     /// Size and hop of the shared windows; `None` for sessions and sliding windows.
     fixed: Option<(i64, i64)>,
     /// The truth summed over devices, by window end (one shared window ends at each end).
-    truth_by_end_ms: BTreeMap<i64, u64>,
+    truth_by_end_ms: SortedMap<i64, u64>,
     /// Per processing-time window end: records it read from the backlog.
-    backlog_by_end_ms: BTreeMap<i64, u64>,
+    backlog_by_end_ms: SortedMap<i64, u64>,
     /// The processor's outage, `[start, end)` in processing time.
     outage_ms: Option<(i64, i64)>,
     /// Windows ending at or before these have closed.
@@ -44,7 +44,7 @@ pub(crate) struct Closings {
 impl Closings {
     pub(crate) fn new(
         spec: WindowSpec,
-        truth: &BTreeMap<WindowId, u64>,
+        truth: &SortedMap<WindowId, u64>,
         outage_ms: Option<(i64, i64)>,
     ) -> Self {
         let fixed = match spec {
@@ -52,7 +52,7 @@ impl Closings {
             WindowSpec::Hopping { size_ms, hop_ms } => Some((size_ms, hop_ms)),
             WindowSpec::Session { .. } | WindowSpec::Sliding { .. } => None,
         };
-        let mut truth_by_end_ms = BTreeMap::new();
+        let mut truth_by_end_ms = SortedMap::new();
         if fixed.is_some() {
             for (window, &count) in truth {
                 *truth_by_end_ms.entry(window.end_ms).or_default() += count;
@@ -61,7 +61,7 @@ impl Closings {
         Self {
             fixed,
             truth_by_end_ms,
-            backlog_by_end_ms: BTreeMap::new(),
+            backlog_by_end_ms: SortedMap::new(),
             outage_ms,
             event_time_closed_to: Watermark::MinusInfinity,
             processing_time_closed_to: Watermark::MinusInfinity,
@@ -112,11 +112,11 @@ impl Closings {
         let (Some((size_ms, _)), Some(ends)) = (self.fixed, from.passed_until(to)) else {
             return Vec::new();
         };
-        let mut answered: BTreeMap<i64, u64> = BTreeMap::new();
+        let mut answered: SortedMap<i64, u64> = SortedMap::new();
         for pane in panes.iter().filter(|p| p.timing == Timing::OnTime) {
             *answered.entry(pane.window.end_ms).or_default() += pane.count;
         }
-        let mut by_end: BTreeMap<i64, (u64, u64)> = BTreeMap::new();
+        let mut by_end: SortedMap<i64, (u64, u64)> = SortedMap::new();
         for (&end_ms, &truth) in self.truth_by_end_ms.range(ends) {
             by_end.entry(end_ms).or_default().1 = truth;
         }
@@ -216,7 +216,7 @@ mod tests {
 
     #[test]
     fn a_window_closes_once_summing_its_devices_and_their_truth() {
-        let truth = BTreeMap::from([
+        let truth = SortedMap::from([
             (window(0, 0, 10), 3),
             (window(1, 0, 10), 2),
             (window(0, 10, 20), 4),
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn a_processing_time_window_knows_its_backlog_and_the_outage_inside_it() {
-        let truth = BTreeMap::from([(window(0, 20, 30), 5)]);
+        let truth = SortedMap::from([(window(0, 20, 30), 5)]);
         let mut closings =
             Closings::new(WindowSpec::Tumbling { size_ms: 10 }, &truth, Some((15, 25)));
         let record = Record {
@@ -270,7 +270,7 @@ mod tests {
 
     #[test]
     fn sessions_have_no_shared_windows_to_summarise() {
-        let truth = BTreeMap::from([(window(0, 0, 10), 3)]);
+        let truth = SortedMap::from([(window(0, 0, 10), 3)]);
         let mut closings = Closings::new(WindowSpec::Session { gap_ms: 5 }, &truth, None);
         assert!(closings
             .close_event_time(

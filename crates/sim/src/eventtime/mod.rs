@@ -40,7 +40,7 @@
 //! * Every window type of [`WindowSpec`](crate::window::WindowSpec) runs here: tumbling,
 //!   hopping, session, and Kafka Streams' sliding windows (records within a time difference).
 //! * Determinism: integer ms everywhere except the exponential draws, which go through `libm`;
-//!   only `Vec`s and `BTreeMap`s are iterated.
+//!   only `Vec`s and sorted maps are iterated.
 
 mod closing;
 pub mod events;

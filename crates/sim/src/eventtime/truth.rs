@@ -6,11 +6,11 @@
 
 use super::records::Record;
 use super::WindowId;
+use crate::replay::sorted_map::SortedMap;
 use crate::window::{LatePolicy, Output, WindowConfig, WindowOperator, WindowSpec};
-use std::collections::BTreeMap;
 
 /// The final count of every window by true event time, keyed in window output order.
-pub(crate) fn ground_truth(records: &[Record], window: WindowSpec) -> BTreeMap<WindowId, u64> {
+pub(crate) fn ground_truth(records: &[Record], window: WindowSpec) -> SortedMap<WindowId, u64> {
     let mut by_true_time: Vec<&Record> = records.iter().collect();
     crate::replay::sort::sort_by_key(&mut by_true_time, |record| (record.true_ms, record.index));
     let mut operator = in_order_operator(window);
@@ -21,7 +21,7 @@ pub(crate) fn ground_truth(records: &[Record], window: WindowSpec) -> BTreeMap<W
             .expect("true times are within the operator's range");
     }
     operator.finish(&mut out);
-    let mut truth = BTreeMap::new();
+    let mut truth = SortedMap::new();
     for output in out {
         if let Output::Pane(pane) = output {
             // In order, each window fires once; a later pane of a merged session would replace.

@@ -18,8 +18,8 @@ use super::events::WindowKind;
 use super::lane_events::WindowTypesEvent;
 use super::scenario::{EventTimeScenario, ScenarioError};
 use super::world::EventTimeWorld;
+use crate::replay::sorted_map::SortedMap;
 use crate::window::{Timing, Watermark, WindowSpec, WindowState};
-use std::collections::BTreeMap;
 
 /// The four runs, advanced together.
 #[derive(Clone, Debug)]
@@ -188,7 +188,7 @@ fn lane_of(world: &EventTimeWorld, key: u32) -> WindowLane {
 /// its count so far; a session that was merged into a larger one is left out (the larger
 /// one stands for it).
 fn windows_of(world: &EventTimeWorld, key: u32) -> Vec<LaneWindow> {
-    let mut by_bounds: BTreeMap<(i64, i64), LaneWindow> = BTreeMap::new();
+    let mut by_bounds: SortedMap<(i64, i64), LaneWindow> = SortedMap::new();
     for pane in world.event_time_panes() {
         if pane.window.key != key {
             continue;

@@ -19,11 +19,11 @@ use super::snapshot::{
 use super::truth::{ground_truth, in_order_operator};
 use super::watermarks::Watermarks;
 use crate::replay::chunked::ChunkedVec;
+use crate::replay::sorted_map::{SortedMap, SortedSet};
 use crate::replay::trace::TraceHasher;
 use crate::window::{
     LatePolicy, OpenWindow, Output, Timing, Watermark, WindowConfig, WindowOperator,
 };
-use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// How far the narration of the processor's outage has got.
@@ -63,17 +63,17 @@ pub struct EventTimeWorld {
     event_time: WindowOperator<u32>,
     processing_time: WindowOperator<u32>,
     /// Every window's true count, shared by every clone like `records`.
-    truth: Arc<BTreeMap<WindowId, u64>>,
+    truth: Arc<SortedMap<WindowId, u64>>,
     /// The shared windows each clock has closed, for the window-level events.
     closings: Closings,
     event_time_panes: Vec<EmittedPane>,
     processing_time_panes: Vec<EmittedPane>,
     side_outputs: Vec<SideOutputRecord>,
     /// The latest event-time count emitted per window, for restatements.
-    last_emitted: BTreeMap<WindowId, u64>,
-    dropped_per_window: BTreeMap<WindowId, u64>,
+    last_emitted: SortedMap<WindowId, u64>,
+    dropped_per_window: SortedMap<WindowId, u64>,
     /// Sessions that fired and were later merged into a larger session.
-    merged_away: BTreeSet<WindowId>,
+    merged_away: SortedSet<WindowId>,
     outage_news: OutageNews,
     /// Operator outputs of the current step; kept to reuse its allocation.
     scratch: Vec<Output<u32>>,
@@ -122,9 +122,9 @@ impl EventTimeWorld {
             event_time_panes: Vec::new(),
             processing_time_panes: Vec::new(),
             side_outputs: Vec::new(),
-            last_emitted: BTreeMap::new(),
-            dropped_per_window: BTreeMap::new(),
-            merged_away: BTreeSet::new(),
+            last_emitted: SortedMap::new(),
+            dropped_per_window: SortedMap::new(),
+            merged_away: SortedSet::new(),
             outage_news: if outage_ms.is_some() {
                 OutageNews::Ahead
             } else {
@@ -169,7 +169,7 @@ impl EventTimeWorld {
     }
 
     /// The count of every window with complete data by true event time.
-    pub fn ground_truth(&self) -> &BTreeMap<WindowId, u64> {
+    pub fn ground_truth(&self) -> &SortedMap<WindowId, u64> {
         &self.truth
     }
 
@@ -722,7 +722,7 @@ impl EventTimeWorld {
 
     /// One row per window that has a true count or an answer in either time domain.
     pub fn window_comparisons(&self) -> Vec<WindowComparison> {
-        let mut rows: BTreeMap<WindowId, WindowComparison> = BTreeMap::new();
+        let mut rows: SortedMap<WindowId, WindowComparison> = SortedMap::new();
         let blank = |window| WindowComparison {
             window,
             truth: 0,

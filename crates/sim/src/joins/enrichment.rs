@@ -118,7 +118,8 @@ impl EnrichmentLane {
         );
         // Changes are in time order, so per customer the last one at or before the order
         // wins: a binary search in that customer's changes, not a scan of all of them.
-        let mut by_customer: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
+        let mut by_customer: crate::replay::sorted_map::SortedMap<u32, Vec<u32>> =
+            Default::default();
         for (i, c) in changes.iter().enumerate() {
             by_customer.entry(c.customer).or_default().push(i as u32);
         }

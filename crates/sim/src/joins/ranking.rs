@@ -25,9 +25,9 @@ use super::sketch::{error_bound, CountMinSketch, SketchTopK};
 use super::topk::{top_k, TopK, TopWindow};
 use super::windowed::{ClosedWindow, WindowedState};
 use super::TopKConfig;
+use crate::replay::sorted_map::SortedMap;
 use crate::window::{Watermark, WindowSpec};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Bytes of one exact count: a 64-bit post id and a 64-bit count, the least a hash map of
@@ -283,7 +283,7 @@ impl RankingLane {
         let mut by_user = partition_lists(&mut self.by_user, watermark);
         let mut sketches = Vec::new();
         self.sketch.advance(watermark, &mut sketches);
-        let mut sketches: BTreeMap<(i64, i64), SketchTopK> = sketches
+        let mut sketches: SortedMap<(i64, i64), SketchTopK> = sketches
             .into_iter()
             .filter_map(|w: ClosedWindow<Option<SketchTopK>>| {
                 Some(((w.start_ms, w.end_ms), w.state?))
@@ -459,7 +459,7 @@ impl RankingLane {
 }
 
 /// Per closed window (start, end), each partition's top-K list of (post, count).
-type PartitionLists = BTreeMap<(i64, i64), Vec<Vec<(u32, u64)>>>;
+type PartitionLists = SortedMap<(i64, i64), Vec<Vec<(u32, u64)>>>;
 
 /// Moves each partition's operator to `watermark` and gathers the top-K lists of the
 /// windows that closed: per window, one list per partition (empty where a partition saw
@@ -481,7 +481,7 @@ fn partition_lists(ops: &mut [TopK<u32>], watermark: Watermark) -> PartitionList
 
 /// The partitions' top-K lists merged: counts summed per post, ranked again.
 pub fn merge(lists: &[Vec<(u32, u64)>], k: usize) -> Vec<(u32, u64)> {
-    let mut sums: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut sums: SortedMap<u32, u64> = SortedMap::new();
     for list in lists {
         for &(item, count) in list {
             *sums.entry(item).or_insert(0) += count;

@@ -16,8 +16,8 @@
 //! the answer.
 
 use crate::replay::rng::SimRng;
+use crate::replay::sorted_map::{SortedMap, SortedSet};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// The Mersenne prime 2^61 − 1 of the hash family.
 const PRIME: u64 = (1 << 61) - 1;
@@ -136,9 +136,9 @@ pub struct SketchTopK {
     capacity: usize,
     /// Candidates by (estimate, reversed item): the first is the weakest, the one to evict
     /// (lowest estimate; among equals the largest item, since ties rank by item ascending).
-    heap: BTreeSet<(u64, Reverse<u64>)>,
+    heap: SortedSet<(u64, Reverse<u64>)>,
     /// Each candidate's estimate in the heap.
-    members: BTreeMap<u64, u64>,
+    members: SortedMap<u64, u64>,
 }
 
 impl SketchTopK {
@@ -146,8 +146,8 @@ impl SketchTopK {
         Self {
             sketch,
             capacity: capacity.max(1),
-            heap: BTreeSet::new(),
-            members: BTreeMap::new(),
+            heap: SortedSet::new(),
+            members: SortedMap::new(),
         }
     }
 
@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn estimates_are_never_below_the_truth() {
         let mut s = sketch(16, 3);
-        let mut truth: BTreeMap<u64, u64> = BTreeMap::new();
+        let mut truth: std::collections::BTreeMap<u64, u64> = Default::default();
         for i in 0..2_000u64 {
             let item = (i * i) % 97;
             s.add(item);

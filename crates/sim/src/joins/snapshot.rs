@@ -193,7 +193,7 @@ impl JoinsWorld {
         let from_ms = now.saturating_sub(CLICK_SPAN_MS);
         let config = lane.join.config();
         let mut marks = Vec::new();
-        let held: std::collections::BTreeMap<(bool, u32), i64> = lane
+        let held: crate::replay::sorted_map::SortedMap<(bool, u32), i64> = lane
             .join
             .held()
             .map(|(side, &session, h)| ((side == Side::Right, session), h.expires_ms))

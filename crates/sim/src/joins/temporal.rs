@@ -20,8 +20,8 @@
 use super::config::{TemporalConfig, TemporalTime};
 use super::interval::{check_time, JoinSummary};
 use super::two_input::{Side, TwoInputWatermark};
+use crate::replay::sorted_map::{SortedMap, SortedSet};
 use crate::window::{EventError, Watermark};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// One version of a table row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,11 +69,11 @@ pub struct TemporalJoin<K, I, V> {
     watermark: TwoInputWatermark,
     /// Per key, the versions still useful, by (time, arrival). By processing time only the
     /// last arrival is kept.
-    versions: BTreeMap<K, Vec<Version<I, V>>>,
+    versions: SortedMap<K, Vec<Version<I, V>>>,
     /// Left events waiting for W to pass their time, by (time, arrival).
-    waiting: BTreeMap<(i64, u64), Waiting<K, I>>,
+    waiting: SortedMap<(i64, u64), Waiting<K, I>>,
     /// Keys holding more than one version: the only ones pruning can shrink.
-    several: BTreeSet<K>,
+    several: SortedSet<K>,
     /// W when the versions were last pruned.
     pruned_at: Watermark,
     arrivals: u64,
@@ -86,9 +86,9 @@ impl<K: Ord + Clone, I: Clone, V: Clone> TemporalJoin<K, I, V> {
         Self {
             config,
             watermark: TwoInputWatermark::new(config.max_out_of_orderness_ms),
-            versions: BTreeMap::new(),
-            waiting: BTreeMap::new(),
-            several: BTreeSet::new(),
+            versions: SortedMap::new(),
+            waiting: SortedMap::new(),
+            several: SortedSet::new(),
             pruned_at: Watermark::MinusInfinity,
             arrivals: 0,
             summary: JoinSummary::default(),
@@ -198,7 +198,7 @@ impl<K: Ord + Clone, I: Clone, V: Clone> TemporalJoin<K, I, V> {
     }
 
     /// The versions each key still holds.
-    pub fn versions(&self) -> &BTreeMap<K, Vec<Version<I, V>>> {
+    pub fn versions(&self) -> &SortedMap<K, Vec<Version<I, V>>> {
         &self.versions
     }
 
@@ -217,11 +217,11 @@ impl<K: Ord + Clone, I: Clone, V: Clone> TemporalJoin<K, I, V> {
     /// Answers every waiting event that W has passed, then prunes what no answer can need.
     fn release(&mut self, out: &mut Vec<TemporalOutput<K, I, V>>) {
         let watermark = self.watermark.current();
-        while let Some(entry) = self.waiting.first_entry() {
-            if watermark <= Watermark::At(entry.key().0) {
+        while let Some((&(time_ms, _), _)) = self.waiting.first_key_value() {
+            if watermark <= Watermark::At(time_ms) {
                 break;
             }
-            let waiting = entry.remove();
+            let (_, waiting) = self.waiting.pop_first().expect("it has a first entry");
             let version = self.valid_at(&waiting.key, waiting.time_ms);
             self.answer(waiting.key, waiting.id, waiting.time_ms, version, out);
         }

@@ -7,9 +7,10 @@
 
 use super::config::TopKConfig;
 use super::windowed::{ClosedWindow, WindowedState};
+use crate::replay::sorted_map::SortedSet;
 use crate::window::{EventError, Watermark};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// A closed window and its ranking.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,9 +117,12 @@ impl<K: Ord + Clone> TopK<K> {
 }
 
 /// The `k` largest counts, by count descending then key ascending, kept in a bounded ordered
-/// set (the "heap of the K largest"): each item costs O(log k).
-pub fn top_k<K: Ord + Clone>(counts: &BTreeMap<K, u64>, k: usize) -> Vec<(K, u64)> {
-    let mut best: BTreeSet<(Reverse<u64>, &K)> = BTreeSet::new();
+/// set (the "heap of the K largest"), which stays small: K is at most a few dozen.
+pub fn top_k<'a, K: Ord + Clone + 'a>(
+    counts: impl IntoIterator<Item = (&'a K, &'a u64)>,
+    k: usize,
+) -> Vec<(K, u64)> {
+    let mut best: SortedSet<(Reverse<u64>, &K)> = SortedSet::new();
     for (key, &count) in counts {
         best.insert((Reverse(count), key));
         if best.len() > k {

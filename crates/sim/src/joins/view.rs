@@ -13,8 +13,8 @@
 //! [`JoinedView::batch_join`] recomputes the join from the two tables alone: the view must
 //! equal it after every change (the lessons check it at every moment, the tests over seeds).
 
+use crate::replay::sorted_map::{SortedMap, SortedSet};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// A left row: the key of the right row it points at, and a value of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -81,11 +81,11 @@ pub struct ViewChange {
 /// Both tables and the view of their join.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JoinedView {
-    left: BTreeMap<u32, LeftRow>,
-    right: BTreeMap<u32, u32>,
+    left: SortedMap<u32, LeftRow>,
+    right: SortedMap<u32, u32>,
     /// (fk, left key) of every left row: which view rows a right row's change touches.
-    by_fk: BTreeSet<(u32, u32)>,
-    view: BTreeMap<u32, ViewRow>,
+    by_fk: SortedSet<(u32, u32)>,
+    view: SortedMap<u32, ViewRow>,
 }
 
 impl JoinedView {
@@ -154,8 +154,8 @@ impl JoinedView {
     }
 
     /// The join computed from scratch from the two tables, as a batch job would.
-    pub fn batch_join(&self) -> BTreeMap<u32, ViewRow> {
-        let mut joined = BTreeMap::new();
+    pub fn batch_join(&self) -> SortedMap<u32, ViewRow> {
+        let mut joined = SortedMap::new();
         for (&key, &row) in &self.left {
             if let Some(view_row) = self.joined(row) {
                 joined.insert(key, view_row);
@@ -164,15 +164,15 @@ impl JoinedView {
         joined
     }
 
-    pub fn view(&self) -> &BTreeMap<u32, ViewRow> {
+    pub fn view(&self) -> &SortedMap<u32, ViewRow> {
         &self.view
     }
 
-    pub fn left(&self) -> &BTreeMap<u32, LeftRow> {
+    pub fn left(&self) -> &SortedMap<u32, LeftRow> {
         &self.left
     }
 
-    pub fn right(&self) -> &BTreeMap<u32, u32> {
+    pub fn right(&self) -> &SortedMap<u32, u32> {
         &self.right
     }
 }

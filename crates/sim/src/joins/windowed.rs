@@ -13,8 +13,8 @@
 //! and finds the same counts in the same windows.
 
 use super::config::JoinConfigError;
+use crate::replay::sorted_map::SortedMap;
 use crate::window::{EventError, FixedAssigner, Watermark, WindowSpec, MAX_TIME_MS};
-use std::collections::BTreeMap;
 
 /// A window that closed, with what it gathered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct WindowedState<A> {
     assigner: FixedAssigner,
     watermark: Watermark,
     /// Open windows by (end, start): the order they close in.
-    open: BTreeMap<(i64, i64), A>,
+    open: SortedMap<(i64, i64), A>,
     events: u64,
     late: u64,
 }
@@ -52,7 +52,7 @@ impl<A: Default> WindowedState<A> {
         Ok(Self {
             assigner: FixedAssigner { size_ms, hop_ms },
             watermark: Watermark::MinusInfinity,
-            open: BTreeMap::new(),
+            open: SortedMap::new(),
             events: 0,
             late: 0,
         })
@@ -97,15 +97,15 @@ impl<A: Default> WindowedState<A> {
             return;
         }
         self.watermark = candidate;
-        while let Some(entry) = self.open.first_entry() {
-            let (end_ms, start_ms) = *entry.key();
+        while let Some((&(end_ms, start_ms), _)) = self.open.first_key_value() {
             if !candidate.has_reached(end_ms) {
                 break;
             }
+            let (_, state) = self.open.pop_first().expect("it has a first entry");
             closed.push(ClosedWindow {
                 start_ms,
                 end_ms,
-                state: entry.remove(),
+                state,
             });
         }
     }

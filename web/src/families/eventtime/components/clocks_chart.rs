@@ -7,8 +7,8 @@
 use crate::platform::plot::{Layout, Look, Marker, Plot, Rgb};
 use crate::platform::shared::Shared;
 use crate::shell::canvas::use_canvas_drawing;
-use std::collections::BTreeMap;
 use streamlab_sim::eventtime::WindowComparison;
+use streamlab_sim::replay::sorted_map::SortedMap;
 use streamlab_sim::window::{Watermark, WindowSpec};
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
@@ -56,7 +56,7 @@ impl WindowCounts {
             event: u64,
             event_fired_at_ms: Option<i64>,
         }
-        let mut by_bounds: BTreeMap<(i64, i64), Sums> = BTreeMap::new();
+        let mut by_bounds: SortedMap<(i64, i64), Sums> = SortedMap::new();
         // Tumbling windows in which nothing was processed have no row, yet they are the
         // dip of the outage: list every one up to the axis end.
         if let WindowSpec::Tumbling { size_ms } = window {

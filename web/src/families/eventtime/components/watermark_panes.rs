@@ -6,10 +6,10 @@
 
 use crate::families::eventtime::components::watermark_chart::ChartDot;
 use crate::platform::shared::Shared;
-use std::collections::BTreeMap;
 use streamlab_sim::eventtime::events::clock_time as clock;
 use streamlab_sim::eventtime::views::Lateness;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, LateRecordPolicy};
+use streamlab_sim::replay::sorted_map::SortedMap;
 use streamlab_sim::window::Timing;
 use yew::prelude::*;
 
@@ -85,7 +85,7 @@ pub fn pane_events(
     let lateness_ms = scenario.allowed_lateness_ms;
     let mut events = Vec::new();
     // When each window's on-time pane came out (the watermark passed its end), all devices.
-    let mut fired: BTreeMap<(i64, i64), (i64, u64)> = BTreeMap::new();
+    let mut fired: SortedMap<(i64, i64), (i64, u64)> = SortedMap::new();
     for pane in &snapshot.event_time_panes {
         if pane.timing == Timing::OnTime {
             let entry = fired
@@ -95,7 +95,7 @@ pub fn pane_events(
             entry.1 += pane.count;
         }
     }
-    let mut truth: BTreeMap<(i64, i64), u64> = BTreeMap::new();
+    let mut truth: SortedMap<(i64, i64), u64> = SortedMap::new();
     for row in &snapshot.windows {
         *truth
             .entry((row.window.start_ms, row.window.end_ms))
