@@ -7,9 +7,6 @@
 //! version 2 link already shared decode to garbage (`tests/fixtures/links-v2.txt` catches
 //! that). A later format that wants another dictionary gets a new version number.
 
-use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
-use miniz_oxide::inflate::TINFLStatus;
-
 /// Words format 2 links are made of: every scenario field, the values knobs take, and a
 /// scheduled action of each kind. Frozen (see the module documentation).
 pub const DICTIONARY_V2: &[u8] = br#"{"window":{"type":"tumbling","size":10000},{"type":"hopping","size":60000,"hop":20000},{"type":"session","gap":30000},"time_domain":"event_time","processing_time","timestamp":"device","corrected","late_policy":"drop","restate","side_output","max_out_of_orderness_ms":2000,"allowed_lateness_ms":0,"idleness_ms":0,"events_per_second":20,"keys":8,"delay":{"network_ms":50,"jitter_ms":200,"tail_probability":0.05,"tail_mean_ms":5000},"offline":{"devices":0,"duration_ms":30000},"skew":{"devices":0,"clock_skew_ms":-30000},"outage":{"start_ms":30000,"duration_ms":0,"catch_up_records_per_second":200},"version":1,"seed":42,"duration_ms":60000,"topic":{"name":"events","partitions":6},"producer":{"rate_per_s":200,"key_count":50,"key_skew":0.0,"linger_ms":5},"broker":{"group_initial_rebalance_delay_ms":3000},"groups":{"0":{"group_id":"search","members":3,"partition_assignment_strategy":"range","roundrobin","sticky","cooperative-sticky","max_poll_records":500,"enable_auto_commit":true,"auto_commit_interval_ms":5000,"fetch_max_wait_ms":500,"processing":{"time_ms":10,"distribution":"constant","uniform","exponential"},"session_timeout_ms":45000,"heartbeat_interval_ms":3000,"max_poll_interval_ms":300000,"static_membership":false,"commit_on_revoke":false}},"schedule":[{"action":"start","leave","crash","at_ms":10001,"group_id":"search","member_id":"c1"},{"action":{"pause":{"duration_ms":10000}},{"action":{"slow_down":{"duration_ms":15000,"factor":4}},{"action":{"restart":{"down_ms":10000}},"at_ms":20001,"group_id":"search","member_id":"c2"}]}"#;
@@ -22,18 +19,7 @@ pub fn deflate(dictionary: &[u8], data: &[u8]) -> Vec<u8> {
 /// Inflates what [`deflate`] made with the same dictionary; `None` if the data is damaged or
 /// would inflate past `limit` bytes.
 pub fn inflate(dictionary: &[u8], compressed: &[u8], limit: usize) -> Option<Vec<u8>> {
-    let mut out = vec![0; dictionary.len() + limit];
-    out[..dictionary.len()].copy_from_slice(dictionary);
-    let mut decompressor = DecompressorOxide::new();
-    let (status, _, written) = decompress(
-        &mut decompressor,
-        compressed,
-        &mut out,
-        dictionary.len(),
-        inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF,
-    );
-    (status == TINFLStatus::Done)
-        .then(|| out[dictionary.len()..dictionary.len() + written].to_vec())
+    super::inflate::inflate(dictionary, compressed, limit)
 }
 
 #[cfg(test)]

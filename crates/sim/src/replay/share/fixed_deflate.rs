@@ -20,7 +20,7 @@ const MAX_CANDIDATES: usize = 256;
 const HASH_BITS: u32 = 12;
 
 /// Each length symbol's (first length, extra bits), from 257 on.
-const LENGTHS: [(u16, u8); 29] = [
+pub(super) const LENGTHS: [(u16, u8); 29] = [
     (3, 0),
     (4, 0),
     (5, 0),
@@ -53,7 +53,7 @@ const LENGTHS: [(u16, u8); 29] = [
 ];
 
 /// Each distance symbol's (first distance, extra bits).
-const DISTANCES: [(u16, u8); 30] = [
+pub(super) const DISTANCES: [(u16, u8); 30] = [
     (1, 0),
     (2, 0),
     (3, 0),

@@ -18,6 +18,7 @@
 
 mod dictionary;
 mod fixed_deflate;
+mod inflate;
 pub mod patch;
 pub mod query;
 
@@ -154,13 +155,14 @@ fn unpack(link: &str) -> Result<(u32, Vec<u8>), ShareError> {
     let compressed = URL_SAFE_NO_PAD
         .decode(payload)
         .map_err(|_| unreadable("it is not valid base64url"))?;
-    let json = match version {
-        1 => {
-            miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_INFLATED_BYTES).ok()
-        }
-        _ => dictionary::inflate(dictionary::DICTIONARY_V2, &compressed, MAX_INFLATED_BYTES),
-    }
-    .ok_or_else(|| unreadable("its compressed data is damaged"))?;
+    // Format 1 is plain DEFLATE; later formats are primed with the frozen dictionary.
+    let dictionary = if version == 1 {
+        &[][..]
+    } else {
+        dictionary::DICTIONARY_V2
+    };
+    let json = dictionary::inflate(dictionary, &compressed, MAX_INFLATED_BYTES)
+        .ok_or_else(|| unreadable("its compressed data is damaged"))?;
     Ok((version, json))
 }
 
