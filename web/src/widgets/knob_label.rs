@@ -1,4 +1,8 @@
 //! The label every knob shares: the human name and, beside it, the real config name.
+//!
+//! The knob widgets are plain functions, not components: their parent builds new callbacks
+//! on every render, so a component's check for unchanged props never spared a render, and
+//! each component cost the site about a kilobyte of lifecycle code.
 
 use yew::prelude::*;
 
@@ -10,25 +14,19 @@ pub fn knob_id(scope: &str, label: &str) -> String {
     )
 }
 
-#[derive(Properties, PartialEq)]
-pub struct KnobLabelProps {
-    /// The id of the input the label names.
-    pub for_id: AttrValue,
-    pub label: AttrValue,
-    #[prop_or_default]
-    pub config_name: Option<AttrValue>,
-    /// Shown before the name (a checkbox sits inside its label).
-    #[prop_or_default]
-    pub children: Html,
-}
-
-#[function_component(KnobLabel)]
-pub fn knob_label(props: &KnobLabelProps) -> Html {
+/// The label of the input `for_id`: `before` (a checkbox sits inside its label), the human
+/// name, and the real config name if the knob is a real setting.
+pub fn knob_label(
+    for_id: &str,
+    label: &AttrValue,
+    config_name: Option<&AttrValue>,
+    before: Html,
+) -> Html {
     html! {
-        <label for={props.for_id.clone()} class="knob-label">
-            { props.children.clone() }
-            <span class="knob-name">{ &props.label }</span>
-            if let Some(name) = &props.config_name {
+        <label for={for_id.to_string()} class="knob-label">
+            { before }
+            <span class="knob-name">{ label }</span>
+            if let Some(name) = config_name {
                 <code class="knob-config">{ name }</code>
             }
         </label>

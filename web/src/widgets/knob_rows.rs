@@ -4,10 +4,10 @@
 //! which the family lifts into a scenario edit), never a whole value.
 
 use super::edit::number_edit;
-use super::number_knob::NumberKnob;
-use super::select_knob::SelectKnob;
-use super::toggle_knob::ToggleKnob;
-use super::whole_knob::WholeKnob;
+use super::number_knob::{number_knob, NumberKnobProps};
+use super::select_knob::{select_knob, SelectKnobProps};
+use super::toggle_knob::{toggle_knob, ToggleKnobProps};
+use super::whole_knob::{whole_knob, WholeKnobProps};
 use std::rc::Rc;
 use streamlab_sim::family::knob::{format_number, Control, Knob, NumberControl};
 use yew::prelude::*;
@@ -85,27 +85,40 @@ fn control<T: 'static>(
             let (set, step, previous) = (number.set, number.step, (number.get)(value));
             let bounds = number.bounds_in(value);
             let range = (bounds.min, bounds.max);
-            html! {
-                <NumberKnob label={knob.label} scope={scope.clone()} {config_name}
-                    unit={number.bounds.unit} {hint} value={previous}
-                    {bounds} {step}
-                    slider_max={slider_max(number, value)}
-                    on_change={on_edit.reform(move |v: f64| number_edit(set, v, previous, step, range))} />
-            }
+            number_knob(NumberKnobProps {
+                label: knob.label.into(),
+                scope: scope.clone(),
+                config_name,
+                unit: number.bounds.unit.into(),
+                hint,
+                value: previous,
+                bounds: bounds.into(),
+                step,
+                slider_max: slider_max(number, value),
+                disabled: false,
+                on_change: on_edit.reform(move |v: f64| number_edit(set, v, previous, step, range)),
+            })
         }
         Control::Whole { get, set } => {
             let set = *set;
-            html! {
-                <WholeKnob label={knob.label} scope={scope.clone()} {hint} value={get(value)}
-                    on_change={on_edit.reform(move |v: u64| Edit::new(move |t: &mut T| set(t, v)))} />
-            }
+            whole_knob(WholeKnobProps {
+                label: knob.label.into(),
+                scope: scope.clone(),
+                hint,
+                value: get(value),
+                on_change: on_edit.reform(move |v: u64| Edit::new(move |t: &mut T| set(t, v))),
+            })
         }
         Control::Toggle { get, set } => {
             let set = *set;
-            html! {
-                <ToggleKnob label={knob.label} scope={scope.clone()} {config_name} {hint} value={get(value)}
-                    on_change={on_edit.reform(move |v: bool| Edit::new(move |t: &mut T| set(t, v)))} />
-            }
+            toggle_knob(ToggleKnobProps {
+                label: knob.label.into(),
+                scope: scope.clone(),
+                config_name,
+                hint,
+                value: get(value),
+                on_change: on_edit.reform(move |v: bool| Edit::new(move |t: &mut T| set(t, v))),
+            })
         }
         Control::Choice { options, get, set } => {
             let set = *set;
@@ -113,11 +126,15 @@ fn control<T: 'static>(
                 .into_iter()
                 .map(|o| (AttrValue::from(o.value), AttrValue::from(o.label)))
                 .collect();
-            html! {
-                <SelectKnob label={knob.label} scope={scope.clone()} {config_name} {hint} {options}
-                    value={AttrValue::from(get(value))}
-                    on_change={on_edit.reform(move |v: String| Edit::new(move |t: &mut T| set(t, &v)))} />
-            }
+            select_knob(SelectKnobProps {
+                label: knob.label.into(),
+                scope: scope.clone(),
+                config_name,
+                hint,
+                options,
+                value: AttrValue::from(get(value)),
+                on_change: on_edit.reform(move |v: String| Edit::new(move |t: &mut T| set(t, &v))),
+            })
         }
     }
 }

@@ -2,10 +2,9 @@
 
 use crate::platform::typed_number::parse_decimal;
 use crate::widgets::edit::on_grid;
-use crate::widgets::knob_label::{knob_id, KnobLabel};
+use crate::widgets::knob_label::{knob_id, knob_label};
 use streamlab_sim::family::knob::Bounds as CoreBounds;
 use web_sys::HtmlInputElement;
-use yew::html::IntoPropValue;
 use yew::prelude::*;
 
 /// The values a knob accepts, inclusive.
@@ -15,49 +14,37 @@ pub struct Bounds {
     pub max: f64,
 }
 
-impl IntoPropValue<Bounds> for (f64, f64) {
-    fn into_prop_value(self) -> Bounds {
+/// A range from the core's knob tables.
+impl From<CoreBounds> for Bounds {
+    fn from(bounds: CoreBounds) -> Self {
         Bounds {
-            min: self.0,
-            max: self.1,
+            min: bounds.min,
+            max: bounds.max,
         }
     }
 }
 
-/// A range from the core's knob tables.
-impl IntoPropValue<Bounds> for CoreBounds {
-    fn into_prop_value(self) -> Bounds {
-        (self.min, self.max).into_prop_value()
-    }
-}
-
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Clone)]
 pub struct NumberKnobProps {
     /// Human label ("Partitions").
     pub label: AttrValue,
     /// Distinguishes knobs with the same label (one per group), for unique element ids.
-    #[prop_or_default]
     pub scope: AttrValue,
     /// The real Kafka/Flink name, shown in monospace, if the knob is a real setting.
-    #[prop_or_default]
     pub config_name: Option<AttrValue>,
     pub unit: AttrValue,
     /// One line on what the knob does.
     pub hint: AttrValue,
     pub value: f64,
     pub bounds: Bounds,
-    #[prop_or(1.0)]
     pub step: f64,
     /// The slider's top, when the full range is too wide to slide through usefully.
-    #[prop_or_default]
     pub slider_max: Option<f64>,
-    #[prop_or_default]
     pub disabled: bool,
     pub on_change: Callback<f64>,
 }
 
-#[function_component(NumberKnob)]
-pub fn number_knob(props: &NumberKnobProps) -> Html {
+pub fn number_knob(props: NumberKnobProps) -> Html {
     let id = knob_id(&props.scope, &props.label);
     let emit = {
         let props = props.clone();
@@ -79,7 +66,7 @@ pub fn number_knob(props: &NumberKnobProps) -> Html {
     let slider_max = props.slider_max.unwrap_or(props.bounds.max);
     html! {
         <div class="knob">
-            <KnobLabel for_id={id.clone()} label={props.label.clone()} config_name={props.config_name.clone()} />
+            { knob_label(&id, &props.label, props.config_name.as_ref(), Html::default()) }
             <div class="knob-inputs">
                 <input type="range" aria-label={props.label.clone()}
                     min={props.bounds.min.to_string()} max={slider_max.to_string()}

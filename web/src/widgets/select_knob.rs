@@ -1,16 +1,13 @@
 //! One knob with named choices (an assignor, a distribution).
 
-use crate::widgets::knob_label::{knob_id, KnobLabel};
+use crate::widgets::knob_label::{knob_id, knob_label};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq, Clone)]
 pub struct SelectKnobProps {
     pub label: AttrValue,
     /// Distinguishes knobs with the same label (one per group), for unique element ids.
-    #[prop_or_default]
     pub scope: AttrValue,
-    #[prop_or_default]
     pub config_name: Option<AttrValue>,
     pub hint: AttrValue,
     /// (value, shown text) pairs.
@@ -19,8 +16,7 @@ pub struct SelectKnobProps {
     pub on_change: Callback<String>,
 }
 
-#[function_component(SelectKnob)]
-pub fn select_knob(props: &SelectKnobProps) -> Html {
+pub fn select_knob(props: SelectKnobProps) -> Html {
     let id = knob_id(&props.scope, &props.label);
     let onchange = {
         let on_change = props.on_change.clone();
@@ -31,7 +27,7 @@ pub fn select_knob(props: &SelectKnobProps) -> Html {
     };
     html! {
         <div class="knob">
-            <KnobLabel for_id={id.clone()} label={props.label.clone()} config_name={props.config_name.clone()} />
+            { knob_label(&id, &props.label, props.config_name.as_ref(), Html::default()) }
             <div class="knob-inputs">
                 <select id={id} {onchange}>
                     { for props.options.iter().map(|(value, text)| html! {

@@ -1,21 +1,18 @@
 //! A whole-number knob wider than a browser's numbers hold exactly (a 64-bit seed), typed as
 //! text: anything that does not parse is left as it was.
 
-use super::knob_label::{knob_id, KnobLabel};
+use super::knob_label::{knob_id, knob_label};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct WholeKnobProps {
     pub label: AttrValue,
-    #[prop_or_default]
     pub scope: AttrValue,
     pub hint: AttrValue,
     pub value: u64,
     pub on_change: Callback<u64>,
 }
 
-#[function_component(WholeKnob)]
-pub fn whole_knob(props: &WholeKnobProps) -> Html {
+pub fn whole_knob(props: WholeKnobProps) -> Html {
     let id = knob_id(&props.scope, &props.label);
     let onchange = {
         let on_change = props.on_change.clone();
@@ -28,7 +25,7 @@ pub fn whole_knob(props: &WholeKnobProps) -> Html {
     };
     html! {
         <div class="knob">
-            <KnobLabel for_id={id.clone()} label={props.label.clone()} />
+            { knob_label(&id, &props.label, None, Html::default()) }
             <div class="knob-inputs">
                 <input {id} type="text" inputmode="numeric" class="knob-exact wide"
                     value={props.value.to_string()} {onchange} />
