@@ -14,20 +14,22 @@
 use super::address_bar::{url_with, AddressBar, Write};
 use super::clock::{shortcut_msg, SimClock, TransportMsg};
 use super::compare::{Comparison, Side};
-use super::components::compare_panel::ComparePanel;
+use super::components::compare_panel::{compare_panel, ComparePanelProps};
 use super::components::embed_challenge::EmbedChallenge;
-use super::components::error_banner::ErrorBanner;
+use super::components::error_banner::{error_banner, ErrorBannerProps};
 use super::components::family_knobs::FamilyKnobs;
 use super::components::lesson_text::LessonText;
-use super::components::lesson_tools::LessonTools;
+use super::components::lesson_tools::{lesson_tools, LessonToolsProps};
 use super::components::misconception_banner::MisconceptionBanner;
 use super::components::narration::{newest_lines, Narration, NarrationLine};
-use super::components::presets_bar::{PresetButton, PresetsBar};
-use super::components::rebuild_notice::RebuildNotice;
+use super::components::presets_bar::{presets_bar, PresetButton, PresetsBarProps};
+use super::components::rebuild_notice::{rebuild_notice, RebuildNoticeProps};
 use super::components::share_bar::ShareBar;
 use super::components::site_header::SiteHeader;
-use super::components::timeline_scrubber::{TimelineMark, TimelineScrubber};
-use super::components::transport::{speed_factor, Transport};
+use super::components::timeline_scrubber::{
+    timeline_scrubber, TimelineMark, TimelineScrubberProps,
+};
+use super::components::transport::{speed_factor, transport, TransportProps};
 use super::family::{Act, Edit, Lesson, LessonFamily, Scenario, StageContext};
 use super::host_api::{self, HostCommand};
 use super::link::{LessonLink, LinkMemo};
@@ -323,7 +325,10 @@ impl<F: LessonFamily> Component for Playground<F> {
             <div class="page">
                 <SiteHeader current={words.slug} />
                 if let Some(message) = &self.error {
-                    <ErrorBanner message={message.clone()} on_dismiss={link.callback(|_| Msg::DismissError)} />
+                    { error_banner(&ErrorBannerProps {
+                        message: message.clone().into(),
+                        on_dismiss: link.callback(|_| Msg::DismissError),
+                    }) }
                 }
                 <main class={classes!("lesson", F::Sim::FAMILY)}>
                     <h1 class="question">{ words.question }</h1>
@@ -331,20 +336,28 @@ impl<F: LessonFamily> Component for Playground<F> {
                     <div class="workbench">
                         <div class={classes!("stage", self.rebuild.is_some().then_some("rebuilding"))}>
                             <EmbedChallenge playing={self.clock.playing} on_run={link.callback(|_| Msg::TogglePlay)} />
-                            <Transport playing={self.clock.playing} speed_exponent={self.clock.speed_exponent}
-                                sim_ms={self.run.now_ms()}
-                                on_toggle={link.callback(|_| Msg::TogglePlay)}
-                                on_step={link.callback(|_| Msg::Step)}
-                                on_reset={link.callback(|_| Msg::Reset)}
-                                on_speed={link.callback(Msg::Speed)} />
-                            <TimelineScrubber position_ms={self.run.now_ms()}
-                                end_ms={self.run.furthest_ms.max(self.run.world().end_ms())}
-                                marks={self.marks()} in_the_past={self.run.in_the_past()}
-                                on_seek={link.callback(Msg::Seek)} />
+                            { transport(&TransportProps {
+                                playing: self.clock.playing,
+                                speed_exponent: self.clock.speed_exponent,
+                                sim_ms: self.run.now_ms(),
+                                on_toggle: link.callback(|_| Msg::TogglePlay),
+                                on_step: link.callback(|_| Msg::Step),
+                                on_reset: link.callback(|_| Msg::Reset),
+                                on_speed: link.callback(Msg::Speed),
+                            }) }
+                            { timeline_scrubber(&TimelineScrubberProps {
+                                position_ms: self.run.now_ms(),
+                                end_ms: self.run.furthest_ms.max(self.run.world().end_ms()),
+                                marks: self.marks(),
+                                in_the_past: self.run.in_the_past(),
+                                on_seek: link.callback(Msg::Seek),
+                            }) }
                             if let Some(rebuild) = &self.rebuild {
-                                <RebuildNotice from_ms={rebuild.from_ms()}
-                                    built_ms={rebuild.progress_ms().0}
-                                    target_ms={rebuild.progress_ms().1} />
+                                { rebuild_notice(&RebuildNoticeProps {
+                                    from_ms: rebuild.from_ms(),
+                                    built_ms: rebuild.progress_ms().0,
+                                    target_ms: rebuild.progress_ms().1,
+                                }) }
                             }
                             { self.view_runs(ctx) }
                             { F::panels(lesson, &self.run.view, &stage) }
@@ -352,12 +365,19 @@ impl<F: LessonFamily> Component for Playground<F> {
                         </div>
                         <aside class="side" inert={locked}>
                             <ShareBar url={self.share_url.clone()} />
-                            <LessonTools url={self.share_url.clone()} slug={words.slug} title={words.title}
-                                config_title={config.title} config={config.text} config_note={config.note}
-                                pictures={F::pictures(lesson)}
-                                on_csv={self.csv_callback()} on_json={self.json_callback()} />
+                            { lesson_tools(&LessonToolsProps {
+                                url: self.share_url.clone(),
+                                slug: words.slug,
+                                title: words.title,
+                                config_title: config.title,
+                                config: config.text,
+                                config_note: config.note,
+                                pictures: F::pictures(lesson),
+                                on_csv: self.csv_callback(),
+                                on_json: self.json_callback(),
+                            }) }
                             if !presets.is_empty() {
-                                <PresetsBar {presets} on_pick={link.callback(Msg::Preset)} />
+                                { presets_bar(&PresetsBarProps { presets, on_pick: link.callback(Msg::Preset) }) }
                             }
                             <FamilyKnobs<F> {lesson} scenario={self.editing_scenario().clone()}
                                 on_edit={self.on_edit.clone()} />
@@ -783,10 +803,13 @@ impl<F: LessonFamily> Playground<F> {
         let stage = self.stage_context(true);
         html! {
             <>
-                <ComparePanel editing={comparison.editing} rows={comparison.figure_rows(&self.run)}
-                    first_difference_ms={comparison.first_difference_ms}
-                    on_side={link.callback(Msg::EditSide)}
-                    on_close={link.callback(|_| Msg::CloseComparison)} />
+                { compare_panel(&ComparePanelProps {
+                    editing: comparison.editing,
+                    rows: comparison.figure_rows(&self.run),
+                    first_difference_ms: comparison.first_difference_ms,
+                    on_side: link.callback(Msg::EditSide),
+                    on_close: link.callback(|_| Msg::CloseComparison),
+                }) }
                 <div class="side-by-side">
                     <figure><figcaption>{ format!("A: {a_label}") }</figcaption>
                         { F::picture(self.lesson, &self.run.view, &stage) }</figure>

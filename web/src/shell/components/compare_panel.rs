@@ -7,7 +7,7 @@ use streamlab_sim::eventtime::events::clock_time;
 use streamlab_sim::family::knob::format_number;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct ComparePanelProps {
     pub editing: Side,
     pub rows: Vec<FigureRow>,
@@ -16,7 +16,6 @@ pub struct ComparePanelProps {
     pub on_close: Callback<()>,
 }
 
-#[function_component(ComparePanel)]
 pub fn compare_panel(props: &ComparePanelProps) -> Html {
     let side_button = |side: Side, label: &'static str| {
         let on_side = props.on_side.clone();

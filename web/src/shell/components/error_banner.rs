@@ -2,13 +2,12 @@
 
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct ErrorBannerProps {
     pub message: AttrValue,
     pub on_dismiss: Callback<()>,
 }
 
-#[function_component(ErrorBanner)]
 pub fn error_banner(props: &ErrorBannerProps) -> Html {
     let dismiss = {
         let cb = props.on_dismiss.clone();

@@ -9,7 +9,7 @@ use crate::shell::family::Picture;
 use crate::shell::svg_png::download_svg;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct LessonToolsProps {
     /// The share link of the current scenario.
     pub url: AttrValue,
@@ -25,7 +25,6 @@ pub struct LessonToolsProps {
     pub on_json: Callback<()>,
 }
 
-#[function_component(LessonTools)]
 pub fn lesson_tools(props: &LessonToolsProps) -> Html {
     let slug = props.slug;
     let pictures = props.pictures.iter().map(|&(label, selector, file)| {

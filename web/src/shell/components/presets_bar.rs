@@ -11,13 +11,12 @@ pub struct PresetButton {
     pub description: &'static str,
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct PresetsBarProps {
     pub presets: Vec<PresetButton>,
     pub on_pick: Callback<&'static str>,
 }
 
-#[function_component(PresetsBar)]
 pub fn presets_bar(props: &PresetsBarProps) -> Html {
     html! {
         <section class="presets" aria-label="Presets">

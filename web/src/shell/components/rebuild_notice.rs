@@ -6,7 +6,7 @@
 use super::timeline_scrubber::seconds;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct RebuildNoticeProps {
     /// Where the build started: 0, or how far a kept run of the setting had been simulated.
     pub from_ms: u64,
@@ -16,7 +16,6 @@ pub struct RebuildNoticeProps {
     pub target_ms: u64,
 }
 
-#[function_component(RebuildNotice)]
 pub fn rebuild_notice(props: &RebuildNoticeProps) -> Html {
     let (built, target) = (props.built_ms, props.target_ms);
     let (heading, why) = words(props.from_ms);

@@ -16,7 +16,7 @@ pub struct TimelineMark {
     pub label: String,
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct TimelineScrubberProps {
     pub position_ms: u64,
     /// The end of the slider: how far the run has been, or its planned length.
@@ -27,7 +27,6 @@ pub struct TimelineScrubberProps {
     pub on_seek: Callback<u64>,
 }
 
-#[function_component(TimelineScrubber)]
 pub fn timeline_scrubber(props: &TimelineScrubberProps) -> Html {
     let end_ms = props.end_ms.max(props.position_ms).max(1);
     let on_input = {

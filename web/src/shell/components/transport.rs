@@ -22,7 +22,7 @@ pub fn speed_label(exponent: i32) -> String {
     }
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct TransportProps {
     pub playing: bool,
     pub speed_exponent: i32,
@@ -33,7 +33,6 @@ pub struct TransportProps {
     pub on_speed: Callback<i32>,
 }
 
-#[function_component(Transport)]
 pub fn transport(props: &TransportProps) -> Html {
     let click = |cb: &Callback<()>| {
         let cb = cb.clone();
