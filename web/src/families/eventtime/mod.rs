@@ -22,10 +22,10 @@ use crate::shell::family::{CompareChange, Edit, LessonFamily, Picture, RealConfi
 use crate::widgets::knob_rows::knob_panel;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use components::clocks_chart::EventTimeChart;
-use components::clocks_counters::EventTimeCounters;
+use components::clocks_counters::{eventtime_counters, EventTimeCountersProps};
 use components::strip::EventTimeStrip;
 use components::watermark_chart::WatermarkChart;
-use components::watermark_counters::WatermarkCounters;
+use components::watermark_counters::{watermark_counters, WatermarkCountersProps};
 use components::watermark_panes::WatermarkPanes;
 use components::windows_chart::WindowsChart;
 use streamlab_sim::eventtime::knobs::KNOBS;
@@ -91,7 +91,7 @@ impl LessonFamily for EventTimeFamily {
             EventTimeView::Watermarks => match &view.watermarks {
                 Some(panels) => html! {
                     <>
-                        <WatermarkCounters figures={panels.figures} />
+                        { watermark_counters(&WatermarkCountersProps { figures: panels.figures }) }
                         <div class="wm-stage">
                             <WatermarkChart data={panels.chart.clone()} />
                             <WatermarkPanes events={panels.events.clone()} />
@@ -102,10 +102,14 @@ impl LessonFamily for EventTimeFamily {
             },
             EventTimeView::Clocks => html! {
                 <>
-                    <EventTimeCounters now_ms={clock.now_ms} watermark_ms={clock.watermark.as_ms()}
-                        input_ended={clock.input_ended} backlog={clock.backlog}
-                        processed={clock.processed}
-                        overcount={view.counts.largest_overcount().map(|(_, _, over)| over)} />
+                    { eventtime_counters(&EventTimeCountersProps {
+                        now_ms: clock.now_ms,
+                        watermark_ms: clock.watermark.as_ms(),
+                        input_ended: clock.input_ended,
+                        backlog: clock.backlog,
+                        processed: clock.processed,
+                        overcount: view.counts.largest_overcount().map(|(_, _, over)| over),
+                    }) }
                     <EventTimeStrip data={view.strip.clone()} />
                     <EventTimeChart data={view.counts.clone()} />
                 </>

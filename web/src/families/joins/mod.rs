@@ -17,10 +17,10 @@ use crate::shell::family::{
 use crate::widgets::knob_rows::knob_panel;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use crate::widgets::time_chart::TimeChart;
-use components::enrichment::Enrichment;
-use components::ranking::Ranking;
-use components::streams::Streams;
-use components::tables::Tables;
+use components::enrichment::{enrichment, EnrichmentProps};
+use components::ranking::{ranking, RankingProps};
+use components::streams::{streams, StreamsProps};
+use components::tables::{tables, TablesProps};
 use streamlab_sim::family::knob::settings_text;
 use streamlab_sim::joins::knobs::KNOBS;
 use streamlab_sim::joins::{JoinsEvent, JoinsEventKind, JoinsScenario, JoinsWorld};
@@ -64,14 +64,28 @@ impl LessonFamily for JoinsFamily {
     ) -> Html {
         let s = &view.snapshot;
         let figures = view.figures.clone();
+        // Plain functions, not components: the picture and figures change on every frame of a
+        // run, so a component's check for unchanged props would never spare a render.
         if let Some(picture) = &s.clicks {
-            html! { <Streams picture={picture.clone()} {figures} /> }
+            streams(&StreamsProps {
+                picture: picture.clone(),
+                figures,
+            })
         } else if let Some(picture) = &s.enrichment {
-            html! { <Enrichment picture={picture.clone()} {figures} /> }
+            enrichment(&EnrichmentProps {
+                picture: picture.clone(),
+                figures,
+            })
         } else if let Some(picture) = &s.tables {
-            html! { <Tables picture={picture.clone()} {figures} /> }
+            tables(&TablesProps {
+                picture: picture.clone(),
+                figures,
+            })
         } else if let Some(picture) = &s.ranking {
-            html! { <Ranking picture={picture.clone()} {figures} /> }
+            ranking(&RankingProps {
+                picture: picture.clone(),
+                figures,
+            })
         } else {
             html! {}
         }

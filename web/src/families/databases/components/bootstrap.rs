@@ -5,7 +5,7 @@
 //! prints.
 
 use crate::platform::shared::Shared;
-use crate::widgets::figure_counters::Counters;
+use crate::widgets::figure_counters::counters;
 use streamlab_sim::databases::bootstrap::Phase;
 use streamlab_sim::databases::{BootstrapMethod, BootstrapPicture, DatabasesSnapshot};
 use streamlab_sim::family::Figures;
@@ -92,8 +92,7 @@ pub fn bootstrap(props: &BootstrapProps) -> Html {
                     <span class="db-row differs">{ "≠" }</span>{ " differs from the table" }
                 </p>
             </section>
-            <Counters figures={props.figures.clone()} rows={ROWS}
-                      warn={&["missed_or_duplicated", "missed", "duplicated", "divergent_keys"][..]} />
+            { counters(&props.figures, ROWS, &["missed_or_duplicated", "missed", "duplicated", "divergent_keys"][..], None) }
         </div>
     }
 }

@@ -5,7 +5,7 @@
 //! compacted event log would leave). The figures carry the names `streamlab simulate` prints.
 
 use crate::platform::shared::Shared;
-use crate::widgets::figure_counters::Counters;
+use crate::widgets::figure_counters::counters;
 use streamlab_sim::databases::accounts::AccountEvent;
 use streamlab_sim::databases::{CompactionPicture, DatabasesSnapshot};
 use streamlab_sim::family::Figures;
@@ -57,8 +57,7 @@ pub fn compaction(props: &CompactionProps) -> Html {
                 </p>
                 { tombstone(c) }
             </section>
-            <Counters figures={props.figures.clone()} rows={ROWS}
-                      warn={&["bootstrap_wrong_keys", "event_sourced.wrong_if_compacted"][..]} />
+            { counters(&props.figures, ROWS, &["bootstrap_wrong_keys", "event_sourced.wrong_if_compacted"][..], None) }
             { accounts(c) }
         </div>
     }

@@ -5,7 +5,7 @@
 //! lane applied out of order, and the outbox table's newest rows.
 
 use crate::platform::shared::Shared;
-use crate::widgets::figure_counters::Counters;
+use crate::widgets::figure_counters::counters;
 use streamlab_sim::databases::sync::RaceTrace;
 use streamlab_sim::databases::{DatabasesSnapshot, Lane, SyncPicture};
 use streamlab_sim::family::Figures;
@@ -89,7 +89,7 @@ pub fn sync(props: &SyncProps) -> Html {
                         <section class={classes!("db-lane", l.lane.name())} aria-label={l.lane.words()}>
                             <h3>{ l.lane.words() }{ state }</h3>
                             <p class="q-system">{ how(l.lane) }</p>
-                            <Counters figures={props.figures.clone()} rows={rows(l.lane)} warn={WARN} />
+                            { counters(&props.figures, rows(l.lane), WARN, None) }
                         </section>
                     }
                 }) }

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq, Clone)]
+#[derive(PartialEq, Clone)]
 pub struct EventTimeCountersProps {
     pub now_ms: i64,
     /// `None` before the first record, or after the input ended (plus infinity).
@@ -25,7 +25,6 @@ fn clock(ms: i64) -> String {
     )
 }
 
-#[function_component(EventTimeCounters)]
 pub fn eventtime_counters(props: &EventTimeCountersProps) -> Html {
     let watermark = match (props.watermark_ms, props.input_ended) {
         (_, true) => "end of input".to_string(),

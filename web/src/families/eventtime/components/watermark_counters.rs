@@ -86,12 +86,11 @@ impl WatermarkFigures {
     }
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct WatermarkCountersProps {
     pub figures: WatermarkFigures,
 }
 
-#[function_component(WatermarkCounters)]
 pub fn watermark_counters(props: &WatermarkCountersProps) -> Html {
     let f = &props.figures;
     let watermark = match f.watermark {

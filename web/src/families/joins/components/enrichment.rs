@@ -5,7 +5,7 @@
 //! the customer table as each run's processing-time join sees it now.
 
 use crate::platform::shared::Shared;
-use crate::widgets::figure_counters::Counters;
+use crate::widgets::figure_counters::counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::{tier_name, EnrichmentPicture, OrderRow};
 use yew::prelude::*;
@@ -33,7 +33,7 @@ const ROWS: &[(&str, &str)] = &[
     ("event_time.late", "late orders or changes"),
 ];
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct EnrichmentProps {
     pub picture: EnrichmentPicture,
     pub figures: Shared<Figures>,
@@ -66,7 +66,6 @@ fn row(r: &OrderRow) -> Html {
     }
 }
 
-#[function_component(Enrichment)]
 pub fn enrichment(props: &EnrichmentProps) -> Html {
     let p = &props.picture;
     html! {
@@ -98,8 +97,7 @@ pub fn enrichment(props: &EnrichmentProps) -> Html {
                     </span>
                 }) }
             </p>
-            <Counters figures={props.figures.clone()} rows={ROWS}
-                      warn={&["processing_time.differing_enrichments", "event_time.differing_enrichments"][..]} />
+            { counters(&props.figures, ROWS, &["processing_time.differing_enrichments", "event_time.differing_enrichments"][..], None) }
         </div>
     }
 }

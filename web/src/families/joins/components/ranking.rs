@@ -5,7 +5,7 @@
 //! and each method's recall@K, largest overcount and bytes of state over the whole run.
 
 use crate::platform::shared::Shared;
-use crate::widgets::figure_counters::Counters;
+use crate::widgets::figure_counters::counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::inputs::item_name;
 use streamlab_sim::joins::ranking::Ranked;
@@ -37,7 +37,7 @@ const ROWS: &[(&str, &str)] = &[
     ("sketch.state_bytes", "sketch + heap: bytes of state"),
 ];
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct RankingProps {
     pub picture: RankingPicture,
     pub figures: Shared<Figures>,
@@ -64,7 +64,6 @@ fn ranked(r: &Ranked) -> Html {
     }
 }
 
-#[function_component(Ranking)]
 pub fn ranking(props: &RankingProps) -> Html {
     let p = &props.picture;
     html! {
@@ -92,8 +91,7 @@ pub fn ranking(props: &RankingProps) -> Html {
             } else {
                 <p class="j-legend">{ format!("No window has closed yet: the watermark closes each one; {} open.", p.open_windows.len()) }</p>
             }
-            <Counters figures={props.figures.clone()} rows={ROWS}
-                      warn={&["keyed_by_user.missed", "sketch.underestimates"][..]} />
+            { counters(&props.figures, ROWS, &["keyed_by_user.missed", "sketch.underestimates"][..], None) }
         </div>
     }
 }

@@ -6,7 +6,7 @@
 //! now by the interval, where the held events' bars end.
 
 use crate::platform::shared::Shared;
-use crate::widgets::figure_counters::Counters;
+use crate::widgets::figure_counters::counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::search_click::Fate;
 use streamlab_sim::joins::{ClickMark, ClicksPicture, Side};
@@ -35,7 +35,7 @@ const ROWS: &[(&str, &str)] = &[
     ),
 ];
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct StreamsProps {
     pub picture: ClicksPicture,
     pub figures: Shared<Figures>,
@@ -63,7 +63,6 @@ fn fate_class(fate: Fate) -> &'static str {
     }
 }
 
-#[function_component(Streams)]
 pub fn streams(props: &StreamsProps) -> Html {
     let p = &props.picture;
     // The axis runs past now by the interval, so a held event's bar ends where it expires.
@@ -128,8 +127,7 @@ pub fn streams(props: &StreamsProps) -> Html {
                    × U unclicked search · × L lost click · ▲ late, dropped. " }
                 { format!("between({} s, {} s)", p.lower_ms as f64 / 1000.0, p.upper_ms as f64 / 1000.0) }
             </p>
-            <Counters figures={props.figures.clone()} rows={ROWS}
-                      warn={&["lost_clicks", "clicked_searches_reported_unclicked"][..]} />
+            { counters(&props.figures, ROWS, &["lost_clicks", "clicked_searches_reported_unclicked"][..], None) }
         </div>
     }
 }

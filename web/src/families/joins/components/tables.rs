@@ -5,7 +5,7 @@
 //! against the batch join of the two tables, and how often it differed.
 
 use crate::platform::shared::Shared;
-use crate::widgets::figure_counters::Counters;
+use crate::widgets::figure_counters::counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::{tier_name, TablesPicture};
 use yew::prelude::*;
@@ -23,7 +23,7 @@ const ROWS: &[(&str, &str)] = &[
     ),
 ];
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct TablesProps {
     pub picture: TablesPicture,
     pub figures: Shared<Figures>,
@@ -33,7 +33,6 @@ fn tier(value: u32) -> &'static str {
     tier_name(u8::try_from(value).ok())
 }
 
-#[function_component(Tables)]
 pub fn tables(props: &TablesProps) -> Html {
     let p = &props.picture;
     html! {
@@ -80,7 +79,7 @@ pub fn tables(props: &TablesProps) -> Html {
                     }) }
                 </ol>
             </section>
-            <Counters figures={props.figures.clone()} rows={ROWS} warn={&["view_mismatches"][..]} class="j-counters" />
+            { counters(&props.figures, ROWS, &["view_mismatches"][..], Some("j-counters")) }
         </div>
     }
 }
