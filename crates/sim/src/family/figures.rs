@@ -7,8 +7,8 @@
 //! JSON, in the state the embedded lesson posts to its host page, and in a comparison, so a
 //! name never changes once published. Counts print as integers, ratios as decimals.
 
+use crate::replay::sorted_map::SortedMap;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// One headline number, or a group of them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -26,7 +26,7 @@ pub enum Figure {
 /// Figures by name, in name order (so the JSON is the same on every platform).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(transparent)]
-pub struct Figures(pub BTreeMap<String, Figure>);
+pub struct Figures(pub SortedMap<String, Figure>);
 
 impl Figures {
     pub fn new() -> Self {

@@ -11,6 +11,7 @@
 //! after it: use it for maps of at most a few thousand keys, or ones filled in key order;
 //! long queues taken from the front stay in a `BTreeMap`.
 
+use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::ops::{Bound, RangeBounds};
 
@@ -47,9 +48,13 @@ impl<K: Ord, V> SortedMap<K, V> {
         }
     }
 
-    /// Where `key` is (`Ok`) or would go (`Err`).
-    fn search(&self, key: &K) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(k, _)| k.cmp(key))
+    /// Where `key` is (`Ok`) or would go (`Err`). Like a `BTreeMap`, a map of `String`
+    /// keys may be searched with a `&str`.
+    fn search<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+    {
+        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
     }
 
     pub fn len(&self) -> usize {
@@ -60,15 +65,24 @@ impl<K: Ord, V> SortedMap<K, V> {
         self.entries.is_empty()
     }
 
-    pub fn get(&self, key: &K) -> Option<&V> {
+    pub fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
         self.search(key).ok().map(|at| &self.entries[at].1)
     }
 
-    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
+    pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
         self.search(key).ok().map(|at| &mut self.entries[at].1)
     }
 
-    pub fn contains_key(&self, key: &K) -> bool {
+    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
         self.search(key).is_ok()
     }
 
@@ -84,7 +98,10 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 
     /// Takes `key` out, returning its value.
-    pub fn remove(&mut self, key: &K) -> Option<V> {
+    pub fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
         self.search(key).ok().map(|at| self.entries.remove(at).1)
     }
 
@@ -260,6 +277,13 @@ impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
         let mut map = Self::new();
         map.extend(items);
         map
+    }
+}
+
+/// Serialized as a map in key order, as serde serializes a `BTreeMap`.
+impl<K: Ord + serde::Serialize, V: serde::Serialize> serde::Serialize for SortedMap<K, V> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
     }
 }
 
@@ -461,6 +485,28 @@ mod tests {
             map.iter().collect::<Vec<_>>(),
             [(&"a", &vec![9, 2]), (&"b", &vec![1, 3])]
         );
+    }
+
+    #[test]
+    fn a_string_keyed_map_is_searched_by_str_and_serializes_as_a_btree_map_does() {
+        let pairs = [
+            ("b".to_string(), 2),
+            ("a".to_string(), 1),
+            ("c".to_string(), 3),
+        ];
+        let mut sorted: SortedMap<String, i32> = pairs.clone().into_iter().collect();
+        let tree: BTreeMap<String, i32> = pairs.into_iter().collect();
+        assert_eq!(
+            serde_json::to_string(&sorted).unwrap(),
+            serde_json::to_string(&tree).unwrap()
+        );
+        assert_eq!(
+            (sorted.get("a"), sorted.contains_key("z")),
+            (Some(&1), false)
+        );
+        *sorted.get_mut("c").unwrap() += 1;
+        assert_eq!(sorted.remove("c"), Some(4));
+        assert_eq!(sorted[&"b".to_string()], 2);
     }
 
     #[test]
