@@ -7,13 +7,12 @@ use yew::prelude::*;
 /// Devices listed; beyond these the marks repeat.
 const LISTED_MAX: u32 = 8;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct DeviceLegendProps {
     /// Devices in the run (keys `0..devices`).
     pub devices: u32,
 }
 
-#[function_component(DeviceLegend)]
 pub fn device_legend(props: &DeviceLegendProps) -> Html {
     let listed = props.devices.min(LISTED_MAX);
     html! {

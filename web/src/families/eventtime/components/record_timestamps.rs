@@ -9,7 +9,7 @@ use streamlab_sim::eventtime::views::three_timestamps;
 use streamlab_sim::eventtime::{Record, TimestampSource};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct RecordTimestampsProps {
     /// The selected record, if any.
     pub record: Option<Record>,
@@ -33,7 +33,6 @@ fn signed(ms: i64) -> String {
     }
 }
 
-#[function_component(RecordTimestamps)]
 pub fn record_timestamps(props: &RecordTimestampsProps) -> Html {
     let Some(record) = props.record else {
         return html! {

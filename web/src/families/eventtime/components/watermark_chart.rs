@@ -11,8 +11,10 @@
 //! [`WatermarkChartData::from_snapshot`] turns a snapshot into what is drawn, with the core's
 //! derivations (`eventtime::views`); the component only lays it out as SVG.
 
-use crate::families::eventtime::components::device_legend::DeviceLegend;
-use crate::families::eventtime::components::record_timestamps::RecordTimestamps;
+use crate::families::eventtime::components::device_legend::{device_legend, DeviceLegendProps};
+use crate::families::eventtime::components::record_timestamps::{
+    record_timestamps, RecordTimestampsProps,
+};
 use crate::families::eventtime::device_marks::{colour, mark_path};
 use crate::platform::shared::Shared;
 use streamlab_sim::eventtime::events::clock_time as clock;
@@ -290,7 +292,7 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
                     }) }
                 </g>
             </svg>
-            <DeviceLegend devices={d.keys} />
+            { device_legend(&DeviceLegendProps { devices: d.keys }) }
             <figcaption>{ "Each dot is a record at (its event time, the processing time it was read), \
                 in its device's shape and colour (the key is just below the chart). \
                 Small filled marks were on time; larger marks with a dashed outline were late but within the allowed lateness; \
@@ -299,7 +301,10 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
                 A solid bar with a diamond is a window's on-time pane (all devices, total count); a dashed bar with a \
                 triangle is one device's late pane, with its retraction when the policy restates. \
                 Click a dot: a ring marks it, a hollow diamond where the clock correction puts it." }</figcaption>
-            <RecordTimestamps record={picked.map(|dot| dot.record)} source={d.timestamp_source} />
+            { record_timestamps(&RecordTimestampsProps {
+                record: picked.map(|dot| dot.record),
+                source: d.timestamp_source,
+            }) }
         </figure>
     }
 }
