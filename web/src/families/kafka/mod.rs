@@ -21,11 +21,11 @@ use crate::shell::family::{
 };
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use components::client_metrics::ClientMetrics;
-use components::counters::Counters;
+use components::counters::{counters, CountersProps};
 use components::delivery_panel::DeliveryPanel;
 use components::diagram::Diagram;
 use components::lag_chart::LagChart;
-use components::membership::Membership;
+use components::membership::{membership, MembershipProps};
 use components::timelines::Timelines;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -73,8 +73,11 @@ impl LessonFamily for KafkaFamily {
             <div class="run">
                 <Diagram snapshot={view.snapshot.clone()} view_ms={ctx.view_ms} speed={ctx.speed}
                     reduced_motion={ctx.reduced_motion} hover_details={!ctx.playing} />
-                <Counters produced={view.snapshot.producer.sent_total} groups={view.counters.clone()}
-                    membership={lesson.options.shows_membership} />
+                { counters(&CountersProps {
+                    produced: view.snapshot.producer.sent_total,
+                    groups: view.counters.clone(),
+                    membership: lesson.options.shows_membership,
+                }) }
             </div>
         }
     }
@@ -98,8 +101,11 @@ impl LessonFamily for KafkaFamily {
                 { legend() }
                 if options.shows_membership {
                     <Timelines data={view.timelines.clone()} />
-                    <Membership group={view.snapshot.groups[0].clone()} now_ms={view.now_ms}
-                        on_act={act_in_first_group} />
+                    { membership(&MembershipProps {
+                        group: view.snapshot.groups[0].clone(),
+                        now_ms: view.now_ms,
+                        on_act: act_in_first_group,
+                    }) }
                 }
                 if options.shows_delivery {
                     <DeliveryPanel snapshot={view.snapshot.0.clone()} now_ms={view.now_ms}

@@ -9,7 +9,7 @@ pub mod components;
 pub mod lessons;
 pub mod view;
 
-use crate::families::kafka::components::counters::Counters;
+use crate::families::kafka::components::counters::{counters, CountersProps};
 use crate::families::kafka::components::diagram::Diagram;
 use crate::families::kafka::components::lag_chart::LagChart;
 use crate::families::kafka::export::group_csv_at;
@@ -18,8 +18,8 @@ use crate::shell::components::timeline_scrubber::TimelineMark;
 use crate::shell::family::{Edit, Lesson, LessonFamily, Picture, RealConfig, StageContext};
 use crate::widgets::knob_rows::knob_panel;
 use crate::widgets::lesson_thumbnail::Thumbnail;
-use components::cost_meter::CostMeter;
-use components::goals::Goals;
+use components::cost_meter::{cost_meter, CostMeterProps};
+use components::goals::{goals, GoalsProps};
 use components::hints::Hints;
 use components::verdict_json::VerdictJson;
 use std::sync::Arc;
@@ -76,11 +76,15 @@ impl LessonFamily for PracticeFamily {
         let kafka = &view.kafka;
         html! {
             <div class="run p-run">
-                <Goals verdict={view.verdict.clone()} />
-                <CostMeter verdict={view.verdict.clone()} />
+                { goals(&GoalsProps { verdict: view.verdict.clone() }) }
+                { cost_meter(&CostMeterProps { verdict: view.verdict.clone() }) }
                 <Diagram snapshot={kafka.snapshot.clone()} view_ms={ctx.view_ms} speed={ctx.speed}
                     reduced_motion={ctx.reduced_motion} hover_details={!ctx.playing} />
-                <Counters produced={kafka.snapshot.producer.sent_total} groups={kafka.counters.clone()} />
+                { counters(&CountersProps {
+                    produced: kafka.snapshot.producer.sent_total,
+                    groups: kafka.counters.clone(),
+                    membership: false,
+                }) }
             </div>
         }
     }

@@ -21,16 +21,14 @@ pub struct GroupCounters {
     pub stopped_s: u64,
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct CountersProps {
     pub produced: u64,
     pub groups: Vec<GroupCounters>,
     /// Show the rebalance counters (rebalances, stalled time, duplicates).
-    #[prop_or_default]
     pub membership: bool,
 }
 
-#[function_component(Counters)]
 pub fn counters(props: &CountersProps) -> Html {
     html! {
         <section class="counters" aria-label="Counters">

@@ -9,7 +9,7 @@ use streamlab_sim::kafka::scenario::MemberAction;
 use streamlab_sim::kafka::snapshot::GroupView;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct MembershipProps {
     pub group: GroupView,
     pub now_ms: u64,
@@ -24,7 +24,6 @@ const STATES: [GroupState; 4] = [
     GroupState::Stable,
 ];
 
-#[function_component(Membership)]
 pub fn membership(props: &MembershipProps) -> Html {
     let group = &props.group;
     let act = |member: &str, action: MemberAction| {

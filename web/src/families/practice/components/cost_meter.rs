@@ -7,12 +7,11 @@ use streamlab_sim::practice::cost::{CONSUMER_CREDITS, MEGABYTE_CREDITS, PARTITIO
 use streamlab_sim::practice::Verdict;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct CostMeterProps {
     pub verdict: Shared<Verdict>,
 }
 
-#[function_component(CostMeter)]
 pub fn cost_meter(props: &CostMeterProps) -> Html {
     let cost = &props.verdict.cost;
     let budget = cost.budget_credits;

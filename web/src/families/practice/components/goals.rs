@@ -8,12 +8,11 @@ use crate::platform::shared::Shared;
 use streamlab_sim::practice::{Goal, Status, Verdict};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct GoalsProps {
     pub verdict: Shared<Verdict>,
 }
 
-#[function_component(Goals)]
 pub fn goals(props: &GoalsProps) -> Html {
     let verdict = &props.verdict;
     let (summary, class) = if verdict.passed {
