@@ -353,6 +353,68 @@ mod tests {
         );
     }
 
+    /// A dynamic block holding the literal `A`, whose header declares `literal_count` codes
+    /// (257 to 288) of which only the first 257 are used. The unused lengths after them (and
+    /// the one distance code's) are written one by one, or as one run of `zero_run` zeros
+    /// (code 18), which may run past the declared count.
+    fn dynamic_block(literal_count: usize, zero_run: Option<u32>) -> Vec<u8> {
+        let mut bits = Vec::new();
+        let mut put = |value: u32, count: u32| bits.extend((0..count).map(|i| (value >> i) & 1));
+        put(1, 1); // the final block
+        put(2, 2); // dynamic codes
+        put(literal_count as u32 - 257, 5);
+        put(0, 5); // one distance code, unused
+        put(7 - 4, 4); // code-length code lengths for 16, 17, 18, 0, 8, 7, 9
+        for length in [0, 0, 3, 2, 1, 0, 3] {
+            put(length, 3);
+        }
+        // The code-length code, first bit first: 8 is `0`, 0 is `10`, 9 is `110`, 18 `111`.
+        let mut code =
+            |value: u32, length: u32| (0..length).rev().for_each(|i| put((value >> i) & 1, 1));
+        // Literals 0-254 take 8 bits, 255 and the end of block 9.
+        (0..255).for_each(|_| code(0b0, 1));
+        (0..2).for_each(|_| code(0b110, 3));
+        match zero_run {
+            None => (257..=literal_count).for_each(|_| code(0b10, 2)),
+            Some(run) => {
+                code(0b111, 3);
+                (0..7).for_each(|i| code(((run - 11) >> i) & 1, 1));
+            }
+        }
+        // `A` (65) is the 8-bit code 65; the end of block is 511 in 9 bits.
+        code(65, 8);
+        code(511, 9);
+        bits.chunks(8)
+            .map(|byte| {
+                byte.iter()
+                    .enumerate()
+                    .map(|(i, &bit)| (bit << i) as u8)
+                    .sum()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_dynamic_block_may_declare_286_literal_codes_but_not_more() {
+        let a = Some(&b"A"[..]);
+        assert_eq!(inflate(&[], &dynamic_block(286, None), 10).as_deref(), a);
+        assert_eq!(inflate(&[], &dynamic_block(257, None), 10).as_deref(), a);
+        assert_eq!(inflate(&[], &dynamic_block(287, None), 10), None);
+        assert_eq!(inflate(&[], &dynamic_block(288, None), 10), None);
+    }
+
+    #[test]
+    fn a_run_of_lengths_may_end_on_the_declared_count_but_not_run_past_it() {
+        // 267 literal codes and one distance code leave eleven lengths after the first 257.
+        let a = Some(&b"A"[..]);
+        assert_eq!(
+            inflate(&[], &dynamic_block(267, Some(11)), 10).as_deref(),
+            a
+        );
+        assert_eq!(inflate(&[], &dynamic_block(266, Some(11)), 10), None);
+        assert_eq!(inflate(&[], &dynamic_block(257, Some(138)), 10), None);
+    }
+
     #[test]
     fn lengths_that_ask_for_too_many_or_too_few_codes_are_refused() {
         assert!(Huffman::new(&[1, 1, 1]).is_none());
