@@ -478,12 +478,12 @@ mod tests {
     #[test]
     fn entry_fills_an_absent_key_once_and_then_returns_the_value_in_place() {
         let mut map: SortedMap<&str, Vec<u32>> = SortedMap::new();
-        map.entry("b").or_insert_with(Vec::new).push(1);
+        map.entry("b").or_insert_with(|| vec![0]).push(1);
         map.entry("a").or_insert(vec![9]).push(2);
         map.entry("b").or_insert_with(|| unreachable!()).push(3);
         assert_eq!(
             map.iter().collect::<Vec<_>>(),
-            [(&"a", &vec![9, 2]), (&"b", &vec![1, 3])]
+            [(&"a", &vec![9, 2]), (&"b", &vec![0, 1, 3])]
         );
     }
 
