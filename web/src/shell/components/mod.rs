@@ -1,4 +1,7 @@
-//! The shell's components, one per file: what every lesson page shows whatever its family.
+//! The shell's parts, one per file: what every lesson page shows whatever its family. A part
+//! that holds state, or whose props stay equal between frames, is a Yew component; one that
+//! re-renders on every frame anyway is a plain function returning `Html`, which spares every
+//! bundle a component's lifecycle code.
 
 pub mod compare_panel;
 pub mod embed_button;
