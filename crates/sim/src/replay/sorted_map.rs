@@ -429,8 +429,12 @@ mod tests {
         let mut tree: BTreeMap<u64, u64> = BTreeMap::new();
         for step in 0..3000 {
             let key = rng.below(60);
-            match rng.below(7) {
-                0 | 1 => assert_eq!(sorted.insert(key, step), tree.insert(key, step)),
+            match rng.below(9) {
+                0 | 1 | 8 => assert_eq!(sorted.insert(key, step), tree.insert(key, step)),
+                7 if step % 10 == 0 => {
+                    sorted.clear();
+                    tree.clear();
+                }
                 2 => assert_eq!(sorted.remove(&key), tree.remove(&key)),
                 3 => {
                     *sorted.entry(key).or_default() += 1;
@@ -538,5 +542,9 @@ mod tests {
         assert!(sorted.iter().eq(tree.iter()));
         assert_eq!(sorted.pop_last(), tree.pop_last());
         assert_eq!(sorted.len(), tree.len());
+        assert!(sorted.range(5..20).eq(tree.range(5..20)));
+        assert!(sorted.range(..=9).eq(tree.range(..=9)));
+        sorted.clear();
+        assert!(sorted.is_empty() && sorted.first().is_none());
     }
 }
