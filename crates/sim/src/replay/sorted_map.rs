@@ -449,7 +449,10 @@ mod tests {
             }
             assert_eq!(sorted.get(&key), tree.get(&key));
             assert_eq!(sorted.contains_key(&key), tree.contains_key(&key));
-            assert_eq!((sorted.len(), sorted.is_empty()), (tree.len(), tree.is_empty()));
+            assert_eq!(
+                (sorted.len(), sorted.is_empty()),
+                (tree.len(), tree.is_empty())
+            );
             assert_eq!(sorted.first_key_value(), tree.first_key_value());
             assert_eq!(sorted.last_key_value(), tree.last_key_value());
             assert!(sorted.iter().eq(tree.iter()), "after step {step}");
