@@ -17,10 +17,10 @@ use crate::shell::family::{
 use crate::widgets::knob_rows::knob_panel;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use crate::widgets::time_chart::TimeChart;
-use components::enrichment::{enrichment, EnrichmentProps};
-use components::ranking::{ranking, RankingProps};
-use components::streams::{streams, StreamsProps};
-use components::tables::{tables, TablesProps};
+use components::enrichment::enrichment;
+use components::ranking::ranking;
+use components::streams::streams;
+use components::tables::tables;
 use streamlab_sim::family::knob::settings_text;
 use streamlab_sim::joins::knobs::KNOBS;
 use streamlab_sim::joins::{JoinsEvent, JoinsEventKind, JoinsScenario, JoinsWorld};
@@ -63,29 +63,18 @@ impl LessonFamily for JoinsFamily {
         _ctx: &StageContext<JoinsScenario>,
     ) -> Html {
         let s = &view.snapshot;
-        let figures = view.figures.clone();
+        let figures = &view.figures;
         // Plain functions, not components: the picture and figures change on every frame of a
-        // run, so a component's check for unchanged props would never spare a render.
+        // run, so a component's check for unchanged props would never spare a render. They
+        // borrow the snapshot's picture: nothing is copied per frame.
         if let Some(picture) = &s.clicks {
-            streams(&StreamsProps {
-                picture: picture.clone(),
-                figures,
-            })
+            streams(picture, figures)
         } else if let Some(picture) = &s.enrichment {
-            enrichment(&EnrichmentProps {
-                picture: picture.clone(),
-                figures,
-            })
+            enrichment(picture, figures)
         } else if let Some(picture) = &s.tables {
-            tables(&TablesProps {
-                picture: picture.clone(),
-                figures,
-            })
+            tables(picture, figures)
         } else if let Some(picture) = &s.ranking {
-            ranking(&RankingProps {
-                picture: picture.clone(),
-                figures,
-            })
+            ranking(picture, figures)
         } else {
             html! {}
         }

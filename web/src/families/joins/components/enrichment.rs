@@ -4,7 +4,6 @@
 //! answer that differs between the runs is marked (≠) as well as tinted; under the orders,
 //! the customer table as each run's processing-time join sees it now.
 
-use crate::platform::shared::Shared;
 use crate::widgets::figure_counters::counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::{tier_name, EnrichmentPicture, OrderRow};
@@ -33,12 +32,6 @@ const ROWS: &[(&str, &str)] = &[
     ("event_time.late", "late orders or changes"),
 ];
 
-#[derive(PartialEq)]
-pub struct EnrichmentProps {
-    pub picture: EnrichmentPicture,
-    pub figures: Shared<Figures>,
-}
-
 /// An answer cell: "…" until answered, the tier joined, "≠" when the runs disagree.
 fn answer(answer: Option<Option<u8>>, other: Option<Option<u8>>) -> Html {
     let differs = matches!((answer, other), (Some(a), Some(b)) if a != b);
@@ -66,8 +59,7 @@ fn row(r: &OrderRow) -> Html {
     }
 }
 
-pub fn enrichment(props: &EnrichmentProps) -> Html {
-    let p = &props.picture;
+pub fn enrichment(p: &EnrichmentPicture, figures: &Figures) -> Html {
     html! {
         <div class="j-enrichment">
             <table class="q-lane-table j-table" aria-label="The latest orders and their enrichments">
@@ -97,7 +89,7 @@ pub fn enrichment(props: &EnrichmentProps) -> Html {
                     </span>
                 }) }
             </p>
-            { counters(&props.figures, ROWS, &["processing_time.differing_enrichments", "event_time.differing_enrichments"][..], None) }
+            { counters(figures, ROWS, &["processing_time.differing_enrichments", "event_time.differing_enrichments"][..], None) }
         </div>
     }
 }

@@ -4,7 +4,6 @@
 //! misplaced post marked by a sign as well as a tint; what the merge keyed by user left out;
 //! and each method's recall@K, largest overcount and bytes of state over the whole run.
 
-use crate::platform::shared::Shared;
 use crate::widgets::figure_counters::counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::inputs::item_name;
@@ -37,12 +36,6 @@ const ROWS: &[(&str, &str)] = &[
     ("sketch.state_bytes", "sketch + heap: bytes of state"),
 ];
 
-#[derive(PartialEq)]
-pub struct RankingProps {
-    pub picture: RankingPicture,
-    pub figures: Shared<Figures>,
-}
-
 fn ranked(r: &Ranked) -> Html {
     let (sign, class) = if !r.hit {
         ("✗", Some("warn"))
@@ -64,8 +57,7 @@ fn ranked(r: &Ranked) -> Html {
     }
 }
 
-pub fn ranking(props: &RankingProps) -> Html {
-    let p = &props.picture;
+pub fn ranking(p: &RankingPicture, figures: &Figures) -> Html {
     html! {
         <div class="j-ranking">
             if let Some(last) = &p.last {
@@ -91,7 +83,7 @@ pub fn ranking(props: &RankingProps) -> Html {
             } else {
                 <p class="j-legend">{ format!("No window has closed yet: the watermark closes each one; {} open.", p.open_windows.len()) }</p>
             }
-            { counters(&props.figures, ROWS, &["keyed_by_user.missed", "sketch.underestimates"][..], None) }
+            { counters(figures, ROWS, &["keyed_by_user.missed", "sketch.underestimates"][..], None) }
         </div>
     }
 }

@@ -5,7 +5,6 @@
 //! join's watermark (the smaller of the two sides') is the dashed line; the axis runs past
 //! now by the interval, where the held events' bars end.
 
-use crate::platform::shared::Shared;
 use crate::widgets::figure_counters::counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::search_click::Fate;
@@ -35,12 +34,6 @@ const ROWS: &[(&str, &str)] = &[
     ),
 ];
 
-#[derive(PartialEq)]
-pub struct StreamsProps {
-    pub picture: ClicksPicture,
-    pub figures: Shared<Figures>,
-}
-
 /// The words for a mark's fate (its tooltip and the legend).
 fn fate_words(side: Side, fate: Fate) -> &'static str {
     match (side, fate) {
@@ -63,8 +56,7 @@ fn fate_class(fate: Fate) -> &'static str {
     }
 }
 
-pub fn streams(props: &StreamsProps) -> Html {
-    let p = &props.picture;
+pub fn streams(p: &ClicksPicture, figures: &Figures) -> Html {
     // The axis runs past now by the interval, so a held event's bar ends where it expires.
     let until_ms = p.to_ms as i64 + p.upper_ms.max(0) + 2_000;
     let span = (until_ms - p.from_ms as i64).max(1) as f64;
@@ -127,7 +119,7 @@ pub fn streams(props: &StreamsProps) -> Html {
                    × U unclicked search · × L lost click · ▲ late, dropped. " }
                 { format!("between({} s, {} s)", p.lower_ms as f64 / 1000.0, p.upper_ms as f64 / 1000.0) }
             </p>
-            { counters(&props.figures, ROWS, &["lost_clicks", "clicked_searches_reported_unclicked"][..], None) }
+            { counters(figures, ROWS, &["lost_clicks", "clicked_searches_reported_unclicked"][..], None) }
         </div>
     }
 }

@@ -4,7 +4,6 @@
 //! as well as a muted colour. The counters say how often the view was checked
 //! against the batch join of the two tables, and how often it differed.
 
-use crate::platform::shared::Shared;
 use crate::widgets::figure_counters::counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::{tier_name, TablesPicture};
@@ -23,18 +22,11 @@ const ROWS: &[(&str, &str)] = &[
     ),
 ];
 
-#[derive(PartialEq)]
-pub struct TablesProps {
-    pub picture: TablesPicture,
-    pub figures: Shared<Figures>,
-}
-
 fn tier(value: u32) -> &'static str {
     tier_name(u8::try_from(value).ok())
 }
 
-pub fn tables(props: &TablesProps) -> Html {
-    let p = &props.picture;
+pub fn tables(p: &TablesPicture, figures: &Figures) -> Html {
     html! {
         <div class="j-tables">
             <section aria-label="The orders table">
@@ -79,7 +71,7 @@ pub fn tables(props: &TablesProps) -> Html {
                     }) }
                 </ol>
             </section>
-            { counters(&props.figures, ROWS, &["view_mismatches"][..], Some("j-counters")) }
+            { counters(figures, ROWS, &["view_mismatches"][..], Some("j-counters")) }
         </div>
     }
 }
