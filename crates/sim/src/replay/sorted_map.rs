@@ -158,6 +158,12 @@ impl<K: Ord, V> SortedMap<K, V> {
         (!self.entries.is_empty()).then(|| self.entries.remove(0))
     }
 
+    /// Takes the smallest key out if `take` says so, like `Vec::pop_if` at the front.
+    pub fn pop_first_if(&mut self, take: impl FnOnce(&K, &V) -> bool) -> Option<(K, V)> {
+        let (key, value) = self.entries.first()?;
+        take(key, value).then(|| self.entries.remove(0))
+    }
+
     pub fn pop_last(&mut self) -> Option<(K, V)> {
         self.entries.pop()
     }
@@ -442,6 +448,15 @@ mod tests {
                 }
                 4 => assert_eq!(sorted.pop_first(), tree.pop_first()),
                 5 => assert_eq!(sorted.pop_last(), tree.pop_last()),
+                6 if step % 2 == 0 => {
+                    // Taken only when the smallest key is below `key`.
+                    let below = |k: &u64, _: &u64| *k < key;
+                    let expected = tree
+                        .first_entry()
+                        .filter(|e| *e.key() < key)
+                        .map(|e| e.remove_entry());
+                    assert_eq!(sorted.pop_first_if(below), expected);
+                }
                 _ => {
                     sorted.retain(|k, v| (k + *v) % 5 != 0);
                     tree.retain(|k, v| (k + *v) % 5 != 0);

@@ -14,7 +14,8 @@ use super::assigner::FixedAssigner;
 use super::keys::{ensure_key_state, KeyId, KeyTable};
 use super::output::{FiredPane, Timing, WindowState};
 use super::watermark::Watermark;
-use std::collections::{BTreeMap, VecDeque};
+use crate::replay::sorted_map::SortedMap;
+use std::collections::VecDeque;
 use std::num::NonZeroU64;
 
 /// One live window of one key. All windows share the size, so the start identifies it.
@@ -34,7 +35,7 @@ pub(crate) struct FixedWindows {
     /// start (most keys of a tumbling window never have any).
     older: Vec<VecDeque<Slot>>,
     /// Window end → keys with a live window ending there, each key once.
-    by_end: BTreeMap<i64, Vec<KeyId>>,
+    by_end: SortedMap<i64, Vec<KeyId>>,
     /// Emptied key lists from expired ends, reused so steady state allocates nothing.
     spare_key_lists: Vec<Vec<KeyId>>,
     /// The smallest end the watermark has not reached yet, if any: most watermark steps pass
@@ -50,7 +51,7 @@ impl FixedWindows {
             assigner,
             allowed_lateness_ms,
             older: Vec::new(),
-            by_end: BTreeMap::new(),
+            by_end: SortedMap::default(),
             spare_key_lists: Vec::new(),
             next_unfired_end_ms: None,
             oldest_end_ms: None,
@@ -142,12 +143,9 @@ impl FixedWindows {
             Some(end_ms) if watermark.has_reached(end_ms + self.allowed_lateness_ms) => {}
             _ => return,
         }
-        while let Some(entry) = self.by_end.first_entry() {
-            let end_ms = *entry.key();
-            if !watermark.has_reached(end_ms + self.allowed_lateness_ms) {
-                break;
-            }
-            let mut keys = entry.remove();
+        let lateness_ms = self.allowed_lateness_ms;
+        let gone = |&end_ms: &i64, _: &Vec<KeyId>| watermark.has_reached(end_ms + lateness_ms);
+        while let Some((end_ms, mut keys)) = self.by_end.pop_first_if(gone) {
             for &key in &keys {
                 // Ends expire in ascending order, so each key's expiring window is its oldest.
                 let expired = self.pop_oldest(key, key_table.state_mut(key));

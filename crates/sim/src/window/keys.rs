@@ -7,7 +7,7 @@
 //! windows keep their newest window there), and the lookup goes through a compact index of
 //! `(hash tag, id)` pairs that stays in cache, so an event touches one entry line. The index
 //! is only ever probed by key, never iterated, so hash values cannot leak into any output;
-//! everything that is iterated (the entries, the windows) lives in `Vec`s and `BTreeMap`s.
+//! everything that is iterated (the entries, the windows) lives in `Vec`s and sorted indexes.
 //!
 //! Output is ordered by key, and sorting a batch of panes by comparing the keys themselves
 //! (string comparisons through an indirection) took about a third of the operator's time

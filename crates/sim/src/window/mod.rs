@@ -105,7 +105,8 @@
 //! # Determinism and cost
 //!
 //! No floats, no randomness, no iteration over a hash index: the key interner's index (fixed,
-//! unseeded hash) is only ever probed, and everything iterated lives in `Vec`s and `BTreeMap`s.
+//! unseeded hash) is only ever probed, and everything iterated lives in `Vec`s, deques and
+//! min-heaps taken in order.
 //! Windows are indexed by end, so each watermark step touches only the windows that fire or
 //! expire; placing an event touches only its own key's windows, and for tumbling and hopping
 //! windows usually only its key's entry in the interner, which holds its two newest windows.

@@ -334,8 +334,8 @@ impl<K: Clone + Ord + Hash> WindowOperator<K> {
             Windows::Fixed(windows) => {
                 windows.fire_passed(&self.keys, from, candidate, &mut self.fired)
             }
-            Windows::Session(sessions) => sessions.fire_passed(from, candidate, &mut self.fired),
-            Windows::Sliding(windows) => windows.fire_passed(from, candidate, &mut self.fired),
+            Windows::Session(sessions) => sessions.fire_passed(candidate, &mut self.fired),
+            Windows::Sliding(windows) => windows.fire_passed(candidate, &mut self.fired),
         }
         self.emit_fired(out);
         match &mut self.windows {

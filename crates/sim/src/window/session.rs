@@ -1,6 +1,9 @@
 //! State of session windows: per key, the live sessions (never overlapping, sorted by start
 //! and therefore also by end), and a set of `(instant, key)` timers that tells the watermark
-//! steps which keys to look at, so firing and expiry touch only the sessions concerned.
+//! steps which keys to look at, so firing and expiry touch only the sessions concerned. A
+//! timer waits in one min-heap until the watermark reaches it (firing), then in another until
+//! its lateness is over too (expiry): each step pops what it passes, in `(instant, key)` order,
+//! with the code of one small heap rather than of an ordered tree.
 //!
 //! Merging follows the contract: an event at t opens `[t, t + gap)`, which absorbs every live
 //! session of its key that it overlaps (sessions that merely touch stay apart). A merge that
@@ -26,8 +29,8 @@
 use super::keys::{ensure_key_state, KeyId};
 use super::output::{FiredPane, Timing, WindowState};
 use super::watermark::Watermark;
-use std::collections::{BTreeSet, VecDeque};
-use std::ops::Bound;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Session {
@@ -52,13 +55,10 @@ pub(crate) struct Sessions {
     allowed_lateness_ms: i64,
     /// Indexed by key id; each key's live sessions ascending by start (hence by end).
     per_key: Vec<VecDeque<Session>>,
-    /// `(instant, key)` reminders, see the module docs.
-    timers: BTreeSet<(i64, KeyId)>,
-    /// The smallest timer after the watermark, if any, so that watermark steps passing no
-    /// timer skip the tree.
-    next_timer_ms: Option<i64>,
-    /// Timers to set once the current pass over the timer set is done.
-    rescheduled: Vec<(i64, KeyId)>,
+    /// `(instant, key)` reminders the watermark has not reached yet, see the module docs.
+    to_fire: BinaryHeap<Reverse<(i64, KeyId)>>,
+    /// Reminders the watermark has reached, until their lateness is over.
+    to_expire: BinaryHeap<Reverse<(i64, KeyId)>>,
 }
 
 impl Sessions {
@@ -67,9 +67,8 @@ impl Sessions {
             gap_ms,
             allowed_lateness_ms,
             per_key: Vec::new(),
-            timers: BTreeSet::new(),
-            next_timer_ms: None,
-            rescheduled: Vec::new(),
+            to_fire: BinaryHeap::new(),
+            to_expire: BinaryHeap::new(),
         }
     }
 
@@ -142,25 +141,13 @@ impl Sessions {
 
     /// The panes due for every session whose end the watermark reaches moving `from` → `to`:
     /// on time for sessions that never fired, late for merged ones with a late pane due.
-    pub(crate) fn fire_passed(
-        &mut self,
-        from: Watermark,
-        to: Watermark,
-        fired: &mut Vec<FiredPane>,
-    ) {
-        match self.next_timer_ms {
-            Some(timer_ms) if to.has_reached(timer_ms) => {}
-            _ => return,
-        }
-        let Some((lower, upper)) = from.passed_until(to) else {
-            return;
-        };
-        // Pairs sort by instant first; the largest key id stands in for "every key there".
-        let passed = (
-            lower.map(|instant_ms| (instant_ms, KeyId::MAX)),
-            upper.map(|instant_ms| (instant_ms, KeyId::MAX)),
-        );
-        for &(instant_ms, key) in self.timers.range(passed) {
+    pub(crate) fn fire_passed(&mut self, to: Watermark, fired: &mut Vec<FiredPane>) {
+        while let Some(&Reverse((instant_ms, key))) = self.to_fire.peek() {
+            if !to.has_reached(instant_ms) {
+                break;
+            }
+            self.to_fire.pop();
+            self.to_expire.push(Reverse((instant_ms, key)));
             let sessions = &mut self.per_key[key as usize];
             let index = sessions.partition_point(|session| session.end_ms < instant_ms);
             let Some(session) = sessions.get_mut(index) else {
@@ -177,34 +164,23 @@ impl Sessions {
                 session.state = WindowState::Fired;
                 fired.push(pane(key, session, timing));
             } else if session.timer_ms < session.end_ms {
-                // The session grew past its timers; remind again at its real end.
+                // The session grew past its timers; remind again at its real end, which
+                // the watermark has not reached, so this pass does not meet it again.
                 session.timer_ms = session.end_ms;
-                self.rescheduled.push((session.end_ms, key));
+                self.to_fire.push(Reverse((session.end_ms, key)));
             }
         }
-        self.next_timer_ms = match to {
-            Watermark::At(to_ms) => self
-                .timers
-                .range((Bound::Excluded((to_ms, KeyId::MAX)), Bound::Unbounded))
-                .next()
-                .map(|&(instant_ms, _)| instant_ms),
-            Watermark::MinusInfinity | Watermark::PlusInfinity => None,
-        };
-        let rescheduled = std::mem::take(&mut self.rescheduled);
-        for &(instant_ms, key) in &rescheduled {
-            self.set_timer(instant_ms, key, to);
-        }
-        self.rescheduled = rescheduled;
-        self.rescheduled.clear();
     }
 
     /// Forgets every session with end + lateness <= `watermark`.
     pub(crate) fn expire(&mut self, watermark: Watermark) {
-        while let Some(&(instant_ms, key)) = self.timers.first() {
+        // Firing ran first for this watermark, so every timer whose lateness is over has
+        // moved to `to_expire` already.
+        while let Some(&Reverse((instant_ms, key))) = self.to_expire.peek() {
             if !watermark.has_reached(instant_ms + self.allowed_lateness_ms) {
                 break;
             }
-            self.timers.pop_first();
+            self.to_expire.pop();
             let sessions = &mut self.per_key[key as usize];
             let index = sessions.partition_point(|session| session.end_ms < instant_ms);
             let Some(session) = sessions.get_mut(index) else {
@@ -242,12 +218,11 @@ impl Sessions {
     }
 
     fn set_timer(&mut self, instant_ms: i64, key: KeyId, watermark: Watermark) {
-        self.timers.insert((instant_ms, key));
-        if !watermark.has_reached(instant_ms) {
-            let next_ms = self
-                .next_timer_ms
-                .map_or(instant_ms, |ms| ms.min(instant_ms));
-            self.next_timer_ms = Some(next_ms);
+        let timer = Reverse((instant_ms, key));
+        if watermark.has_reached(instant_ms) {
+            self.to_expire.push(timer);
+        } else {
+            self.to_fire.push(timer);
         }
     }
 }
