@@ -74,12 +74,17 @@ pub fn apply(base: &mut Value, patch: &Value) -> Result<(), String> {
             }
         }
         Value::Object(members) => {
-            for (key, change) in changes {
-                if change.is_null() {
-                    members.remove(key);
-                } else {
-                    apply(members.entry(key.clone()).or_insert(Value::Null), change)?;
+            if changes.values().any(Value::is_null) {
+                // Rebuilt rather than removed from: `Map::remove` would bring the B-tree's
+                // rebalancing code for this one map type into every lesson's download.
+                for (key, value) in std::mem::take(members) {
+                    if !changes.get(&key).is_some_and(Value::is_null) {
+                        members.insert(key, value);
+                    }
                 }
+            }
+            for (key, change) in changes.iter().filter(|(_, change)| !change.is_null()) {
+                apply(members.entry(key.clone()).or_insert(Value::Null), change)?;
             }
         }
         _ => {
