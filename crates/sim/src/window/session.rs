@@ -139,7 +139,7 @@ impl Sessions {
         }
     }
 
-    /// The panes due for every session whose end the watermark reaches moving `from` → `to`:
+    /// The panes due for every session whose end the watermark reaches moving up to `to`:
     /// on time for sessions that never fired, late for merged ones with a late pane due.
     pub(crate) fn fire_passed(&mut self, to: Watermark, fired: &mut Vec<FiredPane>) {
         while let Some(&Reverse((instant_ms, key))) = self.to_fire.peek() {

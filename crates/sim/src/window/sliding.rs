@@ -182,7 +182,7 @@ impl SlidingWindows {
         }
     }
 
-    /// On-time panes for every window whose end the watermark passes moving `from` → `to`.
+    /// On-time panes for every window whose end the watermark reaches moving up to `to`.
     pub(crate) fn fire_passed(&mut self, to: Watermark, fired: &mut Vec<FiredPane>) {
         while let Some(&Reverse((end_ms, key))) = self.to_fire.peek() {
             if !to.has_reached(end_ms) {
