@@ -124,6 +124,7 @@ mod keys;
 mod operator;
 mod output;
 mod pane_order;
+mod reminders;
 mod session;
 mod sliding;
 mod watermark;

@@ -1,9 +1,7 @@
 //! State of session windows: per key, the live sessions (never overlapping, sorted by start
 //! and therefore also by end), and a set of `(instant, key)` timers that tells the watermark
-//! steps which keys to look at, so firing and expiry touch only the sessions concerned. A
-//! timer waits in one min-heap until the watermark reaches it (firing), then in another until
-//! its lateness is over too (expiry): each step pops what it passes, in `(instant, key)` order,
-//! with the code of one small heap rather than of an ordered tree.
+//! steps which keys to look at, so firing and expiry touch only the sessions concerned
+//! ([`Reminders`]: each step takes what it passes, in `(instant, key)` order).
 //!
 //! Merging follows the contract: an event at t opens `[t, t + gap)`, which absorbs every live
 //! session of its key that it overlaps (sessions that merely touch stay apart). A merge that
@@ -28,9 +26,9 @@
 
 use super::keys::{ensure_key_state, KeyId};
 use super::output::{FiredPane, Timing, WindowState};
+use super::reminders::Reminders;
 use super::watermark::Watermark;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Session {
@@ -55,10 +53,8 @@ pub(crate) struct Sessions {
     allowed_lateness_ms: i64,
     /// Indexed by key id; each key's live sessions ascending by start (hence by end).
     per_key: Vec<VecDeque<Session>>,
-    /// `(instant, key)` reminders the watermark has not reached yet, see the module docs.
-    to_fire: BinaryHeap<Reverse<(i64, KeyId)>>,
-    /// Reminders the watermark has reached, until their lateness is over.
-    to_expire: BinaryHeap<Reverse<(i64, KeyId)>>,
+    /// `(instant, key)` timers, see the module docs.
+    timers: Reminders,
 }
 
 impl Sessions {
@@ -67,8 +63,7 @@ impl Sessions {
             gap_ms,
             allowed_lateness_ms,
             per_key: Vec::new(),
-            to_fire: BinaryHeap::new(),
-            to_expire: BinaryHeap::new(),
+            timers: Reminders::default(),
         }
     }
 
@@ -135,19 +130,14 @@ impl Sessions {
             sessions.insert(first, merged);
         }
         if needs_timer {
-            self.set_timer(merged.end_ms, key, watermark);
+            self.timers.set(merged.end_ms, key, watermark);
         }
     }
 
     /// The panes due for every session whose end the watermark reaches moving up to `to`:
     /// on time for sessions that never fired, late for merged ones with a late pane due.
     pub(crate) fn fire_passed(&mut self, to: Watermark, fired: &mut Vec<FiredPane>) {
-        while let Some(&Reverse((instant_ms, key))) = self.to_fire.peek() {
-            if !to.has_reached(instant_ms) {
-                break;
-            }
-            self.to_fire.pop();
-            self.to_expire.push(Reverse((instant_ms, key)));
+        while let Some((instant_ms, key)) = self.timers.next_reached(to) {
             let sessions = &mut self.per_key[key as usize];
             let index = sessions.partition_point(|session| session.end_ms < instant_ms);
             let Some(session) = sessions.get_mut(index) else {
@@ -167,20 +157,16 @@ impl Sessions {
                 // The session grew past its timers; remind again at its real end, which
                 // the watermark has not reached, so this pass does not meet it again.
                 session.timer_ms = session.end_ms;
-                self.to_fire.push(Reverse((session.end_ms, key)));
+                self.timers.set(session.end_ms, key, to);
             }
         }
     }
 
     /// Forgets every session with end + lateness <= `watermark`.
     pub(crate) fn expire(&mut self, watermark: Watermark) {
-        // Firing ran first for this watermark, so every timer whose lateness is over has
-        // moved to `to_expire` already.
-        while let Some(&Reverse((instant_ms, key))) = self.to_expire.peek() {
-            if !watermark.has_reached(instant_ms + self.allowed_lateness_ms) {
-                break;
-            }
-            self.to_expire.pop();
+        while let Some((instant_ms, key)) =
+            self.timers.next_gone(watermark, self.allowed_lateness_ms)
+        {
             let sessions = &mut self.per_key[key as usize];
             let index = sessions.partition_point(|session| session.end_ms < instant_ms);
             let Some(session) = sessions.get_mut(index) else {
@@ -195,7 +181,7 @@ impl Sessions {
                 // This was the session's latest timer: keep one waiting at its real end.
                 let end_ms = session.end_ms;
                 session.timer_ms = end_ms;
-                self.set_timer(end_ms, key, watermark);
+                self.timers.set(end_ms, key, watermark);
             }
         }
     }
@@ -214,15 +200,6 @@ impl Sessions {
                     session.state,
                 );
             }
-        }
-    }
-
-    fn set_timer(&mut self, instant_ms: i64, key: KeyId, watermark: Watermark) {
-        let timer = Reverse((instant_ms, key));
-        if watermark.has_reached(instant_ms) {
-            self.to_expire.push(timer);
-        } else {
-            self.to_fire.push(timer);
         }
     }
 }

@@ -12,8 +12,8 @@
 //!
 //! Invariant, as for fixed windows: a live window has fired exactly when the watermark has
 //! reached its end (windows created behind the watermark fire a late pane at once), so no
-//! "fired" flag is stored. A window's `(end, key)` waits in one min-heap until the watermark
-//! reaches its end (firing), then in another until its lateness is over too (expiry).
+//! "fired" flag is stored. Each window's `(end, key)` is a [`Reminders`] entry, which tells
+//! firing and expiry which windows to look at.
 //!
 //! Records are kept per key to count the windows a record creates (the left window of a late
 //! record holds older records). A record is needed while a window holding it can still be
@@ -23,9 +23,9 @@
 
 use super::keys::{ensure_key_state, KeyId};
 use super::output::{FiredPane, Timing, WindowState};
+use super::reminders::Reminders;
 use super::watermark::Watermark;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// A key's state. Both lists are short (records and windows within a few time differences)
 /// and nearly always grow at the back, so sorted deques with binary search beat ordered
@@ -71,10 +71,8 @@ pub(crate) struct SlidingWindows {
     time_difference_ms: i64,
     allowed_lateness_ms: i64,
     per_key: Vec<KeyState>,
-    /// `(end, key)` of every live window the watermark has not reached, for firing.
-    to_fire: BinaryHeap<Reverse<(i64, KeyId)>>,
-    /// `(end, key)` of every live window the watermark has reached, for expiry.
-    to_expire: BinaryHeap<Reverse<(i64, KeyId)>>,
+    /// `(end, key)` of every live window, for firing and expiry in end order.
+    ends: Reminders,
     /// Starts of windows created by the current event, reused between events.
     created: Vec<i64>,
 }
@@ -85,8 +83,7 @@ impl SlidingWindows {
             time_difference_ms,
             allowed_lateness_ms,
             per_key: Vec::new(),
-            to_fire: BinaryHeap::new(),
-            to_expire: BinaryHeap::new(),
+            ends: Reminders::default(),
             created: Vec::new(),
         }
     }
@@ -174,22 +171,15 @@ impl SlidingWindows {
         };
         let count = state.count_between(start_ms, end_ms - 1);
         state.windows.insert(index, (start_ms, count));
+        self.ends.set(end_ms, key, watermark);
         if watermark.has_reached(end_ms) {
             fired.push(pane(key, start_ms, end_ms, count, Timing::Late));
-            self.to_expire.push(Reverse((end_ms, key)));
-        } else {
-            self.to_fire.push(Reverse((end_ms, key)));
         }
     }
 
     /// On-time panes for every window whose end the watermark reaches moving up to `to`.
     pub(crate) fn fire_passed(&mut self, to: Watermark, fired: &mut Vec<FiredPane>) {
-        while let Some(&Reverse((end_ms, key))) = self.to_fire.peek() {
-            if !to.has_reached(end_ms) {
-                break;
-            }
-            self.to_fire.pop();
-            self.to_expire.push(Reverse((end_ms, key)));
+        while let Some((end_ms, key)) = self.ends.next_reached(to) {
             let start_ms = end_ms - self.time_difference_ms - 1;
             let windows = &self.per_key[key as usize].windows;
             if let Ok(index) = find(windows, start_ms) {
@@ -207,13 +197,7 @@ impl SlidingWindows {
     /// Forgets every window with end + lateness <= `watermark`, and the records no window
     /// can hold any more.
     pub(crate) fn expire(&mut self, watermark: Watermark) {
-        // Firing ran first for this watermark, so every window that is gone has moved to
-        // `to_expire` already.
-        while let Some(&Reverse((end_ms, key))) = self.to_expire.peek() {
-            if !self.is_gone(end_ms, watermark) {
-                break;
-            }
-            self.to_expire.pop();
+        while let Some((end_ms, key)) = self.ends.next_gone(watermark, self.allowed_lateness_ms) {
             let start_ms = end_ms - self.time_difference_ms - 1;
             let windows = &mut self.per_key[key as usize].windows;
             if let Ok(index) = find(windows, start_ms) {
