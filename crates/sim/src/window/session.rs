@@ -10,7 +10,7 @@
 //! pane due until the watermark gets there.
 //!
 //! Timers are lazy, because a busy session grows with nearly every event and moving its timer
-//! each time would cost two tree operations per event. A timer is only a reminder to visit
+//! each time would cost two heap operations per event. A timer is only a reminder to visit
 //! the key's first session ending at or after that instant; the visit then acts on the
 //! session as it really is (fire it if its end has been reached and a pane is due, forget it
 //! if its lateness is over, otherwise make sure a timer waits at its real end). Correctness
