@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use streamlab_sim::assignor::{
-    assign, cooperative_rebalance, Assignment, GroupSubscription, MemberSubscription,
+    assign, cooperative_rebalance, Assignment, Assignor, GroupSubscription, MemberSubscription,
     Strategy as AssignStrategy, TopicPartition,
 };
 
@@ -226,6 +226,23 @@ proptest! {
         for strategy in AssignStrategy::ALL {
             let assignment = assign(strategy, &group).expect("generated groups are valid");
             check_valid(&group, &assignment)?;
+        }
+    }
+
+    #[test]
+    fn the_worlds_assignor_table_rebalances_as_assign_does(group in groups(1..=8, 16, 12)) {
+        let strategies: Vec<_> = Assignor::EVERY.iter().map(|a| a.strategy).collect();
+        prop_assert_eq!(strategies, AssignStrategy::ALL.to_vec());
+        let rounds = cooperative_rebalance(&group).expect("valid");
+        for assignor in Assignor::EVERY {
+            let (assignment, revoked) = (assignor.rebalance)(&group).expect("valid");
+            if assignor.strategy.is_cooperative() {
+                prop_assert_eq!(&assignment, &rounds.first_round);
+                prop_assert_eq!(&revoked, &rounds.revoked);
+            } else {
+                prop_assert_eq!(&assignment, &assign(assignor.strategy, &group).expect("valid"));
+                prop_assert!(revoked.is_empty());
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 //! Behaviour of whole runs: what a learner sees in the first lesson, checked on the core.
 
+use streamlab_sim::assignor::{Assignor, Strategy};
 use streamlab_sim::kafka::invariants::InvariantChecker;
 use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
 use streamlab_sim::kafka::snapshot::MemberState;
@@ -241,4 +242,15 @@ fn a_silent_producer_and_an_empty_group_are_fine() {
         .map(|p| p.lag)
         .sum();
     assert_eq!(lag, 1_000, "nobody reads, so every appended record is lag");
+}
+
+#[test]
+fn a_world_refuses_a_strategy_its_assignor_table_lacks() {
+    let mut scenario = one_group(6, 3, 10);
+    scenario.groups[0].partition_assignment_strategy = Strategy::CooperativeSticky;
+    let error = World::with_assignors(&scenario, &[Assignor::RANGE]).unwrap_err();
+    assert_eq!(error.field, "groups[0].partition_assignment_strategy");
+    assert!(error.message.contains("cooperative-sticky"), "{error}");
+    let world = World::with_assignors(&scenario, &[Assignor::RANGE, Assignor::COOPERATIVE_STICKY]);
+    assert!(world.is_ok());
 }

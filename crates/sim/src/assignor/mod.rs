@@ -178,6 +178,66 @@ pub fn assign(strategy: Strategy, group: &GroupSubscription) -> Result<Assignmen
     })
 }
 
+/// What a group leader's assignor computes in one rebalance: every member's partitions and
+/// what each member must revoke first (empty for the eager strategies).
+pub type RebalanceFn = fn(&GroupSubscription) -> Result<(Assignment, Assignment), AssignError>;
+
+/// One strategy with its rebalance.
+///
+/// A world is built with a table of these rather than calling [`assign`], which matches on a
+/// run-time strategy and so links all four assignors: a site bundle whose scenarios use only
+/// `range` leaves out the sticky assignors, the largest code of the core.
+#[derive(Clone, Copy, Debug)]
+pub struct Assignor {
+    pub strategy: Strategy,
+    pub rebalance: RebalanceFn,
+}
+
+impl Assignor {
+    pub const RANGE: Assignor = Assignor {
+        strategy: Strategy::Range,
+        rebalance: |group| Ok((range::assign(&ValidGroup::new(group)?), Assignment::new())),
+    };
+    pub const ROUND_ROBIN: Assignor = Assignor {
+        strategy: Strategy::RoundRobin,
+        rebalance: |group| {
+            Ok((
+                roundrobin::assign(&ValidGroup::new(group)?),
+                Assignment::new(),
+            ))
+        },
+    };
+    pub const STICKY: Assignor = Assignor {
+        strategy: Strategy::Sticky,
+        rebalance: |group| Ok((sticky::assign(&ValidGroup::new(group)?), Assignment::new())),
+    };
+    /// The first round of the cooperative protocol: the follow-up rebalance, which the
+    /// revocations trigger, is another call.
+    pub const COOPERATIVE_STICKY: Assignor = Assignor {
+        strategy: Strategy::CooperativeSticky,
+        rebalance: |group| {
+            let rounds = cooperative_rebalance(group)?;
+            Ok((rounds.first_round, rounds.revoked))
+        },
+    };
+
+    /// Every strategy Kafka offers, in [`Strategy::ALL`]'s order.
+    pub const EVERY: [Assignor; 4] = [
+        Assignor::RANGE,
+        Assignor::ROUND_ROBIN,
+        Assignor::STICKY,
+        Assignor::COOPERATIVE_STICKY,
+    ];
+
+    /// The entry of `table` for `strategy`.
+    pub fn find(table: &[Assignor], strategy: Strategy) -> Option<Assignor> {
+        table
+            .iter()
+            .copied()
+            .find(|assignor| assignor.strategy == strategy)
+    }
+}
+
 /// The two rounds of the cooperative (incremental) rebalance protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CooperativeRebalance {

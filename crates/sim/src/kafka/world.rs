@@ -9,6 +9,7 @@
 //! earliest time any part has work, which gives the same result as visiting every millisecond
 //! because nothing changes in between. `World: Clone` is a full checkpoint.
 
+use crate::assignor::Assignor;
 use crate::kafka::commit_json::write_commit_json;
 use crate::kafka::events::{Event, EventKind};
 use crate::kafka::group::{Group, LogStartCause, StepSink};
@@ -49,6 +50,15 @@ impl World {
     /// Builds the world for `scenario` and runs its first tick (t = 0), which assigns every
     /// group its partitions.
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
+        Self::with_assignors(scenario, &Assignor::EVERY)
+    }
+
+    /// [`World::new`] for a scenario whose groups use only the strategies in `assignors`, so
+    /// that a program that builds no other world links only those assignors.
+    pub fn with_assignors(
+        scenario: &Scenario,
+        assignors: &[Assignor],
+    ) -> Result<Self, ScenarioError> {
         scenario.validate()?;
         let partitions = scenario.topic.partitions;
         let groups = scenario
@@ -56,15 +66,23 @@ impl World {
             .iter()
             .enumerate()
             .map(|(i, config)| {
-                Group::new(
+                let strategy = config.partition_assignment_strategy;
+                let assignor = Assignor::find(assignors, strategy).ok_or_else(|| {
+                    ScenarioError::new(
+                        format!("groups[{i}].partition_assignment_strategy"),
+                        format!("{strategy} is not offered here"),
+                    )
+                })?;
+                Ok(Group::new(
                     config,
+                    assignor,
                     partitions,
                     scenario.broker.group_initial_rebalance_delay_ms,
                     scenario.seed,
                     i as u64,
-                )
+                ))
             })
-            .collect();
+            .collect::<Result<_, ScenarioError>>()?;
         let mut world = Self {
             scenario: scenario.clone(),
             now_ms: 0,

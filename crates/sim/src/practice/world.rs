@@ -10,6 +10,7 @@
 use super::lag::{LagTracker, MEASURE_INTERVAL_MS};
 use super::scenario::{InkwellScenario, DURATION_MS};
 use super::verdict::Verdict;
+use crate::assignor::Assignor;
 use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
@@ -63,7 +64,9 @@ impl Simulation for InkwellWorld {
 
     fn new(scenario: &InkwellScenario) -> Result<Self, ScenarioError> {
         scenario.validate()?;
-        let world = World::new(&scenario.to_kafka())?;
+        // The services' groups keep Kafka's first default strategy, `range`; naming only that
+        // assignor keeps the sticky ones out of the practice bundle.
+        let world = World::with_assignors(&scenario.to_kafka(), &[Assignor::RANGE])?;
         let mut lags = LagTracker::default();
         lags.measure(&world);
         Ok(Self {

@@ -2,6 +2,7 @@
 //! fresh run of the scenario to the instant on screen (determinism makes it the same run).
 
 use crate::shell::export::csv_field;
+use streamlab_sim::family::Simulation;
 use streamlab_sim::kafka::metrics::Metrics;
 use streamlab_sim::kafka::{Scenario, World};
 
@@ -37,12 +38,20 @@ pub fn group_metrics_csv(scenario: &Scenario, metrics: &Metrics) -> String {
     rows.join("\n") + "\n"
 }
 
-/// The consumer-group run's metrics up to `now_ms`, re-simulated.
-pub fn group_csv_at(scenario: &Scenario, now_ms: u64) -> String {
-    match World::new(scenario) {
+/// The consumer-group run's metrics up to `now_ms`, re-simulated in the family's own world
+/// `S`, whose consumer-group world `kafka_world` returns. Building `S` rather than a plain
+/// [`World`] matters to the bundle's size: the practice family's world offers only the
+/// assignor its groups use, and a plain `World::new` would link the other three.
+pub fn group_csv_at<S: Simulation>(
+    scenario: &S::Scenario,
+    now_ms: u64,
+    kafka_world: fn(&S) -> &World,
+) -> String {
+    match S::new(scenario) {
         Ok(mut world) => {
             world.advance_to(now_ms);
-            group_metrics_csv(scenario, world.metrics())
+            let world = kafka_world(&world);
+            group_metrics_csv(world.scenario(), world.metrics())
         }
         Err(_) => String::new(),
     }
@@ -56,7 +65,7 @@ mod tests {
     #[wasm_bindgen_test]
     fn the_metrics_csv_has_a_row_per_sample_and_group_and_a_lag_column_per_partition() {
         let scenario = Scenario::default();
-        let csv = group_csv_at(&scenario, 10_000);
+        let csv = group_csv_at::<World>(&scenario, 10_000, |world| world);
         let mut lines = csv.lines();
         let header = lines.next().unwrap();
         let columns = header.split(',').count();

@@ -166,7 +166,7 @@ impl LessonFamily for KafkaFamily {
     }
 
     fn csv(scenario: &Scenario, at_ms: u64) -> String {
-        export::group_csv_at(scenario, at_ms)
+        export::group_csv_at::<World>(scenario, at_ms, |world| world)
     }
 
     fn pictures(lesson: &'static Lesson<Self>) -> Vec<Picture> {

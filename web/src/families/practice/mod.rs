@@ -166,7 +166,7 @@ impl LessonFamily for PracticeFamily {
     }
 
     fn csv(scenario: &InkwellScenario, at_ms: u64) -> String {
-        group_csv_at(&scenario.to_kafka(), at_ms)
+        group_csv_at(scenario, at_ms, InkwellWorld::kafka)
     }
 
     fn pictures(_lesson: &'static Lesson<Self>) -> Vec<Picture> {

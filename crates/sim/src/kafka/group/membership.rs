@@ -9,10 +9,7 @@
 //! removed. Nothing here is scripted: a storm is this loop feeding itself.
 
 use super::{Group, GroupState, Liveness, Rebalance, StepSink};
-use crate::assignor::{
-    assign, cooperative_rebalance, Assignment, GroupSubscription, MemberSubscription,
-    TopicPartition,
-};
+use crate::assignor::{Assignment, GroupSubscription, MemberSubscription, TopicPartition};
 use crate::kafka::events::{
     CommitCause, Event, EventKind, MemberPartitions, RebalanceReason, RemovalReason,
 };
@@ -336,16 +333,8 @@ impl Group {
     /// The leader's assignment for the joined members, and (cooperative) what each revokes.
     fn compute_assignment(&self, topic: &Topic) -> (Assignment, Assignment) {
         let subscription = self.subscription(topic);
-        let failure = "the group's own subscription is always valid";
-        if self.strategy().is_cooperative() {
-            let rounds = cooperative_rebalance(&subscription).expect(failure);
-            (rounds.first_round, rounds.revoked)
-        } else {
-            (
-                assign(self.strategy(), &subscription).expect(failure),
-                BTreeMap::new(),
-            )
-        }
+        (self.assignor.rebalance)(&subscription)
+            .expect("the group's own subscription is always valid")
     }
 
     fn subscription(&self, topic: &Topic) -> GroupSubscription {

@@ -24,7 +24,7 @@ mod poll_loop;
 pub use member::{Activity, FetchedRange, Liveness, Member};
 pub use offsets::LogStartCause;
 
-use crate::assignor::Strategy;
+use crate::assignor::{Assignor, Strategy};
 use crate::kafka::events::{Event, Id};
 use crate::kafka::scenario::GroupConfig;
 use crate::kafka::sink::{Sink, Span, Tallies};
@@ -181,6 +181,8 @@ pub struct Group {
     /// What the consumers' own metrics count, summed over members (see `client_metrics`).
     pub client_counters: ClientCounters,
     pub(crate) rebalance: Option<Rebalance>,
+    /// The leader's assignor for `config.partition_assignment_strategy`.
+    pub(crate) assignor: Assignor,
     /// No coordinator timer fires before this time (a lower bound; 0 = check now).
     pub(crate) membership_due_ms: u64,
     pub(crate) initial_delay_ms: u64,
@@ -228,6 +230,7 @@ impl Group {
     /// A group whose `config.members` members start at t = 0; `index` picks its random stream.
     pub fn new(
         config: &GroupConfig,
+        assignor: Assignor,
         partition_count: u32,
         initial_delay_ms: u32,
         seed: u64,
@@ -267,6 +270,7 @@ impl Group {
             client_counters: ClientCounters::default(),
             lag_levels: vec![0; partition_count as usize],
             rebalance: None,
+            assignor,
             membership_due_ms: 0,
             initial_delay_ms: u64::from(initial_delay_ms),
             index,
