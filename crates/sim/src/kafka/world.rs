@@ -50,16 +50,20 @@ impl World {
     /// Builds the world for `scenario` and runs its first tick (t = 0), which assigns every
     /// group its partitions.
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
+        scenario.validate()?;
         Self::with_assignors(scenario, &Assignor::EVERY)
     }
 
-    /// [`World::new`] for a scenario whose groups use only the strategies in `assignors`, so
-    /// that a program that builds no other world links only those assignors.
+    /// [`World::new`] for a scenario that is valid by construction (the practice family
+    /// builds its scenarios from knobs it has checked itself) and whose groups use only the
+    /// strategies in `assignors`. A program that builds no other world links neither the other
+    /// assignors nor the consumer-group family's checks and their knob table; a scenario that
+    /// fails the checks anyway panics in debug builds (the tests) instead of running.
     pub fn with_assignors(
         scenario: &Scenario,
         assignors: &[Assignor],
     ) -> Result<Self, ScenarioError> {
-        scenario.validate()?;
+        debug_assert_eq!(scenario.validate().map_err(|e| e.to_string()), Ok(()));
         let partitions = scenario.topic.partitions;
         let groups = scenario
             .groups
