@@ -41,8 +41,6 @@ pub(crate) struct FixedWindows {
     /// The smallest end the watermark has not reached yet, if any: most watermark steps pass
     /// no end, and this lets them skip the index lookup.
     next_unfired_end_ms: Option<i64>,
-    /// The smallest end in the index, if any: the next window to expire.
-    oldest_end_ms: Option<i64>,
 }
 
 impl FixedWindows {
@@ -54,7 +52,6 @@ impl FixedWindows {
             by_end: SortedMap::default(),
             spare_key_lists: Vec::new(),
             next_unfired_end_ms: None,
-            oldest_end_ms: None,
         }
     }
 
@@ -139,10 +136,8 @@ impl FixedWindows {
         key_table: &mut KeyTable<K, RecentWindows>,
         watermark: Watermark,
     ) {
-        match self.oldest_end_ms {
-            Some(end_ms) if watermark.has_reached(end_ms + self.allowed_lateness_ms) => {}
-            _ => return,
-        }
+        // The index's first end is the next to expire, so a step that expires nothing costs
+        // one look at it.
         let lateness_ms = self.allowed_lateness_ms;
         let gone = |&end_ms: &i64, _: &Vec<KeyId>| watermark.has_reached(end_ms + lateness_ms);
         while let Some((end_ms, mut keys)) = self.by_end.pop_first_if(gone) {
@@ -157,7 +152,6 @@ impl FixedWindows {
             keys.clear();
             self.spare_key_lists.push(keys);
         }
-        self.oldest_end_ms = self.by_end.first_key_value().map(|(&end, _)| end);
     }
 
     /// Every live window, in no particular order (the caller sorts).
@@ -188,7 +182,6 @@ impl FixedWindows {
             self.next_unfired_end_ms =
                 Some(self.next_unfired_end_ms.map_or(end_ms, |e| e.min(end_ms)));
         }
-        self.oldest_end_ms = Some(self.oldest_end_ms.map_or(end_ms, |e| e.min(end_ms)));
         let spare = &mut self.spare_key_lists;
         self.by_end
             .entry(end_ms)
