@@ -15,7 +15,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::io::{Read, Write};
 use streamlab_sim::assignor::{
-    assign, GroupSubscription, MemberSubscription, Strategy, TopicPartition,
+    assign, Assignment, GroupSubscription, MemberSubscription, Strategy, TopicPartition,
 };
 
 pub const HELP: &str = "\
@@ -69,10 +69,12 @@ struct MemberInput {
 fn parse_group(input: &[u8]) -> Result<GroupSubscription, CliError> {
     let group: GroupInput = serde_json::from_slice(input)
         .map_err(|error| CliError::new(format!("malformed group JSON: {error}")))?;
-    let mut topics = BTreeMap::new();
+    let mut checked = Vec::with_capacity(group.topics.len());
     for (topic, count) in group.topics {
-        topics.insert(topic.clone(), partition_count(&topic, count)?);
+        let count = partition_count(&topic, count)?;
+        checked.push((topic, count));
     }
+    let topics = checked.into_iter().collect();
     let members = group
         .members
         .into_iter()
@@ -145,7 +147,7 @@ where
 }
 
 /// `{"c1":[["orders",0]],"c2":[]}`: `[topic, partition]` pairs, as the contract prints them.
-fn render(assignment: &BTreeMap<String, Vec<TopicPartition>>) -> String {
+fn render(assignment: &Assignment) -> String {
     let pairs: BTreeMap<&str, Vec<(&str, u32)>> = assignment
         .iter()
         .map(|(member, partitions)| {

@@ -13,10 +13,9 @@ mod range;
 mod roundrobin;
 mod sticky;
 
-use crate::replay::sort::{map_of, set_of};
+use crate::replay::sorted_map::{SortedMap, SortedSet};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// The most partitions (summed over the topics some member subscribes to) one call assigns.
@@ -121,14 +120,18 @@ pub struct MemberSubscription {
 }
 
 /// Everything an assignor needs: partition counts per topic and every member's subscription.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct GroupSubscription {
-    pub topics: BTreeMap<String, u32>,
+    pub topics: SortedMap<String, u32>,
     pub members: Vec<MemberSubscription>,
 }
 
 /// Every member id mapped to its partitions, sorted; members that get nothing map to `[]`.
-pub type Assignment = BTreeMap<String, Vec<TopicPartition>>;
+///
+/// A `SortedMap` (a `BTreeMap`'s order and API on one sorted vector), like the group's topics
+/// and the sets below: a group has tens of members, and each B-tree type would compile its
+/// own node code into every bundle that runs a consumer group.
+pub type Assignment = SortedMap<String, Vec<TopicPartition>>;
 
 /// Why a group cannot be assigned. `Display` is one line naming the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -261,17 +264,20 @@ pub fn cooperative_rebalance(
 ) -> Result<CooperativeRebalance, AssignError> {
     let group = ValidGroup::new(group)?;
     let (first_round, final_assignment) = cooperative_rounds(&group);
-    let revoked = map_of(group.members.iter().map(|member| {
-        let held = &first_round[member.id];
-        let given_up = set_of(
-            member
+    let revoked = group
+        .members
+        .iter()
+        .map(|member| {
+            let held = &first_round[member.id];
+            let given_up: SortedSet<TopicPartition> = member
                 .claimed
                 .iter()
                 .filter(|partition| held.binary_search(partition).is_err())
-                .cloned(),
-        );
-        (member.id.to_string(), given_up.into_iter().collect())
-    }));
+                .cloned()
+                .collect();
+            (member.id.to_string(), given_up.into_iter().collect())
+        })
+        .collect();
     Ok(CooperativeRebalance {
         first_round,
         revoked,
@@ -312,28 +318,31 @@ fn withhold_partitions_owned_elsewhere(group: &ValidGroup<'_>, target: &Assignme
             .peekable();
         claimants.peek().is_none() || claimants.any(|&(_, _, claimant)| claimant == id)
     };
-    map_of(target.iter().map(|(id, partitions)| {
-        let kept = partitions
-            .iter()
-            .filter(|tp| receivable(id, tp))
-            .cloned()
-            .collect();
-        (id.clone(), kept)
-    }))
+    target
+        .iter()
+        .map(|(id, partitions)| {
+            let kept = partitions
+                .iter()
+                .filter(|tp| receivable(id, tp))
+                .cloned()
+                .collect();
+            (id.clone(), kept)
+        })
+        .collect()
 }
 
 /// A group that passed validation, with members sorted by id bytes, subscriptions
 /// deduplicated and owned partitions filtered to the ones that count.
 pub(crate) struct ValidGroup<'a> {
-    pub(crate) topics: &'a BTreeMap<String, u32>,
+    pub(crate) topics: &'a SortedMap<String, u32>,
     pub(crate) members: Vec<ValidMember<'a>>,
 }
 
 pub(crate) struct ValidMember<'a> {
     pub(crate) id: &'a str,
-    pub(crate) topics: BTreeSet<&'a str>,
+    pub(crate) topics: SortedSet<&'a str>,
     /// Owned partitions that exist and whose topic the member still subscribes to.
-    pub(crate) owned: BTreeSet<(&'a str, u32)>,
+    pub(crate) owned: SortedSet<(&'a str, u32)>,
     /// Everything the member said it owned, as given (for revocations).
     pub(crate) claimed: &'a [TopicPartition],
 }
@@ -345,7 +354,7 @@ impl<'a> ValidGroup<'a> {
                 topic: topic.clone(),
             });
         }
-        let mut seen_ids = BTreeSet::new();
+        let mut seen_ids = SortedSet::new();
         for member in &group.members {
             if !seen_ids.insert(member.id.as_str()) {
                 return Err(AssignError::DuplicateMember {
@@ -370,11 +379,10 @@ impl<'a> ValidGroup<'a> {
             .iter()
             .map(|member| ValidMember::new(member, &group.topics))
             .collect();
-        let subscribed = set_of(
-            members
-                .iter()
-                .flat_map(|member| member.topics.iter().copied()),
-        );
+        let subscribed: SortedSet<&str> = members
+            .iter()
+            .flat_map(|member| member.topics.iter().copied())
+            .collect();
         let total: u64 = subscribed
             .iter()
             .map(|topic| u64::from(group.topics[*topic]))
@@ -400,7 +408,10 @@ impl<'a> ValidGroup<'a> {
                 ValidMember {
                     id: member.id,
                     topics: member.topics.clone(),
-                    owned: set_of(held.iter().map(|tp| (tp.topic.as_str(), tp.partition))),
+                    owned: held
+                        .iter()
+                        .map(|tp| (tp.topic.as_str(), tp.partition))
+                        .collect(),
                     claimed: held,
                 }
             })
@@ -418,25 +429,23 @@ impl<'a> ValidGroup<'a> {
 
     /// An assignment in which every member holds nothing yet.
     pub(crate) fn empty_assignment(&self) -> Assignment {
-        map_of(
-            self.members
-                .iter()
-                .map(|member| (member.id.to_string(), Vec::new())),
-        )
+        self.members
+            .iter()
+            .map(|member| (member.id.to_string(), Vec::new()))
+            .collect()
     }
 }
 
 impl<'a> ValidMember<'a> {
-    fn new(member: &'a MemberSubscription, topics: &BTreeMap<String, u32>) -> Self {
-        let subscribed: BTreeSet<&'a str> = set_of(member.topics.iter().map(String::as_str));
-        let owned = set_of(
-            member
-                .owned
-                .iter()
-                .filter(|tp| subscribed.contains(tp.topic.as_str()))
-                .filter(|tp| tp.partition < topics[&tp.topic])
-                .map(|tp| (tp.topic.as_str(), tp.partition)),
-        );
+    fn new(member: &'a MemberSubscription, topics: &SortedMap<String, u32>) -> Self {
+        let subscribed: SortedSet<&'a str> = member.topics.iter().map(String::as_str).collect();
+        let owned = member
+            .owned
+            .iter()
+            .filter(|tp| subscribed.contains(&tp.topic.as_str()))
+            .filter(|tp| tp.partition < topics[&tp.topic])
+            .map(|tp| (tp.topic.as_str(), tp.partition))
+            .collect();
         Self {
             id: &member.id,
             topics: subscribed,

@@ -14,7 +14,7 @@ pub(super) fn assign(group: &ValidGroup<'_>) -> Assignment {
         let mut subscribers: Vec<&str> = group
             .members
             .iter()
-            .filter(|member| member.topics.contains(topic.as_str()))
+            .filter(|member| member.topics.contains(&topic.as_str()))
             .map(|member| member.id)
             .collect();
         crate::replay::sort::sort_by(&mut subscribers, |a, b| java_string_order(a, b));

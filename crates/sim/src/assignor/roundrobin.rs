@@ -7,7 +7,7 @@
 //! different ones it can be far from it, which is why Kafka added the sticky assignors.
 
 use super::{java_string_order, sort_partitions, Assignment, TopicPartition, ValidGroup};
-use std::collections::BTreeSet;
+use crate::replay::sorted_map::SortedSet;
 
 pub(super) fn assign(group: &ValidGroup<'_>) -> Assignment {
     let mut assignment = group.empty_assignment();
@@ -17,7 +17,7 @@ pub(super) fn assign(group: &ValidGroup<'_>) -> Assignment {
         .members
         .iter()
         .flat_map(|member| member.topics.iter().copied())
-        .collect::<BTreeSet<_>>()
+        .collect::<SortedSet<_>>()
         .into_iter()
         .collect();
     crate::replay::sort::sort_by(&mut topics, |a, b| java_string_order(a, b));
@@ -28,7 +28,7 @@ pub(super) fn assign(group: &ValidGroup<'_>) -> Assignment {
         for partition in 0..group.partition_count(topic) {
             // Some member subscribes to `topic` (that is how it got into the list), so this
             // search always ends within one turn of the circle.
-            while !members[next_member].topics.contains(topic) {
+            while !members[next_member].topics.contains(&topic) {
                 next_member = (next_member + 1) % members.len();
             }
             if let Some(assigned) = assignment.get_mut(members[next_member].id) {

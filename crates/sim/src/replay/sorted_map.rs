@@ -241,11 +241,11 @@ impl<'a, K, V> Entry<'a, K, V> {
     }
 }
 
-impl<K: Ord, V> std::ops::Index<&K> for SortedMap<K, V> {
+impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for SortedMap<K, V> {
     type Output = V;
 
     /// `key`'s value; panics if it has none, as a `BTreeMap` does.
-    fn index(&self, key: &K) -> &V {
+    fn index(&self, key: &Q) -> &V {
         self.get(key).expect("no entry for the key")
     }
 }
@@ -277,12 +277,22 @@ impl<K: Ord, V> Extend<(K, V)> for SortedMap<K, V> {
 }
 
 impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
-    /// Inserts one by one, as `BTreeMap::from_iter` does in effect: a key given twice keeps its
-    /// last value.
+    /// The entries as `BTreeMap::from_iter` leaves them: a key given twice keeps its last
+    /// value. Sorted once rather than inserted one by one, so input in any order costs
+    /// n log n, not the n² moves of inserting each pair in the middle.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(items: I) -> Self {
-        let mut map = Self::new();
-        map.extend(items);
-        map
+        let mut entries: Vec<(K, V)> = items.into_iter().collect();
+        // Stable, so a key's pairs stay in the order given and the last one is its value.
+        crate::replay::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
+        // `dedup_by` keeps the first of a run: hand it each later pair's value first.
+        entries.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(&mut later.1, &mut kept.1);
+            }
+            same
+        });
+        Self { entries }
     }
 }
 
@@ -413,10 +423,11 @@ impl<T: Ord> Extend<T> for SortedSet<T> {
 }
 
 impl<T: Ord> FromIterator<T> for SortedSet<T> {
+    /// Sorted once, as [`SortedMap`]'s `from_iter` is.
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
-        let mut set = Self::new();
-        set.extend(items);
-        set
+        Self {
+            map: items.into_iter().map(|item| (item, ())).collect(),
+        }
     }
 }
 
@@ -473,6 +484,21 @@ mod tests {
             assert!(sorted.iter().eq(tree.iter()), "after step {step}");
         }
         assert!(sorted.into_iter().eq(tree));
+    }
+
+    #[test]
+    fn collecting_pairs_in_any_order_keeps_each_keys_last_value_as_a_btree_map_does() {
+        let mut rng = SimRng::for_stream(7, 2);
+        for len in [0u64, 1, 2, 5, 40, 300] {
+            // Keys from a range half the length, so most are given more than once.
+            let pairs: Vec<(u64, u64)> = (0..len).map(|i| (rng.below(len / 2 + 1), i)).collect();
+            let sorted: SortedMap<u64, u64> = pairs.iter().copied().collect();
+            let tree: BTreeMap<u64, u64> = pairs.iter().copied().collect();
+            assert!(sorted.iter().eq(tree.iter()), "{len} pairs");
+            let set: SortedSet<u64> = pairs.iter().map(|&(key, _)| key).collect();
+            let tree_set: BTreeSet<u64> = pairs.iter().map(|&(key, _)| key).collect();
+            assert!(set.iter().eq(tree_set.iter()), "{len} items");
+        }
     }
 
     #[test]

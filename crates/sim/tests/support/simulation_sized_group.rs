@@ -1,8 +1,8 @@
 //! The assignor input the storm lesson produces at its largest, shared by the assignor tests
 //! and the assignor benchmark so both speak of the same group.
 
-use std::collections::BTreeMap;
 use streamlab_sim::assignor::{GroupSubscription, MemberSubscription, TopicPartition};
+use streamlab_sim::replay::sorted_map::SortedMap;
 
 /// A single-topic group of the size the simulation uses: 32 members, 64 partitions, owned as
 /// a previous rebalance among the first 24 members left them.
@@ -18,7 +18,7 @@ pub fn simulation_sized_group() -> GroupSubscription {
         })
         .collect();
     GroupSubscription {
-        topics: BTreeMap::from([("t".to_string(), 64)]),
+        topics: SortedMap::from([("t".to_string(), 64)]),
         members,
     }
 }

@@ -15,7 +15,7 @@ use crate::kafka::events::{
 };
 use crate::kafka::topic::Topic;
 use crate::replay::sort::sort;
-use std::collections::BTreeMap;
+use crate::replay::sorted_map::SortedMap;
 
 impl Group {
     /// The coordinator's timers. They are checked only when one is due (`membership_due_ms`,
@@ -353,7 +353,7 @@ impl Group {
             })
             .collect();
         GroupSubscription {
-            topics: BTreeMap::from([(topic.name.clone(), self.partitions.len() as u32)]),
+            topics: SortedMap::from([(topic.name.clone(), self.partitions.len() as u32)]),
             members,
         }
     }
