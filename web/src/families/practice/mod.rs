@@ -181,3 +181,28 @@ impl LessonFamily for PracticeFamily {
         Thumbnail::Practice
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use streamlab_sim::practice::SERVICES;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn the_metrics_csv_has_a_row_per_service_at_every_sample_of_the_attempt() {
+        let csv = <PracticeFamily as LessonFamily>::csv(&InkwellScenario::default(), 10_000);
+        let rows: Vec<Vec<&str>> = csv
+            .lines()
+            .skip(1)
+            .map(|row| row.split(',').collect())
+            .collect();
+        assert!(rows.len() >= 2 * SERVICES.len(), "{csv}");
+        assert_eq!(rows.len() % SERVICES.len(), 0, "{csv}");
+        for (row, service) in rows.iter().zip(SERVICES.iter().cycle()) {
+            assert_eq!(row[1], service.name(), "{csv}");
+        }
+        let produced = |row: &Vec<&str>| row[2].parse::<u64>().unwrap();
+        let last = rows.last().unwrap();
+        assert!(produced(last) > produced(&rows[0]), "{csv}");
+    }
+}
