@@ -199,20 +199,15 @@ pub struct Assignor {
 impl Assignor {
     pub const RANGE: Assignor = Assignor {
         strategy: Strategy::Range,
-        rebalance: |group| Ok((range::assign(&ValidGroup::new(group)?), Assignment::new())),
+        rebalance: |group| eager(group, range::assign),
     };
     pub const ROUND_ROBIN: Assignor = Assignor {
         strategy: Strategy::RoundRobin,
-        rebalance: |group| {
-            Ok((
-                roundrobin::assign(&ValidGroup::new(group)?),
-                Assignment::new(),
-            ))
-        },
+        rebalance: |group| eager(group, roundrobin::assign),
     };
     pub const STICKY: Assignor = Assignor {
         strategy: Strategy::Sticky,
-        rebalance: |group| Ok((sticky::assign(&ValidGroup::new(group)?), Assignment::new())),
+        rebalance: |group| eager(group, sticky::assign),
     };
     /// The first round of the cooperative protocol: the follow-up rebalance, which the
     /// revocations trigger, is another call.
@@ -239,6 +234,15 @@ impl Assignor {
             .copied()
             .find(|assignor| assignor.strategy == strategy)
     }
+}
+
+/// An eager strategy's rebalance: `assign`'s assignment, and nothing to revoke first (every
+/// member gives up all its partitions when it rejoins).
+fn eager(
+    group: &GroupSubscription,
+    assign: fn(&ValidGroup<'_>) -> Assignment,
+) -> Result<(Assignment, Assignment), AssignError> {
+    Ok((assign(&ValidGroup::new(group)?), Assignment::new()))
 }
 
 /// The two rounds of the cooperative (incremental) rebalance protocol.
