@@ -358,13 +358,10 @@ impl<'a> ValidGroup<'a> {
                 topic: topic.clone(),
             });
         }
-        let mut seen_ids = SortedSet::new();
-        for member in &group.members {
-            if !seen_ids.insert(member.id.as_str()) {
-                return Err(AssignError::DuplicateMember {
-                    id: member.id.clone(),
-                });
-            }
+        if let Some(repeat) = first_repeated_id(&group.members) {
+            return Err(AssignError::DuplicateMember {
+                id: group.members[repeat].id.clone(),
+            });
         }
         for member in &group.members {
             if let Some(topic) = member
@@ -457,6 +454,24 @@ impl<'a> ValidMember<'a> {
             claimed: &member.owned,
         }
     }
+}
+
+/// The position of the first member whose id an earlier member already has. Found by sorting
+/// (id, position) pairs, since inserting ids one by one into a sorted vector would cost n²
+/// moves for a long member list in reverse order.
+fn first_repeated_id(members: &[MemberSubscription]) -> Option<usize> {
+    let mut ids: Vec<(&str, usize)> = members
+        .iter()
+        .enumerate()
+        .map(|(position, member)| (member.id.as_str(), position))
+        .collect();
+    crate::replay::sort::sort(&mut ids);
+    // In a run of one id the positions ascend, so each pair's second is a repeat, and the
+    // smallest of them over all runs is the first repeat in the list.
+    ids.windows(2)
+        .filter(|pair| pair[0].0 == pair[1].0)
+        .map(|pair| pair[1].1)
+        .min()
 }
 
 /// Java's `String.compareTo`: compares UTF-16 code units, which differs from byte order once
