@@ -416,8 +416,7 @@ fn invalid_groups_are_rejected_with_a_one_line_reason() {
 fn the_duplicate_named_is_the_first_member_whose_id_came_before() {
     // "b" is listed first, but "a" is the first id to repeat.
     let ids = ["b", "a", "c", "a", "b"];
-    let members: Vec<(&str, &[&str], &[(&str, u32)])> =
-        ids.iter().map(|&id| (id, &["t"][..], &[][..])).collect();
+    let members: Vec<MemberSpec<'_>> = ids.iter().map(|&id| (id, &["t"][..], &[][..])).collect();
     let group = group(&[("t", 1)], &members);
     let error = assign(Strategy::Range, &group).unwrap_err();
     assert_eq!(error, AssignError::DuplicateMember { id: "a".into() });
