@@ -14,7 +14,6 @@
 //! test checks on a whole run.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `items` stably by `compare`.
 pub fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ordering) {
@@ -46,22 +45,6 @@ pub fn sort_unstable_by_key<T, K: Ord>(items: &mut [T], key: impl FnMut(&T) -> K
 /// Sorts `items` in their natural order.
 pub fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
-}
-
-/// A map of `items`, inserted one by one. `collect()` into a `BTreeMap` sorts the items first,
-/// which instantiates a whole standard sort per key and value type; inserting lets the tree
-/// keep the order itself. A key given twice keeps its last value, as with `collect()`.
-pub fn map_of<K: Ord, V>(items: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
-    let mut map = BTreeMap::new();
-    map.extend(items);
-    map
-}
-
-/// A set of `items`, inserted one by one (see [`map_of`]).
-pub fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    let mut set = BTreeSet::new();
-    set.extend(items);
-    set
 }
 
 /// The positions `0..len` in the order a stable sort by `compare` (which compares the items at
@@ -160,11 +143,5 @@ mod tests {
         assert_eq!(numbers, [1, 3, 3, 5, 9]);
         sort_by_key(&mut numbers, |n| std::cmp::Reverse(*n));
         assert_eq!(numbers, [9, 5, 3, 3, 1]);
-        assert_eq!(
-            set_of(numbers.iter().copied()),
-            numbers.iter().copied().collect()
-        );
-        let pairs = [(2, 'a'), (1, 'b'), (2, 'c')];
-        assert_eq!(map_of(pairs), pairs.into_iter().collect());
     }
 }

@@ -34,8 +34,8 @@ pub fn diff(base: &Value, target: &Value) -> Option<Value> {
             Some(Value::Object(patch))
         }
         (Value::Array(from), Value::Array(to)) if from.len() == to.len() => {
-            // Extended rather than collected: collecting sorts, and would bring a sort of
-            // its own into the site (see `crate::replay::sort::map_of`).
+            // Extended rather than collected: collecting into serde_json's B-tree map sorts
+            // first, which would bring a standard sort of its own into the site.
             let mut patch = Map::new();
             patch.extend(
                 from.iter()
