@@ -11,6 +11,7 @@
 
 use super::database::Database;
 use super::draws::index_write_fails;
+use crate::replay::due::earliest;
 use std::collections::VecDeque;
 
 /// What the sink needs to know to write.
@@ -73,7 +74,7 @@ impl Connector {
     /// The next instant it has work: a poll, or the sink's next write.
     pub fn due_ms(&self) -> Option<u64> {
         let sink = self.queue.front().map(|&(_, at)| at.max(self.retry_at_ms));
-        [self.next_poll_ms, sink].into_iter().flatten().min()
+        earliest([self.next_poll_ms, sink])
     }
 
     /// Changes published and not yet written to the store.

@@ -102,9 +102,9 @@ impl Simulation for DatabasesWorld {
     fn size_hint_bytes(&self) -> usize {
         let own = match &self.comparison {
             Comparison::Sync(s) => {
-                size_of_val(s.db.log.as_slice())
-                    + size_of_val(s.commit_lsn.as_slice())
-                    + size_of_val(s.samples.as_slice())
+                s.db.log.own_size_hint_bytes()
+                    + s.commit_lsn.own_size_hint_bytes()
+                    + s.samples.own_size_hint_bytes()
                     + s.stores
                         .iter()
                         .map(|st| size_of_val(st.rows.as_slice()) * 3)
@@ -116,7 +116,7 @@ impl Simulation for DatabasesWorld {
                     + c.balances.len() * 48
             }
             Comparison::Snapshot(s) => {
-                size_of_val(s.db.log.as_slice()) * 2
+                s.db.log.own_size_hint_bytes() * 2
                     + size_of_val(s.samples.as_slice())
                     + size_of_val(s.store.rows.as_slice()) * 3
             }
@@ -125,7 +125,13 @@ impl Simulation for DatabasesWorld {
     }
 
     fn shared_size_hint_bytes(_first: &Self, last: &Self) -> usize {
-        last.events().shared_size_hint_bytes()
+        let db = (last.sync().map(|s| &s.db)).or_else(|| last.bootstrap().map(|b| &b.db));
+        // The per-key LSNs hold an entry per commit too, a third of a change's size.
+        let log = db.map_or(0, |db| db.log.shared_size_hint_bytes() * 4 / 3);
+        let sync = last.sync().map_or(0, |s| {
+            s.commit_lsn.shared_size_hint_bytes() + s.samples.shared_size_hint_bytes()
+        });
+        last.events().shared_size_hint_bytes() + log + sync
     }
 }
 
@@ -259,7 +265,7 @@ impl Headless for DatabasesWorld {
     fn details(&self) -> Map<String, Value> {
         let mut out = Map::new();
         let series = match &self.comparison {
-            Comparison::Sync(s) => to_value(&s.samples),
+            Comparison::Sync(s) => to_value(&s.samples.iter().collect::<Vec<_>>()),
             Comparison::Compaction(c) => to_value(&c.samples),
             Comparison::Snapshot(s) => to_value(&s.samples),
         };

@@ -25,7 +25,10 @@ use super::draws::{self, hop_ms, index_write_fails, poisson_arrivals, salt};
 use super::events::{DatabasesEventKind, FailureOutcome, Lane};
 use super::scenario::{DatabasesScenario, SAMPLE_INTERVAL_MS};
 use crate::replay::agenda::Agenda;
+use crate::replay::chunked::ChunkedVec;
+use crate::replay::due::earliest;
 use crate::replay::rng::SimRng;
+use crate::replay::slots::SharedSlots;
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
 use std::sync::Arc;
@@ -131,14 +134,14 @@ pub struct SyncWorld {
     steps: Agenda<Step>,
     pub db: Database,
     /// Each request's LSN once committed (0 before).
-    pub commit_lsn: Vec<u64>,
+    pub commit_lsn: SharedSlots<u64>,
     pub stores: [DerivedStore; 4],
     pub dual: [DualCounts; 2],
     pub connectors: [Connector; 2],
     /// Writes each lane's store received after a newer version of the same product.
     pub out_of_order: [u64; 4],
     pub races: [Option<RaceTrace>; 2],
-    pub samples: Vec<SyncSample>,
+    pub samples: ChunkedVec<SyncSample>,
     next_sample_ms: u64,
     outage: OutageState,
     told: Told,
@@ -185,7 +188,7 @@ impl SyncWorld {
         let connectors = [connector(), connector()];
         let o = &scenario.outage;
         Self {
-            commit_lsn: vec![0; requests.len()],
+            commit_lsn: SharedSlots::filled(requests.len(), 0),
             requests,
             arrived: 0,
             acked: 0,
@@ -196,7 +199,7 @@ impl SyncWorld {
             connectors,
             out_of_order: [0; 4],
             races: [None, None],
-            samples: Vec::new(),
+            samples: ChunkedVec::default(),
             next_sample_ms: 0,
             outage: if o.enabled {
                 OutageState::Pending {
@@ -221,11 +224,16 @@ impl SyncWorld {
         };
         let stop = (!self.told.writes_stopped).then_some(scenario.duration_ms);
         let sample = (self.next_sample_ms <= scenario.end_ms()).then_some(self.next_sample_ms);
-        [arrival, step, outage, stop, sample]
-            .into_iter()
-            .chain(self.connectors.iter().map(Connector::due_ms))
-            .flatten()
-            .min()
+        let [cdc, outbox] = &self.connectors;
+        earliest([
+            arrival,
+            step,
+            outage,
+            stop,
+            sample,
+            cdc.due_ms(),
+            outbox.due_ms(),
+        ])
     }
 
     /// Everything due at `now`, in a fixed order: arrivals, then messages in the order they
@@ -283,7 +291,8 @@ impl SyncWorld {
         match step {
             Step::Commit { req } => {
                 let key = self.requests[req as usize].key;
-                self.commit_lsn[req as usize] = self.db.commit(key, u64::from(req) + 1, now);
+                let lsn = self.db.commit(key, u64::from(req) + 1, now);
+                self.commit_lsn.set(req as usize, lsn);
                 for store in &mut self.stores {
                     store.refresh(key, &self.db);
                 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 /// Items per full chunk: small enough that the open chunk a clone copies stays cheap, large
 /// enough that a long history is a few hundred pointers.
-const CHUNK_ITEMS: usize = 1024;
+pub(crate) const CHUNK_ITEMS: usize = 1024;
 
 /// Items in order, by index from 0. Two sequences with the same items are laid out the same
 /// way (every full chunk is sealed, the rest is open), so comparing the layout compares the
@@ -116,6 +116,14 @@ impl<T> ChunkedVec<T> {
             let end = to.min(chunk_start + items.len()) - chunk_start;
             &items[start..end]
         })
+    }
+
+    /// How many leading items satisfy `pred`, for items ordered so that the ones that do come
+    /// first (as [`slice::partition_point`]).
+    pub fn partition_point(&self, mut pred: impl FnMut(&T) -> bool) -> usize {
+        // Sealed chunks are full: one whose last item passes lies wholly before the point.
+        let passed = (self.sealed).partition_point(|chunk| pred(&chunk[CHUNK_ITEMS - 1]));
+        passed * CHUNK_ITEMS + self.chunk(passed).partition_point(pred)
     }
 
     /// Chunk number `chunk`: a sealed one, the open one, or nothing past the end.
@@ -234,6 +242,18 @@ mod tests {
             prop_assert!(chunked.iter_from(from).eq(plain.iter().skip(from)));
             for index in [from, plain.len(), plain.len().saturating_sub(1)] {
                 prop_assert_eq!(chunked.get(index), plain.get(index));
+            }
+            // Sorted copies, split at every item's value and either side of it.
+            let mut sorted_plain = plain.clone();
+            sorted_plain.sort_unstable();
+            let mut sorted = ChunkedVec::default();
+            sorted_plain.iter().for_each(|&item| sorted.push(item));
+            let probe = plain.get(from.checked_rem(plain.len()).unwrap_or(0)).copied();
+            for bound in probe.into_iter().flat_map(|v| [v.saturating_sub(1), v, v.saturating_add(1)]).chain([0, u32::MAX]) {
+                prop_assert_eq!(
+                    sorted.partition_point(|&item| item <= bound),
+                    sorted_plain.partition_point(|&item| item <= bound)
+                );
             }
             // Same items, same layout: equality means equal items.
             let mut rebuilt = ChunkedVec::default();
