@@ -22,6 +22,7 @@
 use super::events::{FullAction, PipeKind, QueuesEventKind};
 use super::records::{processing_ms, Record};
 use super::scenario::{QueuesScenario, SAMPLE_INTERVAL_MS};
+use crate::replay::due::earliest;
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -146,7 +147,7 @@ impl PipeLane {
                     .at_ms
                     .saturating_add(self.retention_ms)
             });
-        [next_send, work, expiry].into_iter().flatten().min()
+        earliest([next_send, work, expiry])
     }
 
     /// Everything due at `now_ms`: retention, the record in hand, the producer's sends and the

@@ -21,6 +21,7 @@ use super::scenario::{Mode, QueuesScenario, SAMPLE_INTERVAL_MS};
 use super::share_group::{ShareGroupLane, ShareNews};
 use crate::family::ScenarioError;
 use crate::replay::chunked::ChunkedVec;
+use crate::replay::due::earliest;
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
 use std::sync::Arc;
@@ -266,7 +267,8 @@ impl QueuesWorld {
             .filter_map(|p| p.due_ms(&self.records))
             .min();
         let sample = (self.next_sample_ms <= s.duration_ms).then_some(self.next_sample_ms);
-        [
+        let [consumer_group, share_group, queue] = lanes;
+        earliest([
             arrival,
             repartition,
             crash,
@@ -274,11 +276,10 @@ impl QueuesWorld {
             late,
             pipes,
             sample,
-        ]
-        .into_iter()
-        .chain(lanes)
-        .flatten()
-        .min()
+            consumer_group,
+            share_group,
+            queue,
+        ])
     }
 
     fn run_tick(&mut self) {
