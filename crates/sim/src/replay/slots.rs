@@ -110,6 +110,19 @@ mod tests {
         let _ = slots[CHUNK_ITEMS + 3];
     }
 
+    /// What the timeline's memory budget is told: a long table costs a clone a pointer per
+    /// chunk and one chunk of its own; the chunks themselves are counted once, as shared.
+    #[test]
+    fn a_long_table_counts_a_pointer_per_chunk_and_one_chunk_as_its_own() {
+        let pointer = size_of::<Arc<Vec<u64>>>();
+        let chunk_bytes = CHUNK_ITEMS * size_of::<u64>();
+        let long = SharedSlots::filled(100 * CHUNK_ITEMS, 0u64);
+        assert_eq!(long.own_size_hint_bytes(), 100 * pointer + chunk_bytes);
+        assert_eq!(long.shared_size_hint_bytes(), 100 * chunk_bytes);
+        let short = SharedSlots::filled(10, 0u64);
+        assert_eq!(short.own_size_hint_bytes(), pointer + 10 * size_of::<u64>());
+    }
+
     #[test]
     fn a_clone_shares_every_chunk_until_one_is_written() {
         let mut slots = SharedSlots::filled(3 * CHUNK_ITEMS, 0u32);
