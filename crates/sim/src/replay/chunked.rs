@@ -265,6 +265,27 @@ mod tests {
         }
     }
 
+    /// The property above mostly ends short of a sealed chunk (its cuts shorten the run), so
+    /// the split point is checked here over three sealed chunks, at and around their ends.
+    #[test]
+    fn the_split_point_over_sealed_chunks_is_a_slices() {
+        // Every value twice, so a split can fall inside a pair that straddles a chunk's end.
+        let plain: Vec<u32> = (0..3 * CHUNK_ITEMS as u32 + 7).map(|i| i / 2).collect();
+        let mut items = ChunkedVec::default();
+        plain.iter().for_each(|&item| items.push(item));
+        let last = *plain.last().unwrap();
+        for bound in (0..=last + 1)
+            .step_by(97)
+            .chain([511, 512, 1023, 1024, last, u32::MAX])
+        {
+            assert_eq!(
+                items.partition_point(|&item| item < bound),
+                plain.partition_point(|&item| item < bound),
+                "split below {bound}"
+            );
+        }
+    }
+
     #[test]
     fn ranges_meeting_chunk_ends_hold_what_a_slice_holds() {
         let empty = ChunkedVec::<u32>::default();
