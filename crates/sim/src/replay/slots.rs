@@ -17,11 +17,9 @@ pub struct SharedSlots<T> {
 impl<T: Clone> SharedSlots<T> {
     /// `len` slots, each holding `value`.
     pub fn filled(len: usize, value: T) -> Self {
-        let chunks = (0..len.div_ceil(CHUNK_ITEMS))
-            .map(|chunk| {
-                let items = (len - chunk * CHUNK_ITEMS).min(CHUNK_ITEMS);
-                Arc::new(vec![value.clone(); items])
-            })
+        let slots = vec![value; len];
+        let chunks = (slots.chunks(CHUNK_ITEMS))
+            .map(|chunk| Arc::new(chunk.to_vec()))
             .collect();
         Self { chunks, len }
     }
