@@ -69,12 +69,9 @@ struct MemberInput {
 fn parse_group(input: &[u8]) -> Result<GroupSubscription, CliError> {
     let group: GroupInput = serde_json::from_slice(input)
         .map_err(|error| CliError::new(format!("malformed group JSON: {error}")))?;
-    let mut checked = Vec::with_capacity(group.topics.len());
-    for (topic, count) in group.topics {
-        let count = partition_count(&topic, count)?;
-        checked.push((topic, count));
-    }
-    let topics = checked.into_iter().collect();
+    let topics = (group.topics.into_iter())
+        .map(|(topic, count)| partition_count(&topic, count).map(|count| (topic, count)))
+        .collect::<Result<_, _>>()?;
     let members = group
         .members
         .into_iter()
