@@ -1,5 +1,5 @@
-// The site is split into one WebAssembly bundle per lesson family: opening a lesson downloads
-// that family's bundle and no other, following a link to another family's lesson loads its
+// The site is split into one WebAssembly bundle per lesson family (per lesson in the
+// consumer-group family): opening a lesson downloads its bundle and no other, following a link to another family's lesson loads its
 // bundle (Back too), the gallery is the gallery bundle's alone, and an address naming no
 // lesson still opens the first lesson with a message. What a bundle weighs is `cargo xtask dist`'s report; this checks what a visitor
 // gets and sees.
@@ -24,10 +24,11 @@ async function lessonShown(page, slug) {
   await waitForApp(page);
 }
 
-test('each address downloads one bundle: the gallery alone, or the family of its lesson', { timeout: 120_000 }, async () => {
+test('each address downloads one bundle: the gallery alone, or the one carrying its lesson', { timeout: 120_000 }, async () => {
   const expected = [
     ['', 'gallery'],
-    ['#/partitions', 'kafka'],
+    ['#/partitions', 'partitions'],
+    ['#/delivery', 'delivery'],
     ['#/windows', 'eventtime'],
     ['#/stream-joins', 'joins'],
     ['#/replication', 'replication'],
@@ -42,23 +43,24 @@ test('each address downloads one bundle: the gallery alone, or the family of its
 });
 
 test('links between families load the other bundle, and Back returns to the first lesson', { timeout: 120_000 }, async () => {
-  const visit = await openPage(env.browser, `${env.site.url}#/watermarks`);
+  const visit = await openPage(env.browser, `${env.site.url}#/rebalances`);
   const { page } = visit;
-  await lessonShown(page, 'watermarks');
+  await lessonShown(page, 'rebalances');
   // The header's link to another family's lesson.
-  await page.click('.site-header nav a[href="#/rebalances"]');
+  await page.click('.site-header nav a[href="#/watermarks"]');
+  await lessonShown(page, 'watermarks');
+  assert.match(await page.locator('.question').innerText(), /window/i);
+  // A lesson of the same bundle opens without a new download.
+  const before = bundlesLoaded(visit).length;
+  await page.click('.site-header nav a[href="#/windows"]');
+  await lessonShown(page, 'windows');
+  assert.equal(bundlesLoaded(visit).length, before, 'no download within the eventtime family');
+  await page.goBack();
+  await lessonShown(page, 'watermarks');
+  await page.goBack();
   await lessonShown(page, 'rebalances');
   assert.match(await page.locator('.question').innerText(), /rebalanc|restart|member/i);
-  // A lesson of the same family opens without a new bundle.
-  const before = bundlesLoaded(visit).length;
-  await page.click('.site-header nav a[href="#/delivery"]');
-  await lessonShown(page, 'delivery');
-  assert.equal(bundlesLoaded(visit).length, before, 'no download within the kafka family');
-  await page.goBack();
-  await lessonShown(page, 'rebalances');
-  await page.goBack();
-  await lessonShown(page, 'watermarks');
-  assert.deepEqual(bundlesLoaded(visit), ['eventtime', 'kafka', 'eventtime']);
+  assert.deepEqual(bundlesLoaded(visit), ['rebalances', 'eventtime', 'rebalances']);
   assertQuiet(visit);
   await page.close();
 });

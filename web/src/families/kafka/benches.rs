@@ -1,4 +1,4 @@
-//! The kafka bundle's benchmarks on `window.__streamlab`: the core timed inside the browser on
+//! The partitions bundle's benchmarks on `window.__streamlab`: the core timed inside the browser on
 //! the default lesson (`bench()`), the 32-member rebalance storm (`benchStorm()`) and the
 //! scrubber's worst seek (`benchSeek()`). `tests/bench/browser-bench.mjs` calls them; they
 //! live with the family so that no other bundle carries the Kafka core for their sake.

@@ -10,27 +10,23 @@ pub mod components;
 pub mod export;
 pub mod knobs;
 pub mod lessons;
+pub mod panels;
 pub mod real_config;
 pub mod view;
 pub mod view_model;
 
 use crate::shell::components::timeline_scrubber::TimelineMark;
 use crate::shell::family::Lesson;
-use crate::shell::family::{
-    Act, CompareChange, Edit, LessonFamily, Picture, RealConfig, StageContext,
-};
+use crate::shell::family::{CompareChange, Edit, LessonFamily, Picture, RealConfig, StageContext};
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use components::client_metrics::ClientMetrics;
 use components::counters::{counters, CountersProps};
-use components::delivery_panel::DeliveryPanel;
 use components::diagram::Diagram;
 use components::lag_chart::LagChart;
-use components::membership::{membership, MembershipProps};
-use components::timelines::Timelines;
-use std::rc::Rc;
+use panels::MembershipPanel;
 use std::sync::Arc;
 use streamlab_sim::kafka::events::{Event, EventKind};
-use streamlab_sim::kafka::scenario::{MemberAction, ScheduledAction};
+use streamlab_sim::kafka::scenario::MemberAction;
 use streamlab_sim::kafka::{Scenario, World};
 use view::KafkaView;
 use yew::prelude::*;
@@ -41,14 +37,15 @@ pub const STYLE: &str = include_str!("../../../../static/families/kafka.css");
 /// The consumer-group family.
 pub struct KafkaFamily;
 
-/// Which of the family's panels a lesson shows.
+/// Which of the family's panels a lesson shows (`panels`), each as its code so that a bundle
+/// carries only the panels of its lessons.
 pub struct KafkaOptions {
     /// The group protocol: state machine, member timelines, lifecycle buttons and the
     /// eager/cooperative comparison.
-    pub shows_membership: bool,
+    pub membership: Option<&'static MembershipPanel>,
     /// The delivery picture: exact tallies, the sink, the dead-letter topic, crash and reset
     /// buttons.
-    pub shows_delivery: bool,
+    pub delivery: Option<&'static panels::Draw>,
 }
 
 impl LessonFamily for KafkaFamily {
@@ -61,7 +58,11 @@ impl LessonFamily for KafkaFamily {
     }
 
     fn refresh(view: &mut KafkaView, lesson: &'static Lesson<Self>, world: &World, force: bool) {
-        view.refresh(world, force, lesson.options.shows_membership);
+        view.refresh(
+            world,
+            force,
+            lesson.options.membership.map(|panel| panel.timelines),
+        );
     }
 
     fn picture(
@@ -76,7 +77,7 @@ impl LessonFamily for KafkaFamily {
                 { counters(&CountersProps {
                     produced: view.snapshot.producer.sent_total,
                     groups: view.counters.clone(),
-                    membership: lesson.options.shows_membership,
+                    membership: lesson.options.membership.is_some(),
                 }) }
             </div>
         }
@@ -88,28 +89,14 @@ impl LessonFamily for KafkaFamily {
         ctx: &StageContext<Scenario>,
     ) -> Html {
         let options = &lesson.options;
-        let act_in_first_group = ctx
-            .on_act
-            .reform(|(member, action): (String, MemberAction)| schedule(None, member, action));
-        let act_in =
-            ctx.on_act
-                .reform(|(group, member, action): (String, String, MemberAction)| {
-                    schedule(Some(group), member, action)
-                });
         html! {
             <>
                 { legend() }
-                if options.shows_membership {
-                    <Timelines data={view.timelines.clone()} />
-                    { membership(&MembershipProps {
-                        group: view.snapshot.groups[0].clone(),
-                        now_ms: view.now_ms,
-                        on_act: act_in_first_group,
-                    }) }
+                if let Some(panel) = options.membership {
+                    { (panel.draw)(view, ctx) }
                 }
-                if options.shows_delivery {
-                    <DeliveryPanel snapshot={view.snapshot.0.clone()} now_ms={view.now_ms}
-                        on_act={act_in} on_edit={ctx.on_edit.clone()} />
+                if let Some(draw) = options.delivery {
+                    { draw(view, ctx) }
                 }
                 <LagChart data={view.chart.clone()} />
                 <ClientMetrics groups={view.client_metrics.clone()} />
@@ -171,16 +158,16 @@ impl LessonFamily for KafkaFamily {
 
     fn pictures(lesson: &'static Lesson<Self>) -> Vec<Picture> {
         let mut pictures = vec![("Chart (PNG)", ".charts canvas", "chart")];
-        if lesson.options.shows_delivery {
+        if lesson.options.delivery.is_some() {
             pictures.push(("Log (PNG)", ".delivery-log", "log"));
         }
         pictures
     }
 
     fn compare_changes(lesson: &'static Lesson<Self>) -> &'static [CompareChange<Scenario>] {
-        if lesson.options.shows_membership {
+        if lesson.options.membership.is_some() {
             compare::PROTOCOLS
-        } else if lesson.options.shows_delivery {
+        } else if lesson.options.delivery.is_some() {
             compare::DELIVERY
         } else {
             &[]
@@ -194,9 +181,9 @@ impl LessonFamily for KafkaFamily {
     fn thumbnail(lesson: &'static Lesson<Self>) -> Thumbnail {
         let scenario = lesson.default_scenario();
         let members = scenario.groups.first().map_or(0, |g| g.members);
-        if lesson.options.shows_delivery {
+        if lesson.options.delivery.is_some() {
             Thumbnail::Delivery
-        } else if lesson.options.shows_membership {
+        } else if lesson.options.membership.is_some() {
             Thumbnail::Rebalance { members }
         } else {
             Thumbnail::Log {
@@ -205,22 +192,6 @@ impl LessonFamily for KafkaFamily {
             }
         }
     }
-}
-
-/// An action on a member, a millisecond after now, in `group` (the first group if `None`).
-fn schedule(group: Option<String>, member: String, action: MemberAction) -> Act<Scenario> {
-    Rc::new(move |s: &mut Scenario, now_ms: u64| {
-        let group_id = group
-            .clone()
-            .or_else(|| s.groups.first().map(|g| g.group_id.clone()))
-            .unwrap_or_default();
-        s.schedule.push(ScheduledAction {
-            at_ms: now_ms + 1,
-            group_id,
-            member_id: member.clone(),
-            action,
-        });
-    })
 }
 
 fn action_name(action: MemberAction) -> &'static str {

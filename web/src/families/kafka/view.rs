@@ -6,7 +6,7 @@ use super::components::client_metrics::GroupMetrics;
 use super::components::counters::GroupCounters;
 use super::components::lag_chart::ChartData;
 use super::components::timelines::TimelineData;
-use super::view_model::{chart_data, client_metric_rows, group_counters, timeline_data};
+use super::view_model::{chart_data, client_metric_rows, group_counters};
 use crate::platform::shared::Shared;
 use crate::shell::test_hooks::now_ms;
 use streamlab_sim::kafka::snapshot::{Snapshot, DRAWN_CELLS};
@@ -43,8 +43,14 @@ impl KafkaView {
         }
     }
 
-    /// Brings the view to `world`'s time; the timelines only when the lesson shows them.
-    pub fn refresh(&mut self, world: &World, force: bool, timelines: bool) {
+    /// Brings the view to `world`'s time; the timelines only in a lesson that shows them, which
+    /// passes the function deriving them (`super::panels::MembershipPanel`).
+    pub fn refresh(
+        &mut self,
+        world: &World,
+        force: bool,
+        timelines: Option<fn(&World) -> TimelineData>,
+    ) {
         self.snapshot = Shared::new(world.snapshot(DRAWN_CELLS));
         self.counters = group_counters(world, &self.snapshot);
         self.now_ms = world.now_ms();
@@ -55,7 +61,7 @@ impl KafkaView {
         if force || due {
             self.chart = Shared::new(chart_data(world));
             self.client_metrics = client_metric_rows(world, &self.snapshot);
-            if timelines {
+            if let Some(timeline_data) = timelines {
                 self.timelines = Shared::new(timeline_data(world));
             }
             self.chart_samples = samples;

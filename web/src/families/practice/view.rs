@@ -22,7 +22,7 @@ impl PracticeView {
     }
 
     pub fn refresh(&mut self, world: &InkwellWorld, force: bool) {
-        self.kafka.refresh(world.kafka(), force, false);
+        self.kafka.refresh(world.kafka(), force, None);
         let measured = world.lags().samples.len();
         if force || measured != self.measured {
             self.verdict = Shared::new(world.verdict());

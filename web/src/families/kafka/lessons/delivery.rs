@@ -2,7 +2,7 @@
 //! costs under each choice, where exactly-once really lives, what retention does to a reader
 //! that falls behind, replay, and a record that never succeeds.
 
-use crate::families::kafka::{KafkaFamily, KafkaOptions};
+use crate::families::kafka::{panels, KafkaFamily, KafkaOptions};
 use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::kafka::knobs::section::*;
 use streamlab_sim::kafka::presets;
@@ -137,7 +137,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
         TOPIC, PRODUCER, GROUPS, GROUP, COMMITS, DELIVERY, RETENTION, RUN,
     ],
     options: KafkaOptions {
-        shows_membership: false,
-        shows_delivery: true,
+        membership: None,
+        delivery: Some(&panels::DELIVERY),
     },
 };

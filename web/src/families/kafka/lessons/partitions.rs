@@ -112,7 +112,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
     ],
     knob_sections: &[TOPIC, PRODUCER, GROUPS, GROUP, RUN],
     options: KafkaOptions {
-        shows_membership: false,
-        shows_delivery: false,
+        membership: None,
+        delivery: None,
     },
 };

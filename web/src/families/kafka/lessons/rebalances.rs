@@ -1,7 +1,7 @@
 //! Lesson 2, "Rebalances and storms": why one member leaving stops everyone, and how a slow
 //! member can set off a storm.
 
-use crate::families::kafka::{KafkaFamily, KafkaOptions};
+use crate::families::kafka::{panels, KafkaFamily, KafkaOptions};
 use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::assignor::Strategy;
 use streamlab_sim::kafka::knobs::section::*;
@@ -106,7 +106,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
         TOPIC, PRODUCER, GROUPS, GROUP, PROTOCOL, COMMITS, BROKER, RUN,
     ],
     options: KafkaOptions {
-        shows_membership: true,
-        shows_delivery: false,
+        membership: Some(&panels::MEMBERSHIP),
+        delivery: None,
     },
 };
