@@ -10,8 +10,12 @@ mod family_runs;
 use family_checks::number;
 use family_runs::{events_carry_tags_never_prose, same_run_however_stepped, tells, told};
 use serde_json::Value;
+use std::mem::{size_of, size_of_val};
+use streamlab_sim::family::timeline::Timeline;
+use streamlab_sim::family::Simulation;
 use streamlab_sim::headless::{self, RunOptions};
 use streamlab_sim::queues::{self, QueuesScenario, QueuesWorld, SIMPLIFICATIONS};
+use streamlab_sim::replay::slots::SharedSlots;
 
 fn figures(preset: &str) -> Value {
     family_checks::preset_figures(preset, "queues")
@@ -281,4 +285,49 @@ fn a_growing_backlog_is_told_once_per_threshold_as_it_passes() {
     for (threshold, backlog) in told {
         assert!(backlog >= threshold, "{backlog} told for {threshold}");
     }
+}
+
+#[test]
+fn a_checkpoint_shares_the_runs_per_record_tables_and_counts_them_once() {
+    // Every checkpoint of a timeline clones the world. The per-record tables (the partition
+    // logs, each reader's completions, the queue's delivery and return counts) were plain
+    // arrays, so the sixty checkpoints of a ten-minute run copied them whole: over a quarter
+    // of the time a fresh setting took to build. Shared, a clone holds only the chunks near
+    // the run's frontier, and the timeline's budget counts the rest once.
+    let mut timeline = Timeline::new(QueuesWorld::new(QueuesScenario::default()).unwrap());
+    timeline.seek(600_000);
+    let world = timeline.world();
+    let records = world.records().len();
+    let tables = records * (size_of::<u32>() + 3 * size_of::<bool>() + 2 * size_of::<u32>());
+    assert!(records > 10_000, "{records} records");
+    let own = world.size_hint_bytes();
+    assert!(own * 8 < tables, "a clone holds {own} of {tables} bytes");
+    let shared = QueuesWorld::shared_size_hint_bytes(world, world) - size_of_val(world.records());
+    assert!(
+        tables / 2 < shared && shared <= tables,
+        "{shared} of {tables} table bytes counted as shared"
+    );
+
+    // Each table is counted: the logs as they stand, and for each of the three readers a
+    // completion flag per record, for the queue two counts per record.
+    let flags = SharedSlots::filled(records, false);
+    let counts = SharedSlots::filled(records, 0u32);
+    let logs_own: usize = world.logs().iter().map(|l| l.own_size_hint_bytes()).sum();
+    let logs_shared: usize = (world.logs().iter())
+        .map(|l| l.shared_size_hint_bytes())
+        .sum();
+    assert_eq!(
+        own,
+        logs_own
+            + 3 * flags.own_size_hint_bytes()
+            + 2 * counts.own_size_hint_bytes()
+            + world.events().own_size_hint_bytes()
+    );
+    assert_eq!(
+        shared,
+        logs_shared
+            + 3 * flags.shared_size_hint_bytes()
+            + 2 * counts.shared_size_hint_bytes()
+            + world.events().shared_size_hint_bytes()
+    );
 }

@@ -17,6 +17,7 @@ use super::events::{QueuesEventKind, Reader};
 use super::order::{Completion, KeyOrder};
 use super::records::{fails, processing_ms, Record};
 use super::scenario::QueuesScenario;
+use crate::replay::chunked::ChunkedVec;
 
 /// One partition as the group sees it.
 #[derive(Clone, Debug, Default)]
@@ -216,7 +217,7 @@ impl ConsumerGroupLane {
     }
 
     /// Idle live members start on the next record of one of their partitions.
-    pub fn start(&mut self, now_ms: u64, scenario: &QueuesScenario, logs: &[Vec<u32>]) {
+    pub fn start(&mut self, now_ms: u64, scenario: &QueuesScenario, logs: &[ChunkedVec<u32>]) {
         for (id, member) in self.members.iter_mut().enumerate() {
             if !member.alive || !member.in_group || member.work.is_some() {
                 continue;

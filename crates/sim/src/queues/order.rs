@@ -8,6 +8,8 @@
 //! committed offset) repeats records but never inverts; parallel consumers of one partition
 //! or one queue, and redeliveries that come back after newer records, do.
 
+use crate::replay::slots::SharedSlots;
+
 /// What finishing a record meant for the order of its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Completion {
@@ -24,8 +26,9 @@ pub enum Completion {
 pub struct KeyOrder {
     /// Per key, the latest record (by sequence) completed so far.
     latest_done: Vec<Option<u32>>,
-    /// Per record, whether it has completed.
-    completed: Vec<bool>,
+    /// Per record, whether it has completed; in shared chunks, because every checkpoint of a
+    /// run clones it whole and only the chunk near the run's frontier changes.
+    completed: SharedSlots<bool>,
     pub completed_count: u64,
     pub duplicates: u64,
     pub inversions: u64,
@@ -37,7 +40,7 @@ impl KeyOrder {
     pub fn new(keys: u32, records: usize) -> Self {
         Self {
             latest_done: vec![None; keys as usize],
-            completed: vec![false; records],
+            completed: SharedSlots::filled(records, false),
             ..Self::default()
         }
     }
@@ -45,12 +48,11 @@ impl KeyOrder {
     /// Records that record `seq` of `key` finished successfully; `redelivered` when this
     /// delivery of it was not its first.
     pub fn complete(&mut self, seq: u32, key: u32, redelivered: bool) -> Completion {
-        let done = &mut self.completed[seq as usize];
-        if *done {
+        if self.completed[seq as usize] {
             self.duplicates += 1;
             return Completion::Duplicate;
         }
-        *done = true;
+        self.completed.set(seq as usize, true);
         self.completed_count += 1;
         let latest = &mut self.latest_done[key as usize];
         match *latest {
@@ -70,6 +72,15 @@ impl KeyOrder {
 
     pub fn is_completed(&self, seq: u32) -> bool {
         self.completed[seq as usize]
+    }
+
+    /// Roughly the bytes of the per-record table a clone holds of its own, and those every
+    /// clone of the run shares (the timeline's memory budget).
+    pub fn size_hint_bytes(&self) -> (usize, usize) {
+        (
+            self.completed.own_size_hint_bytes(),
+            self.completed.shared_size_hint_bytes(),
+        )
     }
 }
 

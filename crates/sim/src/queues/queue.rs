@@ -15,6 +15,7 @@ use super::events::QueuesEventKind;
 use super::order::{Completion, KeyOrder};
 use super::records::{fails, processing_ms, Record};
 use super::scenario::QueuesScenario;
+use crate::replay::slots::SharedSlots;
 use std::collections::{BTreeSet, VecDeque};
 
 /// One delivery a consumer has not acknowledged.
@@ -42,9 +43,10 @@ pub struct QueueLane {
     /// Messages ready for delivery, by their original position (the order they were
     /// published), so a requeued message goes back near the head.
     pub ready: BTreeSet<u32>,
-    /// Per message: deliveries so far and returns so far.
-    deliveries: Vec<u32>,
-    returns: Vec<u32>,
+    /// Per message: deliveries so far and returns so far, in shared chunks (every checkpoint
+    /// of a run clones them, and only the chunks near the run's frontier change).
+    deliveries: SharedSlots<u32>,
+    returns: SharedSlots<u32>,
     pub consumers: Vec<QueueConsumer>,
     /// The consumer the next dispatch tries first.
     next: usize,
@@ -70,8 +72,8 @@ impl QueueLane {
         };
         Self {
             ready: BTreeSet::new(),
-            deliveries: vec![0; records],
-            returns: vec![0; records],
+            deliveries: SharedSlots::filled(records, 0),
+            returns: SharedSlots::filled(records, 0),
             consumers: vec![consumer; scenario.consumers as usize],
             next: 0,
             order: KeyOrder::new(scenario.producer.keys, records),
@@ -156,6 +158,16 @@ impl QueueLane {
         }
     }
 
+    /// Roughly the bytes of the per-message tables a clone holds of its own, and those every
+    /// clone of the run shares.
+    pub fn size_hint_bytes(&self) -> (usize, usize) {
+        let (order_own, order_shared) = self.order.size_hint_bytes();
+        (
+            order_own + self.deliveries.own_size_hint_bytes() * 2,
+            order_shared + self.deliveries.shared_size_hint_bytes() * 2,
+        )
+    }
+
     /// Finishes the deliveries whose processing ends at `now_ms`: ack, or nack with requeue.
     pub fn complete(
         &mut self,
@@ -207,9 +219,9 @@ impl QueueLane {
                 break;
             };
             self.ready.remove(&seq);
-            let deliveries = &mut self.deliveries[seq as usize];
-            *deliveries += 1;
-            let redelivered = *deliveries > 1;
+            let deliveries = self.deliveries[seq as usize] + 1;
+            self.deliveries.set(seq as usize, deliveries);
+            let redelivered = deliveries > 1;
             if redelivered {
                 self.redelivered += 1;
             }
@@ -286,15 +298,15 @@ impl QueueLane {
         scenario: &QueuesScenario,
         records: &[Record],
     ) -> Option<QueuesEventKind> {
-        let returns = &mut self.returns[seq as usize];
-        *returns += 1;
+        let returns = self.returns[seq as usize] + 1;
+        self.returns.set(seq as usize, returns);
         let limit = scenario.queue.delivery_limit;
-        if *returns > limit {
+        if returns > limit {
             self.dead_lettered += 1;
             Some(QueuesEventKind::MessageDeadLettered {
                 seq,
                 key: records[seq as usize].key,
-                returns: *returns,
+                returns,
                 delivery_limit: limit,
             })
         } else {

@@ -20,6 +20,7 @@ use super::order::{Completion, KeyOrder};
 use super::records::{fails, processing_ms, Record};
 use super::scenario::{QueuesScenario, ShareFailureAck};
 use super::share_partition::{Acknowledge, Acquisition, RecordState, Settled, SharePartition};
+use crate::replay::chunked::ChunkedVec;
 use std::collections::VecDeque;
 
 /// One member, as its client sees it.
@@ -132,7 +133,7 @@ impl ShareGroupLane {
         id: u32,
         scenario: &QueuesScenario,
         records: &[Record],
-        logs: &[Vec<u32>],
+        logs: &[ChunkedVec<u32>],
     ) -> ShareNews {
         self.removals.retain(|&(_, m)| m != id);
         let mut news = ShareNews::default();
@@ -150,7 +151,7 @@ impl ShareGroupLane {
         now_ms: u64,
         scenario: &QueuesScenario,
         records: &[Record],
-        logs: &[Vec<u32>],
+        logs: &[ChunkedVec<u32>],
     ) -> (Vec<u32>, ShareNews) {
         let mut removed = Vec::new();
         self.removals.retain(|&(due, id)| {
@@ -188,7 +189,7 @@ impl ShareGroupLane {
         now_ms: u64,
         scenario: &QueuesScenario,
         records: &[Record],
-        logs: &[Vec<u32>],
+        logs: &[ChunkedVec<u32>],
         news: &mut ShareNews,
     ) {
         let limit = scenario.share.delivery_count_limit;
@@ -232,7 +233,7 @@ impl ShareGroupLane {
         now_ms: u64,
         scenario: &QueuesScenario,
         records: &[Record],
-        logs: &[Vec<u32>],
+        logs: &[ChunkedVec<u32>],
         news: &mut ShareNews,
         trace: &mut impl FnMut(u32),
     ) {
@@ -278,7 +279,7 @@ impl ShareGroupLane {
     }
 
     /// Idle live members take the next record of their batch, or poll for a new batch.
-    pub fn start(&mut self, now_ms: u64, scenario: &QueuesScenario, logs: &[Vec<u32>]) {
+    pub fn start(&mut self, now_ms: u64, scenario: &QueuesScenario, logs: &[ChunkedVec<u32>]) {
         for id in 0..self.members.len() {
             let member = &self.members[id];
             if !member.alive || !member.in_group || member.work.is_some() {
@@ -351,7 +352,7 @@ impl ShareGroupLane {
         held.count() as u32
     }
 
-    fn poll(&mut self, id: u32, now_ms: u64, scenario: &QueuesScenario, logs: &[Vec<u32>]) {
+    fn poll(&mut self, id: u32, now_ms: u64, scenario: &QueuesScenario, logs: &[ChunkedVec<u32>]) {
         // Idle members poll at every tick, nearly always for nothing (94 % of the queues
         // lesson's polls): with no batch of its left to forget and nothing to acquire, a poll
         // changes nothing, so it is not made.
@@ -400,7 +401,7 @@ impl ShareGroupLane {
 
     /// Whether a poll by member `id` would acquire anything: one of its partitions has an
     /// Available record, or a new one with room in the in-flight window.
-    fn can_acquire(&self, id: u32, scenario: &QueuesScenario, logs: &[Vec<u32>]) -> bool {
+    fn can_acquire(&self, id: u32, scenario: &QueuesScenario, logs: &[ChunkedVec<u32>]) -> bool {
         let max_locks = u64::from(scenario.share.partition_max_record_locks);
         self.members[id as usize].partitions.iter().any(|&p| {
             self.partitions[p as usize].has_acquirable(logs[p as usize].len() as u64, max_locks)
@@ -413,7 +414,7 @@ impl ShareGroupLane {
         id: u32,
         scenario: &QueuesScenario,
         records: &[Record],
-        logs: &[Vec<u32>],
+        logs: &[ChunkedVec<u32>],
         news: &mut ShareNews,
     ) {
         let limit = scenario.share.delivery_count_limit;
@@ -461,7 +462,7 @@ impl ShareGroupLane {
 fn archived_event(
     acquisition: &Acquisition,
     records: &[Record],
-    logs: &[Vec<u32>],
+    logs: &[ChunkedVec<u32>],
     cause: ArchiveCause,
 ) -> QueuesEventKind {
     let seq = logs[acquisition.partition as usize][acquisition.offset as usize];
@@ -481,14 +482,20 @@ mod tests {
     /// One member reading all three partitions, each holding ten records.
     fn one_member_three_partitions(
         max_poll_records: u32,
-    ) -> (ShareGroupLane, QueuesScenario, Vec<Vec<u32>>) {
+    ) -> (ShareGroupLane, QueuesScenario, Vec<ChunkedVec<u32>>) {
         let mut scenario = QueuesScenario::default();
         scenario.topic.partitions = 3;
         scenario.consumers = 1;
         scenario.share.max_poll_records = max_poll_records;
         let mut group = ShareGroupLane::new(&scenario, 30);
         group.assign();
-        let logs = (0..3).map(|p| (p * 10..p * 10 + 10).collect()).collect();
+        let logs = (0..3)
+            .map(|p| {
+                let mut log = ChunkedVec::default();
+                (p * 10..p * 10 + 10).for_each(|seq| log.push(seq));
+                log
+            })
+            .collect();
         (group, scenario, logs)
     }
 

@@ -24,7 +24,7 @@ use crate::family::{Figures, Headless, ScenarioError, Simulation};
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
-use std::mem::{size_of, size_of_val};
+use std::mem::size_of_val;
 use std::sync::Arc;
 
 impl Simulation for QueuesWorld {
@@ -128,20 +128,18 @@ impl Simulation for QueuesWorld {
     }
 
     fn size_hint_bytes(&self) -> usize {
-        let records = self.records().len();
-        // Per record: each reader's completion flag, the queue's two counters, the log entry.
-        let per_record = 3 * size_of::<bool>() + 3 * size_of::<u32>();
-        records * per_record + self.events().own_size_hint_bytes()
+        self.history_size_hint_bytes().0 + self.events().own_size_hint_bytes()
     }
 
-    /// The records are drawn once and shared by every clone of a run.
+    /// The records are drawn once and shared by every clone of a run, and so are the sealed
+    /// chunks of its per-record tables.
     fn shared_size_hint_bytes(first: &Self, last: &Self) -> usize {
         let records = if Arc::ptr_eq(first.shared_records(), last.shared_records()) {
             size_of_val(first.records())
         } else {
             size_of_val(first.records()) + size_of_val(last.records())
         };
-        records + last.events().shared_size_hint_bytes()
+        records + last.history_size_hint_bytes().1 + last.events().shared_size_hint_bytes()
     }
 }
 

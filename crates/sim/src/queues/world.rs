@@ -85,8 +85,9 @@ pub struct QueuesWorld {
     now_ms: u64,
     /// Records produced so far (readers, partitions and Kinesis modes).
     arrived: usize,
-    /// Per partition, the records in it by offset (their sequence numbers).
-    logs: Vec<Vec<u32>>,
+    /// Per partition, the records in it by offset (their sequence numbers), in shared chunks:
+    /// every checkpoint of a run clones them.
+    logs: Vec<ChunkedVec<u32>>,
     pub(crate) consumer_group: Option<ConsumerGroupLane>,
     pub(crate) share_group: Option<ShareGroupLane>,
     pub(crate) queue: Option<QueueLane>,
@@ -115,7 +116,7 @@ impl QueuesWorld {
         let count = records.len();
         let readers = scenario.mode == Mode::Readers;
         let mut world = Self {
-            logs: vec![Vec::new(); scenario.topic.partitions as usize],
+            logs: vec![ChunkedVec::default(); scenario.topic.partitions as usize],
             consumer_group: (readers || scenario.mode == Mode::Repartition)
                 .then(|| ConsumerGroupLane::new(&scenario, count)),
             share_group: readers.then(|| ShareGroupLane::new(&scenario, count)),
@@ -198,8 +199,27 @@ impl QueuesWorld {
         self.kinesis.as_ref()
     }
 
-    pub fn logs(&self) -> &[Vec<u32>] {
+    pub fn logs(&self) -> &[ChunkedVec<u32>] {
         &self.logs
+    }
+
+    /// Roughly the bytes of the run's per-record tables (the logs, each reader's completions,
+    /// the queue's counters) that a clone holds of its own, and those the clones of one run
+    /// share: all but the chunks near the run's frontier.
+    pub(crate) fn history_size_hint_bytes(&self) -> (usize, usize) {
+        let logs = self
+            .logs
+            .iter()
+            .map(|log| (log.own_size_hint_bytes(), log.shared_size_hint_bytes()));
+        let orders = [
+            self.consumer_group
+                .as_ref()
+                .map(|g| g.order.size_hint_bytes()),
+            self.share_group.as_ref().map(|g| g.order.size_hint_bytes()),
+            self.queue.as_ref().map(QueueLane::size_hint_bytes),
+        ];
+        logs.chain(orders.into_iter().flatten())
+            .fold((0, 0), |(own, shared), (o, s)| (own + o, shared + s))
     }
 
     pub fn late_reading(&self) -> Option<LateReading> {
@@ -339,7 +359,7 @@ impl QueuesWorld {
             self.scenario.topic.partitions,
             self.scenario.repartition.new_partitions,
         );
-        self.logs.resize(to as usize, Vec::new());
+        self.logs.resize(to as usize, ChunkedVec::default());
         let keys = self.scenario.producer.keys;
         let moved = (0..keys)
             .filter(|&k| partition_of(k, from) != partition_of(k, to))

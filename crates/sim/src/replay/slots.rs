@@ -50,6 +50,16 @@ impl<T: Clone> SharedSlots<T> {
     }
 }
 
+/// No slots, as an empty array.
+impl<T> Default for SharedSlots<T> {
+    fn default() -> Self {
+        Self {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
 /// Slot `index`, as a slice indexes: past the end is a bug in the caller, and panics.
 impl<T> std::ops::Index<usize> for SharedSlots<T> {
     type Output = T;
