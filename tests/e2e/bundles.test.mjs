@@ -1,8 +1,8 @@
 // The site is split into one WebAssembly bundle per lesson family (per lesson in the
-// consumer-group family): opening a lesson downloads its bundle and no other, following a link to another family's lesson loads its
-// bundle (Back too), the gallery is the gallery bundle's alone, and an address naming no
-// lesson still opens the first lesson with a message. What a bundle weighs is `cargo xtask dist`'s report; this checks what a visitor
-// gets and sees.
+// consumer-group family): opening a lesson downloads its bundle and no other, following a link
+// to another bundle's lesson loads that bundle (Back too), the gallery is the gallery bundle's
+// alone, and an address naming no lesson still opens the first lesson with a message. What a
+// bundle weighs is `cargo xtask dist`'s report; this checks what a visitor gets and sees.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -313,7 +313,9 @@ fn a_checkpoint_shares_the_runs_per_record_tables_and_counts_them_once() {
     let flags = SharedSlots::filled(records, false);
     let counts = SharedSlots::filled(records, 0u32);
     let logs_own: usize = world.logs().iter().map(|l| l.own_size_hint_bytes()).sum();
-    let logs_shared: usize = (world.logs().iter())
+    let logs_shared: usize = world
+        .logs()
+        .iter()
         .map(|l| l.shared_size_hint_bytes())
         .sum();
     assert_eq!(

@@ -45,7 +45,7 @@ pub struct KafkaOptions {
     pub membership: Option<&'static MembershipPanel>,
     /// The delivery picture: exact tallies, the sink, the dead-letter topic, crash and reset
     /// buttons.
-    pub delivery: Option<&'static panels::Draw>,
+    pub delivery: Option<panels::Draw>,
 }
 
 impl LessonFamily for KafkaFamily {

@@ -32,10 +32,6 @@ pub static MEMBERSHIP: MembershipPanel = MembershipPanel {
     timelines: timeline_data,
 };
 
-/// The delivery lesson's panel: exact tallies, the sink, the dead-letter topic, crash and reset
-/// buttons.
-pub static DELIVERY: Draw = draw_delivery;
-
 fn draw_membership(view: &KafkaView, ctx: &StageContext<Scenario>) -> Html {
     let on_act = ctx
         .on_act
@@ -52,7 +48,9 @@ fn draw_membership(view: &KafkaView, ctx: &StageContext<Scenario>) -> Html {
     }
 }
 
-fn draw_delivery(view: &KafkaView, ctx: &StageContext<Scenario>) -> Html {
+/// The delivery lesson's panel: exact tallies, the sink, the dead-letter topic, crash and reset
+/// buttons.
+pub fn draw_delivery(view: &KafkaView, ctx: &StageContext<Scenario>) -> Html {
     let on_act = ctx
         .on_act
         .reform(|(group, member, action): (String, String, MemberAction)| {

@@ -138,6 +138,6 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
     ],
     options: KafkaOptions {
         membership: None,
-        delivery: Some(&panels::DELIVERY),
+        delivery: Some(panels::draw_delivery),
     },
 };
