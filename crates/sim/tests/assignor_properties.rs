@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use streamlab_sim::assignor::{
-    assign, cooperative_rebalance, Assignment, Assignor, GroupSubscription, MemberSubscription,
-    Strategy as AssignStrategy, TopicPartition,
+    assign, cooperative_rebalance, AssignError, Assignment, Assignor, GroupSubscription,
+    MemberSubscription, Strategy as AssignStrategy, TopicPartition,
 };
 
 const STICKY: [AssignStrategy; 2] = [AssignStrategy::Sticky, AssignStrategy::CooperativeSticky];
@@ -230,7 +230,7 @@ proptest! {
     }
 
     #[test]
-    fn the_worlds_assignor_table_rebalances_as_assign_does(group in groups(1..=8, 16, 12)) {
+    fn the_general_assignor_table_rebalances_as_assign_does(group in groups(1..=8, 16, 12)) {
         let strategies: Vec<_> = Assignor::EVERY.iter().map(|a| a.strategy).collect();
         prop_assert_eq!(strategies, AssignStrategy::ALL.to_vec());
         let rounds = cooperative_rebalance(&group).expect("valid");
@@ -242,6 +242,35 @@ proptest! {
             } else {
                 prop_assert_eq!(&assignment, &assign(assignor.strategy, &group).expect("valid"));
                 prop_assert!(revoked.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn the_simulations_table_rebalances_as_the_general_one_or_refuses_mixed_subscriptions(
+        group in groups(1..=4, 12, 8),
+        everyone_reads_every_topic in any::<bool>(),
+    ) {
+        let mut group = group;
+        if everyone_reads_every_topic {
+            let every_topic: Vec<String> = group.topics.keys().cloned().collect();
+            for member in &mut group.members {
+                member.topics = every_topic.clone();
+            }
+        }
+        let subscriptions = subscriptions(&group);
+        let distinct: BTreeSet<_> = subscriptions.values().filter(|t| !t.is_empty()).collect();
+        for (general, simulation) in Assignor::EVERY.iter().zip(Assignor::EVERY_IDENTICAL) {
+            prop_assert_eq!(general.strategy, simulation.strategy);
+            match (simulation.rebalance)(&group) {
+                Ok(rebalance) => {
+                    prop_assert_eq!(rebalance, (general.rebalance)(&group).expect("valid"));
+                }
+                Err(error) => {
+                    prop_assert_eq!(error, AssignError::MixedSubscriptions);
+                    prop_assert!(distinct.len() > 1, "refused identical subscriptions");
+                    prop_assert!(STICKY.contains(&general.strategy));
+                }
             }
         }
     }

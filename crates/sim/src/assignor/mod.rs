@@ -136,10 +136,21 @@ pub type Assignment = SortedMap<String, Vec<TopicPartition>>;
 /// Why a group cannot be assigned. `Display` is one line naming the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AssignError {
-    TopicWithoutPartitions { topic: String },
-    UnknownTopic { member: String, topic: String },
-    DuplicateMember { id: String },
-    TooManyPartitions { total: u64 },
+    TopicWithoutPartitions {
+        topic: String,
+    },
+    UnknownTopic {
+        member: String,
+        topic: String,
+    },
+    DuplicateMember {
+        id: String,
+    },
+    TooManyPartitions {
+        total: u64,
+    },
+    /// Given to a table made for identical subscriptions ([`Assignor::EVERY_IDENTICAL`]).
+    MixedSubscriptions,
 }
 
 impl fmt::Display for AssignError {
@@ -161,6 +172,11 @@ impl fmt::Display for AssignError {
                 "the subscribed topics have {total} partitions in all; \
                  at most {MAX_ASSIGNED_PARTITIONS} are supported"
             ),
+            AssignError::MixedSubscriptions => write!(
+                formatter,
+                "members subscribe to different topics; this assignor table serves groups \
+                 whose members all subscribe to the same topics"
+            ),
         }
     }
 }
@@ -177,7 +193,11 @@ pub fn assign(strategy: Strategy, group: &GroupSubscription) -> Result<Assignmen
         Strategy::Range => range::assign(&group),
         Strategy::RoundRobin => roundrobin::assign(&group),
         Strategy::Sticky => sticky::assign(&group),
-        Strategy::CooperativeSticky => cooperative_rounds(&group).1,
+        Strategy::CooperativeSticky => {
+            cooperative_rounds(&group, general_sticky)
+                .expect("the general sticky assignment exists for every group")
+                .1
+        }
     })
 }
 
@@ -189,7 +209,8 @@ pub type RebalanceFn = fn(&GroupSubscription) -> Result<(Assignment, Assignment)
 ///
 /// A world is built with a table of these rather than calling [`assign`], which matches on a
 /// run-time strategy and so links all four assignors: a site bundle whose scenarios use only
-/// `range` leaves out the sticky assignors, the largest code of the core.
+/// `range` leaves out the sticky assignors, the largest code of the core, and one built with
+/// [`Assignor::EVERY_IDENTICAL`] leaves out their search for mixed subscriptions.
 #[derive(Clone, Copy, Debug)]
 pub struct Assignor {
     pub strategy: Strategy,
@@ -225,6 +246,32 @@ impl Assignor {
         Assignor::ROUND_ROBIN,
         Assignor::STICKY,
         Assignor::COOPERATIVE_STICKY,
+    ];
+
+    /// Every strategy, for groups whose members all subscribe to the same topics, as the
+    /// simulation's groups do (they read one topic). The sticky pair gives the same
+    /// assignments as in [`Assignor::EVERY`] without the search that mixed subscriptions
+    /// need, which is most of the sticky assignors' code, so a site bundle is smaller; a group
+    /// with mixed subscriptions gets [`AssignError::MixedSubscriptions`].
+    pub const EVERY_IDENTICAL: [Assignor; 4] = [
+        Assignor::RANGE,
+        Assignor::ROUND_ROBIN,
+        Assignor {
+            strategy: Strategy::Sticky,
+            rebalance: |group| {
+                let group = ValidGroup::new(group)?;
+                let assignment =
+                    sticky::assign_identical(&group).ok_or(AssignError::MixedSubscriptions)?;
+                Ok((assignment, Assignment::new()))
+            },
+        },
+        Assignor {
+            strategy: Strategy::CooperativeSticky,
+            rebalance: |group| {
+                let rounds = cooperative_rebalance_with(group, sticky::assign_identical)?;
+                Ok((rounds.first_round, rounds.revoked))
+            },
+        },
     ];
 
     /// The entry of `table` for `strategy`.
@@ -266,8 +313,24 @@ pub struct CooperativeRebalance {
 pub fn cooperative_rebalance(
     group: &GroupSubscription,
 ) -> Result<CooperativeRebalance, AssignError> {
+    cooperative_rebalance_with(group, general_sticky)
+}
+
+/// A sticky assignment: the general one, or one that answers only some groups (`None` for
+/// the others).
+type StickyFn = fn(&ValidGroup<'_>) -> Option<Assignment>;
+
+fn general_sticky(group: &ValidGroup<'_>) -> Option<Assignment> {
+    Some(sticky::assign(group))
+}
+
+fn cooperative_rebalance_with(
+    group: &GroupSubscription,
+    sticky: StickyFn,
+) -> Result<CooperativeRebalance, AssignError> {
     let group = ValidGroup::new(group)?;
-    let (first_round, final_assignment) = cooperative_rounds(&group);
+    let (first_round, final_assignment) =
+        cooperative_rounds(&group, sticky).ok_or(AssignError::MixedSubscriptions)?;
     let revoked = group
         .members
         .iter()
@@ -290,12 +353,15 @@ pub fn cooperative_rebalance(
 }
 
 /// The assignments after the first and after the follow-up rebalance.
-fn cooperative_rounds(group: &ValidGroup<'_>) -> (Assignment, Assignment) {
-    let target = sticky::assign(group);
+fn cooperative_rounds(
+    group: &ValidGroup<'_>,
+    sticky: StickyFn,
+) -> Option<(Assignment, Assignment)> {
+    let target = sticky(group)?;
     let first_round = withhold_partitions_owned_elsewhere(group, &target);
     let follow_up = ValidGroup::with_owned(group, &first_round);
-    let final_assignment = sticky::assign(&follow_up);
-    (first_round, final_assignment)
+    let final_assignment = sticky(&follow_up)?;
+    Some((first_round, final_assignment))
 }
 
 /// The first cooperative round: a member receives a partition of its target only if it owned

@@ -51,7 +51,7 @@ impl World {
     /// group its partitions.
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
         scenario.validate()?;
-        Self::with_assignors(scenario, &Assignor::EVERY)
+        Self::with_assignors(scenario, &Assignor::EVERY_IDENTICAL)
     }
 
     /// [`World::new`] for a scenario that is valid by construction (the practice family

@@ -90,6 +90,16 @@ impl FlowNetwork {
         sent
     }
 
+    /// Sends as much as `source` can send to `sink` in a network whose edges all cost 0; the
+    /// flows are read back with [`flow_on`](Self::flow_on). At zero potentials every edge
+    /// with room is tight, so this is Dinic's algorithm, without the shortest-path rounds
+    /// [`min_cost_flow`](Self::min_cost_flow) needs.
+    pub(super) fn max_flow(&mut self, source: usize, sink: usize) {
+        debug_assert!(self.edges.iter().all(|edge| edge.cost == 0));
+        let potential = vec![0; self.outgoing.len()];
+        self.blocking_flow_on_tight_edges(source, sink, &potential, u64::MAX);
+    }
+
     /// Whether edge `id` can carry more flow at zero reduced cost.
     fn is_tight(&self, id: usize, tail: usize, potential: &[Cost]) -> bool {
         let edge = &self.edges[id];

@@ -5,8 +5,12 @@
 //! `q = P / M`, and exactly `r = P % M` members at `q + 1`. If no partition has two owners,
 //! the most a member can keep is `min(owned, its load)`, so the `r` larger loads go to the
 //! members owning the most (ties to the lower id), and each keeps its first owned partitions.
-//! [`complete`] then hands out the rest exactly as the general search's completion does.
+//! If a partition has several owners (a member that kept working after it was removed, say),
+//! which owner keeps it is a matching problem, solved as a maximum flow
+//! ([`keep_most_owned_shared`]). [`complete`] then hands out the rest exactly as the general
+//! search's completion does.
 
+use super::flow::FlowNetwork;
 use super::{Component, Holdings};
 
 /// The owned partitions each member keeps: a largest set any balanced assignment keeps.
@@ -27,6 +31,48 @@ pub(super) fn keep_most_owned(component: &Component<'_>) -> Holdings {
         .zip(capacity)
         .map(|(partitions, limit)| partitions.into_iter().take(limit).collect())
         .collect()
+}
+
+/// The owned partitions each member keeps when some partition has several owners: a largest
+/// set any balanced assignment keeps. A maximum flow finds it: each owned partition sends one
+/// unit to one of its owners, every member takes up to `q` units, and `r` of them one more
+/// (through a shared node of capacity `r`). Any such set fits a balanced assignment, since
+/// the free partitions can go to anyone. Requires identical subscriptions.
+pub(super) fn keep_most_owned_shared(component: &Component<'_>) -> Holdings {
+    const SOURCE: usize = 0;
+    const SINK: usize = 1;
+    const EXTRA: usize = 2;
+    let (base_load, extra_loads) = load_split(component);
+    let members = component.member_ids.len();
+    let member_node = |member: usize| 3 + member;
+    let mut network = FlowNetwork::new(3 + members);
+    for member in 0..members {
+        network.add_edge(member_node(member), SINK, base_load as u64, 0);
+        network.add_edge(member_node(member), EXTRA, 1, 0);
+    }
+    network.add_edge(EXTRA, SINK, extra_loads as u64, 0);
+    let mut claims = Vec::new();
+    for (topic, partitions) in component.owners.iter().enumerate() {
+        for (&partition, owners) in partitions {
+            let node = network.add_node();
+            network.add_edge(SOURCE, node, 1, 0);
+            for &member in owners {
+                let edge = network.add_edge(node, member_node(member), 1, 0);
+                claims.push((edge, member, (topic, partition)));
+            }
+        }
+    }
+    network.max_flow(SOURCE, SINK);
+    let mut kept = vec![Vec::new(); members];
+    for (edge, member, partition) in claims {
+        if network.flow_on(edge) > 0 {
+            kept[member].push(partition);
+        }
+    }
+    for partitions in &mut kept {
+        crate::replay::sort::sort(partitions);
+    }
+    kept
 }
 
 /// The balanced assignment containing `kept` whose member-per-partition sequence (partitions

@@ -12,13 +12,13 @@
 //! is solved on its own, in two steps:
 //!
 //! 1. *Keep*: choose a largest set `K` of owned partitions that some balanced assignment keeps.
-//!    With identical subscriptions and no doubly-owned partition, balanced means loads `q` or
-//!    `q + 1`, and a greedy choice of which members get the `P % M` larger loads is optimal
-//!    (`homogeneous`). Otherwise balanced loads are not unique (`A: t1` and `B: t1, t2`, with
-//!    2 and 1 partitions, balance as 2–1 or 1–2), so an exact branch and bound (`search`)
-//!    maximises the kept count: boxes of member loads and topic levels, each bounded by a
-//!    min-cost-flow relaxation (`relaxation`) after narrowing with consequences of balance
-//!    (`bounds`).
+//!    With identical subscriptions, balanced means loads `q` or `q + 1`: with no doubly-owned
+//!    partition a greedy choice of which members get the `P % M` larger loads is optimal, and
+//!    with some a maximum flow finds `K` (`homogeneous`). With mixed subscriptions balanced
+//!    loads are not unique (`A: t1` and `B: t1, t2`, with 2 and 1 partitions, balance as 2–1
+//!    or 1–2), so an exact branch and bound (`search`) maximises the kept count: boxes of
+//!    member loads and topic levels, each bounded by a min-cost-flow relaxation
+//!    (`relaxation`) after narrowing with consequences of balance (`bounds`).
 //! 2. *Complete*: the lexicographically smallest balanced assignment containing `K`. Within a
 //!    topic the free partitions then go to members in ascending order, so this is the same as
 //!    maximising, topic by topic and member by member, how many free partitions each member
@@ -26,9 +26,12 @@
 //!    lexicographic one for a run of members, or a linear greedy with identical subscriptions.
 //!
 //! Identical subscriptions (the simulation's single topic) take time linear in partitions and
-//! members. Mixed subscriptions take the search, exponential in the worst case: lesson-sized
-//! groups finish in well under a millisecond, but dozens of members spread over many
-//! overlapping topics, after an assignment far from balanced, can take seconds.
+//! members (a small flow where partitions have several owners), and never reach the search:
+//! [`assign_identical`] answers only such groups, so a program that calls nothing else (the
+//! simulation, through `Assignor::EVERY_IDENTICAL`) leaves the search out. Mixed subscriptions
+//! take the search, exponential in the worst case: lesson-sized groups finish in well under a
+//! millisecond, but dozens of members spread over many overlapping topics, after an assignment
+//! far from balanced, can take seconds.
 //!
 //! **Why cooperative-sticky ends where sticky does.** The completion is the smallest element
 //! of `{balanced G : G ⊇ K}` in an order that does not depend on what anyone owned. In the
@@ -51,9 +54,27 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 type Holdings = Vec<Vec<(usize, u32)>>;
 
 pub(super) fn assign(group: &ValidGroup<'_>) -> Assignment {
+    assign_components(group, |component| Some(solve(component))).expect("every component is solved")
+}
+
+/// The same assignment for a group whose members all subscribe to the same topics (the
+/// simulation's groups read one topic), or `None` for any other group. It never reaches the
+/// search, so a build that only calls this leaves the search out (most of this module's code).
+pub(super) fn assign_identical(group: &ValidGroup<'_>) -> Option<Assignment> {
+    assign_components(group, |component| {
+        component
+            .has_identical_subscriptions()
+            .then(|| solve_identical(component))
+    })
+}
+
+fn assign_components(
+    group: &ValidGroup<'_>,
+    solve: impl Fn(&Component<'_>) -> Option<Holdings>,
+) -> Option<Assignment> {
     let mut assignment = group.empty_assignment();
     for component in components(group) {
-        let holdings = solve(&component);
+        let holdings = solve(&component)?;
         for (member, partitions) in holdings.into_iter().enumerate() {
             let Some(assigned) = assignment.get_mut(component.member_ids[member]) else {
                 continue;
@@ -64,21 +85,25 @@ pub(super) fn assign(group: &ValidGroup<'_>) -> Assignment {
         }
     }
     sort_partitions(&mut assignment);
-    assignment
+    Some(assignment)
 }
 
 fn solve(component: &Component<'_>) -> Holdings {
-    let identical_subscriptions = component.has_identical_subscriptions();
-    if identical_subscriptions && !component.has_shared_owners() {
-        let kept = homogeneous::keep_most_owned(component);
-        return homogeneous::complete(component, &kept);
+    if component.has_identical_subscriptions() {
+        return solve_identical(component);
     }
     let (kept, balanced) = keep_most_owned(component);
-    if identical_subscriptions {
-        homogeneous::complete(component, &kept)
+    complete(component, &kept, balanced)
+}
+
+/// Identical subscriptions: loads are `q` or `q + 1`, so both steps have direct answers.
+fn solve_identical(component: &Component<'_>) -> Holdings {
+    let kept = if component.has_shared_owners() {
+        homogeneous::keep_most_owned_shared(component)
     } else {
-        complete(component, &kept, balanced)
-    }
+        homogeneous::keep_most_owned(component)
+    };
+    homogeneous::complete(component, &kept)
 }
 
 /// One connected part of the group, with members and topics renumbered from 0 in id/name
