@@ -134,22 +134,13 @@ pub struct GroupSubscription {
 pub type Assignment = SortedMap<String, Vec<TopicPartition>>;
 
 /// Why a group cannot be assigned. `Display` is one line naming the problem.
+/// `MixedSubscriptions` comes only from [`Assignor::EVERY_IDENTICAL`], the simulation's table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AssignError {
-    TopicWithoutPartitions {
-        topic: String,
-    },
-    UnknownTopic {
-        member: String,
-        topic: String,
-    },
-    DuplicateMember {
-        id: String,
-    },
-    TooManyPartitions {
-        total: u64,
-    },
-    /// Given to a table made for identical subscriptions ([`Assignor::EVERY_IDENTICAL`]).
+    TopicWithoutPartitions { topic: String },
+    UnknownTopic { member: String, topic: String },
+    DuplicateMember { id: String },
+    TooManyPartitions { total: u64 },
     MixedSubscriptions,
 }
 
