@@ -33,6 +33,8 @@ const WASM_RUSTFLAGS_VAR: &str = "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS"
 pub fn trunk() -> Command {
     let mut trunk = Command::new("trunk");
     trunk.env("CARGO_PROFILE_RELEASE_OPT_LEVEL", WEB_OPT_LEVEL);
+    // The bundles built with the core at speed (Cargo.toml) keep the rest at the same size.
+    trunk.env("CARGO_PROFILE_RELEASE_CORE_SPEED_OPT_LEVEL", WEB_OPT_LEVEL);
     let flags = wasm_rustflags(
         install::cargo_home().as_deref(),
         std::env::var(WASM_RUSTFLAGS_VAR).ok().as_deref(),
