@@ -16,6 +16,7 @@
 //! out-of-range values) becomes a [`ShareError`] with a sentence a learner can read, and the
 //! caller falls back to the lesson's default. [`query`] reads a whole `?s=…&t=…` query.
 
+mod base64url;
 mod dictionary;
 mod fixed_deflate;
 mod inflate;
@@ -23,8 +24,6 @@ pub mod patch;
 pub mod query;
 
 use crate::quote::{quote, shorten};
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -127,7 +126,7 @@ fn pack(version: u32, json: &[u8]) -> String {
         1 => fixed_deflate::deflate(&[], json),
         _ => dictionary::deflate(dictionary::DICTIONARY_V2, json),
     };
-    format!("{version}.{}", URL_SAFE_NO_PAD.encode(compressed))
+    format!("{version}.{}", base64url::encode(&compressed))
 }
 
 /// The version and the inflated JSON of a link.
@@ -152,9 +151,8 @@ fn unpack(link: &str) -> Result<(u32, Vec<u8>), ShareError> {
             )))
         }
     };
-    let compressed = URL_SAFE_NO_PAD
-        .decode(payload)
-        .map_err(|_| unreadable("it is not valid base64url"))?;
+    let compressed =
+        base64url::decode(payload).map_err(|_| unreadable("it is not valid base64url"))?;
     // Format 1 is plain DEFLATE; later formats are primed with the frozen dictionary.
     let dictionary = if version == 1 {
         &[][..]
