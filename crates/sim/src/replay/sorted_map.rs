@@ -1,6 +1,6 @@
 //! An ordered map and set kept as one sorted vector, for the small keyed states of a run
-//! (a window's count, a lane's open windows, a post's views) where the site pays for code
-//! more than for a few moved entries.
+//! (a window's count, a lane's open windows, a post's views, the sticky assignors' tables of
+//! topics and owners) where the site pays for code more than for a few moved entries.
 //!
 //! Each key and value type of a `BTreeMap` compiles its own copy of the tree's node code, and
 //! removing keys adds its rebalancing (steals, merges) on top: in the site's WebAssembly the

@@ -47,8 +47,9 @@ mod relaxation;
 mod search;
 
 use super::{sort_partitions, Assignment, TopicPartition, ValidGroup};
+use crate::replay::sorted_map::{SortedMap, SortedSet};
 use problem::{Objective, PartitionClass, Problem, Shape, Solution};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 /// Per member of a component (local index), its `(topic, partition)` pairs, sorted.
 type Holdings = Vec<Vec<(usize, u32)>>;
@@ -113,12 +114,12 @@ struct Component<'g> {
     topic_names: Vec<&'g str>,
     shape: Shape,
     /// Per topic: each owned partition and its owners (ascending), from valid claims only.
-    owners: Vec<BTreeMap<u32, Vec<usize>>>,
+    owners: Vec<SortedMap<u32, Vec<usize>>>,
 }
 
 /// The components of `group`'s subscription graph that contain at least one topic.
 fn components<'g>(group: &ValidGroup<'g>) -> Vec<Component<'g>> {
-    let mut subscribers_by_topic: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    let mut subscribers_by_topic: SortedMap<&str, Vec<usize>> = SortedMap::new();
     for (index, member) in group.members.iter().enumerate() {
         for &topic in &member.topics {
             subscribers_by_topic.entry(topic).or_default().push(index);
@@ -139,12 +140,12 @@ fn components<'g>(group: &ValidGroup<'g>) -> Vec<Component<'g>> {
 /// Breadth-first search over member–topic links; returns members and topics, both sorted.
 fn reachable_from<'g>(
     group: &ValidGroup<'g>,
-    subscribers_by_topic: &BTreeMap<&'g str, Vec<usize>>,
+    subscribers_by_topic: &SortedMap<&'g str, Vec<usize>>,
     start: usize,
     visited: &mut [bool],
 ) -> (Vec<usize>, Vec<&'g str>) {
     let mut members = Vec::new();
-    let mut topics = BTreeSet::new();
+    let mut topics = SortedSet::new();
     let mut queue = VecDeque::from([start]);
     visited[start] = true;
     while let Some(member) = queue.pop_front() {
@@ -170,7 +171,7 @@ impl<'g> Component<'g> {
         let topic_index = |name: &str| topic_names.binary_search(&name).ok();
         let mut subscribers = vec![Vec::new(); topic_names.len()];
         let mut subscriptions = Vec::with_capacity(members.len());
-        let mut owners: Vec<BTreeMap<u32, Vec<usize>>> = vec![BTreeMap::new(); topic_names.len()];
+        let mut owners: Vec<SortedMap<u32, Vec<usize>>> = vec![SortedMap::new(); topic_names.len()];
         for (local, &global) in members.iter().enumerate() {
             let member = &group.members[global];
             let topics: Vec<usize> = member
@@ -218,7 +219,7 @@ impl<'g> Component<'g> {
     fn has_shared_owners(&self) -> bool {
         self.owners
             .iter()
-            .flat_map(BTreeMap::values)
+            .flat_map(SortedMap::values)
             .any(|owners| owners.len() > 1)
     }
 
@@ -254,7 +255,7 @@ impl<'g> Component<'g> {
         let mut classes = Vec::new();
         let mut members_of_class = Vec::new();
         for (topic, owned) in self.owners.iter().enumerate() {
-            let mut by_owners: BTreeMap<&[usize], Vec<u32>> = BTreeMap::new();
+            let mut by_owners: SortedMap<&[usize], Vec<u32>> = SortedMap::new();
             for (&partition, owners) in owned {
                 by_owners.entry(owners).or_default().push(partition);
             }
