@@ -40,6 +40,10 @@ test('a change of your own on side B: both runs play in step, the difference is 
   const [lagA, lagB] = rows['search.lag'];
   assert.ok(lagB > lagA, `the slower side B lags more: A ${lagA}, B ${lagB}`);
   assert.equal(rows.produced[0], rows.produced[1], 'the same seed produces the same records');
+  const differs = await page.locator('.compare-figures tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => tr.classList.contains('differs')));
+  assert.ok(differs.includes(false), 'some figures are the same on both sides');
+  assert.deepEqual(differs, [...differs].sort((a, b) => b - a), `the figures that differ come first: ${differs}`);
   const address = await writtenAddress(page);
   assert.match(address, /&vs=2\./, 'the comparison is in the link');
   await screenshot(page, 'compare-partitions');

@@ -29,10 +29,12 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
         let on_close = props.on_close.clone();
         Callback::from(move |_: MouseEvent| on_close.emit(()))
     };
-    let mut rows: Vec<&FigureRow> = props.rows.iter().collect();
-    // The figures that differ first: they are the point of the comparison.
-    rows.sort_by_key(|row| row.a == row.b);
-    let differing = rows.iter().filter(|row| row.a != row.b).count();
+    // The figures that differ first, each part in its own order: they are the point of the
+    // comparison.
+    let (mut rows, same): (Vec<&FigureRow>, Vec<&FigureRow>) =
+        props.rows.iter().partition(|row| row.a != row.b);
+    let differing = rows.len();
+    rows.extend(same);
     html! {
         <section class="compare-panel" aria-label="Comparison">
             <p class="compare-controls">
