@@ -93,7 +93,9 @@ mod tests {
 
     #[test]
     fn padding_lone_symbols_stray_bits_and_other_alphabets_are_refused() {
-        for text in ["Zg==", "Zm9vY", "Zh", "Zm9", "+/8", "Zm 9v", "Zm9v\n", "é"] {
+        for text in [
+            "Zg==", "Zm9vY", "Zm9vA", "A", "Zh", "Zm9", "+/8", "Zm 9v", "Zm9v\n", "é",
+        ] {
             let reference = URL_SAFE_NO_PAD.decode(text).ok();
             assert_eq!(decode(text).ok(), reference, "{text:?}");
         }
@@ -103,6 +105,11 @@ mod tests {
             "a set bit after the last byte"
         );
         assert_eq!(decode("Zm9vY"), Err(NotBase64Url), "a lone last symbol");
+        assert_eq!(
+            decode("Zm9vA"),
+            Err(NotBase64Url),
+            "a lone last symbol with no bits set"
+        );
     }
 
     /// Strings mostly of the alphabet, sometimes with a symbol of another (padding, the
