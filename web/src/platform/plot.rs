@@ -9,6 +9,7 @@
 
 use crate::platform::measured_canvas::MeasuredCanvas;
 use crate::platform::theme::ChartInk;
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -100,7 +101,42 @@ pub struct Layout {
 /// Anything plotters draws at points of type `C` (data units on the chart, pixels in a legend).
 type Element<C> = DynElement<'static, MeasuredCanvas, C>;
 
-type Chart = ChartContext<'static, MeasuredCanvas, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+type Chart = ChartContext<'static, MeasuredCanvas, Cartesian2d<Axis, Axis>>;
+
+/// Plotters' `f64` axis without its own tick labels. Its default labels print through the
+/// standard library's float formatting (some 15 KB of WebAssembly in every bundle) even when,
+/// as here, a label formatter replaces them; this axis has none, so they are not linked.
+struct Axis(RangedCoordf64);
+
+impl From<Range<f64>> for Axis {
+    fn from(range: Range<f64>) -> Self {
+        Axis(range.into())
+    }
+}
+
+impl Ranged for Axis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.0.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        self.0.key_points(hint)
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.0.range()
+    }
+}
+
+impl ValueFormatter<f64> for Axis {
+    /// Never called: [`Plot::axes`] gives both axes a label formatter.
+    fn format(_value: &f64) -> String {
+        String::new()
+    }
+}
 
 /// A canvas being drawn on through plotters.
 pub struct Plot {
@@ -130,7 +166,7 @@ impl Plot {
             .margin(layout.margin)
             .x_label_area_size(X_LABEL_AREA_PX)
             .y_label_area_size(y_label_area)
-            .build_cartesian_2d(layout.x.0..layout.x.1, y)
+            .build_cartesian_2d(Axis::from(layout.x.0..layout.x.1), Axis::from(y))
             .ok()?;
         Some(Plot {
             chart,
