@@ -88,3 +88,21 @@ test('an address naming no lesson opens the first lesson with a message, from an
   assert.match(await page.locator('.error-banner, [role="alert"]').first().innerText(), /no lesson called "no-such-lesson"/);
   await page.close();
 });
+
+test('a link to another lesson\'s preset opens that preset in its own lesson and bundle', { timeout: 90_000 }, async () => {
+  // Each consumer-group bundle carries only its own lesson's presets; the storm is the
+  // rebalances lesson's.
+  const visit = await openPage(env.browser, `${env.site.url}#/partitions?preset=rebalance-storm`);
+  const { page } = visit;
+  await lessonShown(page, 'rebalances');
+  assert.equal(await page.locator('.error-banner, [role="alert"]').count(), 0, 'no complaint about the preset');
+  assert.deepEqual(bundlesLoaded(visit), ['partitions', 'rebalances']);
+  assertQuiet(visit);
+  const sentOn = await page.evaluate(() => window.streamlab.get().link);
+  await page.close();
+  // The same scenario as the preset opened from its own lesson's address.
+  const direct = await openPage(env.browser, `${env.site.url}#/rebalances?preset=rebalance-storm`);
+  await lessonShown(direct.page, 'rebalances');
+  assert.equal(sentOn, await direct.page.evaluate(() => window.streamlab.get().link));
+  await direct.page.close();
+});

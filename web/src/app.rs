@@ -11,7 +11,9 @@
 //! change that leads to another page (a lesson from the gallery, another lesson, the gallery
 //! again) starts at the top of the page, as following a link does; Back over one lesson's own
 //! changes keeps the learner's place. A link to a lesson this page's bundle does not carry
-//! reloads the page, and the loader in `index.html` opens the bundle that does.
+//! reloads the page, and the loader in `index.html` opens the bundle that does. A link to a
+//! preset another lesson offers (`#/partitions?preset=rebalance-storm`) is rewritten in place
+//! to that lesson's address, then followed the same way.
 
 use crate::catalog;
 use crate::registry;
@@ -65,7 +67,16 @@ pub fn app() -> Html {
     let page = if slug.is_empty() {
         gallery(generation)
     } else if let Some(lesson) = registry::find(slug) {
-        lesson.mount(query, None, generation)
+        match lesson.preset_home(query) {
+            // Another lesson's preset opens in that lesson: the address changes (in place, so
+            // Back does not return to the wrong one) and that lesson mounts, or its bundle
+            // loads.
+            Some(home) => {
+                replace_address(&format!("#/{home}?{query}"));
+                html! { <p class="loading">{ "Opening the lesson…" }</p> }
+            }
+            None => lesson.mount(query, None, generation),
+        }
     } else if generation > 0 && (catalog::lists(slug) || registry::first().is_none()) {
         // A link to a lesson another bundle carries (or to none, from a bundle without the
         // first lesson): load the page again, and the loader picks the bundle from the new
@@ -119,6 +130,12 @@ fn gallery(generation: u32) -> Html {
                 <a href="./">{ "open the gallery" }</a>
             </p>
         },
+    }
+}
+
+fn replace_address(fragment: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().replace(fragment);
     }
 }
 

@@ -7,7 +7,7 @@ use crate::bundles::{self, Bundle};
 use crate::catalog;
 use crate::shell::family::LessonFamily;
 use crate::shell::family::{Lesson, LessonWords};
-use crate::shell::link::parse_query;
+use crate::shell::link::{parse_query, preset_home};
 use crate::shell::playground::Playground;
 use crate::widgets::lesson_thumbnail::Thumbnail;
 use std::cell::Cell;
@@ -23,6 +23,9 @@ pub trait AnyLesson: Sync {
     /// address changes from outside (Back, Forward, a link), and `error` says why the address
     /// led here if it asked for something else.
     fn mount(&'static self, query: &str, error: Option<String>, generation: u32) -> Html;
+    /// The lesson where the preset `query` names belongs, when it is another lesson's
+    /// ([`crate::shell::link::preset_home`]).
+    fn preset_home(&'static self, query: &str) -> Option<&'static str>;
 }
 
 impl<F: LessonFamily> AnyLesson for Lesson<F>
@@ -41,6 +44,10 @@ where
         let mut link = parse_query(self, query);
         link.error = error.or(link.error);
         html! { <Playground<F> key={generation} initial={link} /> }
+    }
+
+    fn preset_home(&'static self, query: &str) -> Option<&'static str> {
+        preset_home(self, query)
     }
 }
 

@@ -228,6 +228,10 @@ pub struct Lesson<F: LessonFamily> {
     pub try_this: &'static [TryThis<Scenario<F>>],
     /// The knob sections the lesson shows, in order (from the family's knob table).
     pub knob_sections: &'static [&'static str],
+    /// The core's presets the lesson offers: the lesson's own table, or its family's whole
+    /// table (only those naming this lesson are offered). The consumer-group lessons name
+    /// their own, so each of their bundles carries only its lesson's presets.
+    pub presets: &'static [Preset<Scenario<F>>],
     /// Which pictures and panels of its family the lesson shows.
     pub options: F::Options,
 }
@@ -245,8 +249,6 @@ impl<F: LessonFamily> Lesson<F> {
 
     /// The core's presets this lesson offers.
     pub fn presets(&self) -> impl Iterator<Item = &'static Preset<Scenario<F>>> + '_ {
-        F::Sim::presets()
-            .iter()
-            .filter(|p| p.lesson == self.words.slug)
+        self.presets.iter().filter(|p| p.lesson == self.words.slug)
     }
 }

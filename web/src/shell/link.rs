@@ -52,9 +52,25 @@ impl<F: LessonFamily> PartialEq for LessonLink<F> {
     }
 }
 
+/// The lesson a link's `preset=` belongs to, when `lesson` does not offer it: each
+/// consumer-group bundle carries only its own lesson's presets, so a link to another lesson's
+/// preset (`#/partitions?preset=rebalance-storm`) is sent on to the lesson that has it. `None`
+/// when the link names no preset, names one of this lesson's, or one no lesson has (which
+/// the lesson reports as it opens), or carries its own scenario (`s=`, which wins).
+pub fn preset_home<F: LessonFamily>(lesson: &Lesson<F>, query: &str) -> Option<&'static str> {
+    if param(query, "s").is_some() {
+        return None;
+    }
+    let name = param(query, "preset")?;
+    if preset::find(lesson.presets, name).is_some() {
+        return None;
+    }
+    F::Sim::preset_home(name).filter(|&home| home != lesson.words.slug)
+}
+
 /// Reads the query part of `lesson`'s fragment (after the `?`, if any). Never panics.
 pub fn parse_query<F: LessonFamily>(lesson: &'static Lesson<F>, query: &str) -> LessonLink<F> {
-    let preset = |name: &str| preset::find(F::Sim::presets(), name).map(|p| (p.build)());
+    let preset = |name: &str| preset::find(lesson.presets, name).map(|p| (p.build)());
     let validate = |s: &Scenario<F>| F::Sim::validate(s).map_err(|e| e.message);
     let default = lesson.default_scenario();
     let opened = open(

@@ -245,7 +245,7 @@ impl<F: LessonFamily> Component for Playground<F> {
                 }
             }
             Msg::Preset(slug) => {
-                if let Some(preset) = preset::find(F::Sim::presets(), slug) {
+                if let Some(preset) = preset::find(self.lesson.presets, slug) {
                     // A preset replaces the setting being built: no need to finish it (nor
                     // to time its picture, which will not come).
                     if self.rebuild.take().is_some() {

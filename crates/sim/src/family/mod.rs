@@ -174,6 +174,12 @@ impl std::error::Error for ScenarioError {}
 pub trait Headless: Simulation {
     /// Every preset of the family.
     fn presets() -> &'static [Preset<Self::Scenario>];
+    /// The lesson that offers the preset called `slug`: where a link to it belongs. A family
+    /// whose lessons have bundles of their own answers from a table of slugs, so a bundle
+    /// need not carry the other lessons' presets to send a link on to them.
+    fn preset_home(slug: &str) -> Option<&'static str> {
+        preset::find(Self::presets(), slug).map(|p| p.lesson)
+    }
     /// Every lesson of the family, with the default its links patch.
     fn lessons() -> &'static [LessonDefault<Self::Scenario>];
     /// The misconceptions the family's presets refute (`crate::misconceptions`).

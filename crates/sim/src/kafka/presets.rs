@@ -5,6 +5,7 @@
 //! while); each fix changes exactly one setting, the way an engineer would fix it in real life.
 
 use crate::assignor::Strategy;
+use crate::family::preset::{count_of_lesson, homes, of_lesson};
 use crate::kafka::refutations;
 use crate::kafka::scenario::{
     AutoOffsetReset, Distribution, GroupConfig, ManualCommit, MemberAction, OffsetTarget, Scenario,
@@ -14,6 +15,18 @@ use crate::kafka::sink::SinkMode;
 
 /// A consumer-group preset.
 pub type Preset = crate::family::preset::Preset<Scenario>;
+
+// Each lesson's presets, picked out of `PRESETS` at compile time: each lesson has a bundle of
+// its own, which carries only its table and `HOMES` (about 3 KiB gzipped less than the
+// whole table in each bundle).
+pub const PARTITIONS_PRESETS: [Preset; count_of_lesson(PRESETS, "partitions")] =
+    of_lesson(PRESETS, "partitions");
+pub const REBALANCES_PRESETS: [Preset; count_of_lesson(PRESETS, "rebalances")] =
+    of_lesson(PRESETS, "rebalances");
+pub const DELIVERY_PRESETS: [Preset; count_of_lesson(PRESETS, "delivery")] =
+    of_lesson(PRESETS, "delivery");
+/// Which lesson offers each preset, by slug.
+pub const HOMES: [(&str, &str); PRESETS.len()] = homes(PRESETS);
 
 /// Every preset, grouped by lesson.
 pub const PRESETS: &[Preset] = &[
@@ -426,3 +439,42 @@ pub const LESSONS: &[crate::family::lesson::LessonDefault<Scenario>] = &[
         default: commit_before_loss,
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lesson_tables_share_out_every_preset() {
+        let tables = [
+            ("partitions", &PARTITIONS_PRESETS[..]),
+            ("rebalances", &REBALANCES_PRESETS[..]),
+            ("delivery", &DELIVERY_PRESETS[..]),
+        ];
+        for preset in PRESETS {
+            let (_, table) = tables
+                .iter()
+                .find(|(lesson, _)| *lesson == preset.lesson)
+                .unwrap_or_else(|| panic!("{} offers {}", preset.lesson, preset.slug));
+            assert!(
+                table.iter().any(|p| p.slug == preset.slug),
+                "{}",
+                preset.slug
+            );
+        }
+        let shared_out: usize = tables.iter().map(|(_, table)| table.len()).sum();
+        assert_eq!(shared_out, PRESETS.len());
+        assert!(PARTITIONS_PRESETS.iter().all(|p| p.lesson == "partitions"));
+    }
+
+    #[test]
+    fn a_preset_link_is_sent_to_the_lesson_that_offers_it() {
+        use crate::family::Headless;
+        use crate::kafka::World;
+        for preset in PRESETS {
+            assert_eq!(World::preset_home(preset.slug), Some(preset.lesson));
+        }
+        assert_eq!(World::preset_home("rebalance-storm"), Some("rebalances"));
+        assert_eq!(World::preset_home("no-such-preset"), None);
+    }
+}

@@ -188,6 +188,10 @@ impl Headless for World {
         super::presets::PRESETS
     }
 
+    fn preset_home(slug: &str) -> Option<&'static str> {
+        crate::family::preset::home_of(&super::presets::HOMES, slug)
+    }
+
     fn lessons() -> &'static [LessonDefault<Scenario>] {
         super::presets::LESSONS
     }

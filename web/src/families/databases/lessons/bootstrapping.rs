@@ -93,5 +93,6 @@ pub static LESSON: Lesson<DatabasesFamily> = Lesson {
         },
     ],
     knob_sections: &[TOPIC, ACCOUNTS, SNAPSHOT, WRITES, RUN],
+    presets: streamlab_sim::databases::PRESETS,
     options: (),
 };

@@ -83,5 +83,6 @@ pub static LESSON: Lesson<DatabasesFamily> = Lesson {
         },
     ],
     knob_sections: &[WRITES, NETWORK, RETRY, CONNECTOR, OUTAGE, RUN],
+    presets: streamlab_sim::databases::PRESETS,
     options: (),
 };

@@ -150,5 +150,6 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
         },
     ],
     knob_sections: &[LATE_DATA, WINDOWING, OUTAGE, TRAFFIC, DEVICES, RUN],
+    presets: streamlab_sim::eventtime::PRESETS,
     options: EventTimeView::Watermarks,
 };

@@ -99,5 +99,6 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
         },
     ],
     knob_sections: &[WINDOWING, OUTAGE, TRAFFIC, RUN],
+    presets: streamlab_sim::eventtime::PRESETS,
     options: EventTimeView::Clocks,
 };

@@ -127,5 +127,6 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
         },
     ],
     knob_sections: &[COMPARED, WINDOWING, OUTAGE, TRAFFIC, RUN],
+    presets: streamlab_sim::eventtime::PRESETS,
     options: EventTimeView::Windows,
 };

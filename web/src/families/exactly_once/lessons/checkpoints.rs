@@ -88,5 +88,6 @@ pub static LESSON: Lesson<EosFamily> = Lesson {
         INPUT,
         RUN,
     ],
+    presets: streamlab_sim::exactly_once::PRESETS,
     options: (),
 };

@@ -99,5 +99,6 @@ pub static LESSON: Lesson<JoinsFamily> = Lesson {
         },
     ],
     knob_sections: &[JOIN, CLICKS, INTERVAL, WATERMARK, ENRICHMENT, TABLES, RUN],
+    presets: streamlab_sim::joins::PRESETS,
     options: (),
 };

@@ -87,5 +87,6 @@ pub static LESSON: Lesson<JoinsFamily> = Lesson {
         },
     ],
     knob_sections: &[VIEWS, TOP_N, SKETCH, WATERMARK, RUN],
+    presets: streamlab_sim::joins::PRESETS,
     options: (),
 };

@@ -4,8 +4,9 @@
 
 use crate::families::kafka::{panels, KafkaFamily, KafkaOptions};
 use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
+use streamlab_sim::family::preset;
 use streamlab_sim::kafka::knobs::section::*;
-use streamlab_sim::kafka::presets;
+use streamlab_sim::kafka::presets::DELIVERY_PRESETS;
 use streamlab_sim::kafka::scenario::ManualCommit;
 use streamlab_sim::kafka::sink::SinkMode;
 
@@ -126,7 +127,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
             prompt: "Open the retention preset and give analytics a second member.",
             expect: "It keeps up, and retention deletes only records it has already read.",
             apply: |s| {
-                *s = (presets::find("analytics-falls-behind-retention")
+                *s = (preset::find(&DELIVERY_PRESETS, "analytics-falls-behind-retention")
                     .expect("preset")
                     .build)();
                 s.groups[1].members = 2;
@@ -136,6 +137,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
     knob_sections: &[
         TOPIC, PRODUCER, GROUPS, GROUP, COMMITS, DELIVERY, RETENTION, RUN,
     ],
+    presets: &DELIVERY_PRESETS,
     options: KafkaOptions {
         membership: None,
         delivery: Some(panels::draw_delivery),

@@ -3,6 +3,7 @@
 use crate::families::kafka::{KafkaFamily, KafkaOptions};
 use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::kafka::knobs::section::*;
+use streamlab_sim::kafka::presets::PARTITIONS_PRESETS;
 use streamlab_sim::kafka::scenario::{GroupConfig, DEFAULT_GROUP_IDS};
 
 /// What the lesson says, apart from its code: the gallery's card reads it, and the header
@@ -111,6 +112,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
         },
     ],
     knob_sections: &[TOPIC, PRODUCER, GROUPS, GROUP, RUN],
+    presets: &PARTITIONS_PRESETS,
     options: KafkaOptions {
         membership: None,
         delivery: None,

@@ -4,8 +4,9 @@
 use crate::families::kafka::{panels, KafkaFamily, KafkaOptions};
 use crate::shell::family::{Lesson, LessonWords, PageText, Theme, TryThis};
 use streamlab_sim::assignor::Strategy;
+use streamlab_sim::family::preset;
 use streamlab_sim::kafka::knobs::section::*;
-use streamlab_sim::kafka::presets;
+use streamlab_sim::kafka::presets::REBALANCES_PRESETS;
 use streamlab_sim::kafka::scenario::{MemberAction, ScheduledAction};
 
 /// What the lesson says, apart from its code: the gallery's card reads it, and the header
@@ -97,7 +98,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
             expect: "The storm is gone: a batch of 50 always ends well inside \
                      max.poll.interval.ms, so nobody is removed.",
             apply: |s| {
-                *s = (presets::find("rebalance-storm").expect("preset").build)();
+                *s = (preset::find(&REBALANCES_PRESETS, "rebalance-storm").expect("preset").build)();
                 s.groups[0].max_poll_records = 50;
             },
         },
@@ -105,6 +106,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
     knob_sections: &[
         TOPIC, PRODUCER, GROUPS, GROUP, PROTOCOL, COMMITS, BROKER, RUN,
     ],
+    presets: &REBALANCES_PRESETS,
     options: KafkaOptions {
         membership: Some(&panels::MEMBERSHIP),
         delivery: None,

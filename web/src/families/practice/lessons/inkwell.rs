@@ -75,6 +75,7 @@ pub static LESSON: Lesson<PracticeFamily> = Lesson {
         },
     ],
     knob_sections: &[TOPIC, CONSUMERS],
+    presets: streamlab_sim::practice::PRESETS,
     options: PracticeOptions { hints: HINTS },
 };
 

@@ -82,5 +82,6 @@ pub static LESSON: Lesson<QueuesFamily> = Lesson {
         },
     ],
     knob_sections: &[BUFFERS, CRASH, KINESIS, PRODUCER, PROCESSING, RUN],
+    presets: streamlab_sim::queues::PRESETS,
     options: (),
 };

@@ -103,5 +103,6 @@ pub static LESSON: Lesson<QueuesFamily> = Lesson {
         PRODUCER,
         RUN,
     ],
+    presets: streamlab_sim::queues::PRESETS,
     options: (),
 };

@@ -111,5 +111,6 @@ pub static LESSON: Lesson<ReplicationFamily> = Lesson {
         },
     ],
     knob_sections: &[PRODUCER, TOPIC, BROKERS, RUN],
+    presets: streamlab_sim::replication::PRESETS,
     options: (),
 };
