@@ -80,7 +80,7 @@ pub static DELIVERY: Bundle = Bundle {
     name: "delivery",
     lessons: &[&kafka::lessons::delivery::LESSON],
     gallery: None,
-    styles: &[kafka::STYLE],
+    styles: &[kafka::STYLE, kafka::DELIVERY_STYLE],
     install_hooks: no_hooks,
 };
 
