@@ -201,7 +201,7 @@ pub trait Headless: Simulation {
 
 #[cfg(test)]
 mod tests {
-    use super::{events_in_order, newest_events_in_order};
+    use super::{events_in_order, newest_events_in_order, Headless};
     use crate::kafka::events::{Event, EventKind};
     use crate::kafka::scenario::Scenario;
     use crate::kafka::World;
@@ -251,5 +251,31 @@ mod tests {
             events_in_order([5, 10], 9),
             Err("an event at 10 ms is ahead of the clock (9 ms)".to_string())
         );
+    }
+
+    /// Every preset's link is sent to the lesson that offers it, and a name no preset has
+    /// to none, in every family.
+    fn presets_are_found_at_home<H: Headless>() {
+        for preset in H::presets() {
+            assert_eq!(
+                H::preset_home(preset.slug),
+                Some(preset.lesson),
+                "{}",
+                preset.slug
+            );
+        }
+        assert_eq!(H::preset_home("no-such-preset"), None);
+    }
+
+    #[test]
+    fn every_familys_presets_are_found_at_home() {
+        presets_are_found_at_home::<World>();
+        presets_are_found_at_home::<crate::eventtime::EventTimeWorld>();
+        presets_are_found_at_home::<crate::queues::QueuesWorld>();
+        presets_are_found_at_home::<crate::databases::DatabasesWorld>();
+        presets_are_found_at_home::<crate::exactly_once::EosWorld>();
+        presets_are_found_at_home::<crate::joins::JoinsWorld>();
+        presets_are_found_at_home::<crate::replication::ReplicationWorld>();
+        presets_are_found_at_home::<crate::practice::InkwellWorld>();
     }
 }

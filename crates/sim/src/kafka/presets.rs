@@ -466,15 +466,4 @@ mod tests {
         assert_eq!(shared_out, PRESETS.len());
         assert!(PARTITIONS_PRESETS.iter().all(|p| p.lesson == "partitions"));
     }
-
-    #[test]
-    fn a_preset_link_is_sent_to_the_lesson_that_offers_it() {
-        use crate::family::Headless;
-        use crate::kafka::World;
-        for preset in PRESETS {
-            assert_eq!(World::preset_home(preset.slug), Some(preset.lesson));
-        }
-        assert_eq!(World::preset_home("rebalance-storm"), Some("rebalances"));
-        assert_eq!(World::preset_home("no-such-preset"), None);
-    }
 }
