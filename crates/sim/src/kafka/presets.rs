@@ -17,8 +17,8 @@ use crate::kafka::sink::SinkMode;
 pub type Preset = crate::family::preset::Preset<Scenario>;
 
 // Each lesson's presets, picked out of `PRESETS` at compile time: each lesson has a bundle of
-// its own, which carries only its table and `HOMES` (about 3 KiB gzipped less than the
-// whole table in each bundle).
+// its own, which carries only its table and `HOMES` (1.6–2.3 KiB gzipped less than the whole
+// table in each bundle).
 pub const PARTITIONS_PRESETS: [Preset; count_of_lesson(PRESETS, "partitions")] =
     of_lesson(PRESETS, "partitions");
 pub const REBALANCES_PRESETS: [Preset; count_of_lesson(PRESETS, "rebalances")] =
