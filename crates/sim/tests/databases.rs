@@ -220,3 +220,36 @@ fn events_carry_numbers_and_tags_never_prose() {
     events_carry_tags_never_prose("tombstone-deletes-key");
     events_carry_tags_never_prose("snapshot-without-offset");
 }
+
+#[test]
+fn an_outage_of_no_time_stops_and_restarts_the_connectors_in_one_instant() {
+    // When each connector stopped, and when it restarted after how long down.
+    let outage = |scenario: &DatabasesScenario| -> (Vec<u64>, Vec<(u64, u64)>) {
+        let mut world = DatabasesWorld::new(scenario.clone()).expect("a valid scenario");
+        // Debug builds check that no tick leaves work due at its own instant.
+        world.advance_to(scenario.duration_ms);
+        let events: Vec<(u64, Value)> = world
+            .events()
+            .iter()
+            .map(|e| (e.at_ms, serde_json::to_value(e).unwrap()))
+            .collect();
+        let of = |kind: &'static str| events.iter().filter(move |(_, e)| e["type"] == kind);
+        let stops = of("connector_stopped").map(|(at_ms, _)| *at_ms).collect();
+        let restarts = of("connector_restarted")
+            .map(|(at_ms, e)| (*at_ms, e["down_ms"].as_u64().unwrap()))
+            .collect();
+        (stops, restarts)
+    };
+    let mut scenario = databases::cdc_converges();
+    let (down_ms, up_ms) = (
+        scenario.outage.at_ms,
+        scenario.outage.at_ms + scenario.outage.for_ms,
+    );
+    let (stops, restarts) = outage(&scenario);
+    assert_eq!(stops, [down_ms, down_ms]);
+    assert_eq!(restarts, [(up_ms, 10_000), (up_ms, 10_000)]);
+    scenario.outage.for_ms = 0;
+    let (stops, restarts) = outage(&scenario);
+    assert_eq!(stops, [down_ms, down_ms]);
+    assert_eq!(restarts, [(down_ms, 0), (down_ms, 0)]);
+}

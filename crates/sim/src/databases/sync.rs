@@ -480,9 +480,11 @@ impl SyncWorld {
         }
     }
 
+    /// Stops the connectors when the outage begins and restarts them when it ends; an outage
+    /// of 0 ms does both in the same tick (its end is due at the instant it began).
     fn run_outage(&mut self, now: u64, out: &mut Vec<DatabasesEventKind>) {
-        match self.outage {
-            OutageState::Pending { at_ms, back_ms } if now >= at_ms => {
+        if let OutageState::Pending { at_ms, back_ms } = self.outage {
+            if now >= at_ms {
                 for (c, lane) in self.connectors.iter_mut().zip([Lane::Cdc, Lane::Outbox]) {
                     c.stop();
                     out.push(DatabasesEventKind::ConnectorStopped {
@@ -495,7 +497,9 @@ impl SyncWorld {
                     back_ms,
                 };
             }
-            OutageState::Down { since_ms, back_ms } if now >= back_ms => {
+        }
+        if let OutageState::Down { since_ms, back_ms } = self.outage {
+            if now >= back_ms {
                 for (c, lane) in self.connectors.iter_mut().zip([Lane::Cdc, Lane::Outbox]) {
                     c.restart(now);
                     out.push(DatabasesEventKind::ConnectorRestarted {
@@ -506,7 +510,6 @@ impl SyncWorld {
                 }
                 self.outage = OutageState::Recovering([true, true]);
             }
-            _ => {}
         }
     }
 
