@@ -241,15 +241,15 @@ fn an_outage_of_no_time_stops_and_restarts_the_connectors_in_one_instant() {
         (stops, restarts)
     };
     let mut scenario = databases::cdc_converges();
-    let (down_ms, up_ms) = (
+    let (stopped_at_ms, back_at_ms) = (
         scenario.outage.at_ms,
         scenario.outage.at_ms + scenario.outage.for_ms,
     );
     let (stops, restarts) = outage(&scenario);
-    assert_eq!(stops, [down_ms, down_ms]);
-    assert_eq!(restarts, [(up_ms, 10_000), (up_ms, 10_000)]);
+    assert_eq!(stops, [stopped_at_ms, stopped_at_ms]);
+    assert_eq!(restarts, [(back_at_ms, 10_000), (back_at_ms, 10_000)]);
     scenario.outage.for_ms = 0;
     let (stops, restarts) = outage(&scenario);
-    assert_eq!(stops, [down_ms, down_ms]);
-    assert_eq!(restarts, [(down_ms, 0), (down_ms, 0)]);
+    assert_eq!(stops, [stopped_at_ms, stopped_at_ms]);
+    assert_eq!(restarts, [(stopped_at_ms, 0), (stopped_at_ms, 0)]);
 }
