@@ -6,6 +6,7 @@
 //! such a run is on screen, and the test that runs every preset headless and checks its
 //! figure, so a card can never claim a number its run does not produce.
 
+use crate::family::preset::same;
 use crate::family::Figures;
 
 /// What the proving figure must show for the belief to fall.
@@ -187,6 +188,46 @@ pub static MISCONCEPTIONS: &[&Misconception] = &[
     &MISCONCEPTION_10,
 ];
 
+/// How many misconceptions the lesson `lesson` offers a run for: the length of its
+/// [`of_lesson`] table.
+pub const fn count_of_lesson(lesson: &str) -> usize {
+    let (mut count, mut i) = (0, 0);
+    while i < MISCONCEPTIONS.len() {
+        if same(MISCONCEPTIONS[i].lesson, lesson) {
+            count += 1;
+        }
+        i += 1;
+    }
+    count
+}
+
+/// The misconceptions the lesson `lesson` offers a run for, in the course's order, as a table of
+/// their own (`N` is [`count_of_lesson`]). Evaluated at compile time (see [`lesson_misconceptions!`]),
+/// so a lesson's bundle carries only these cards' words, not its family's others.
+pub const fn of_lesson<const N: usize>(lesson: &str) -> [&'static Misconception; N] {
+    let mut table = [MISCONCEPTIONS[0]; N];
+    let (mut filled, mut i) = (0, 0);
+    while filled < N {
+        if same(MISCONCEPTIONS[i].lesson, lesson) {
+            table[filled] = MISCONCEPTIONS[i];
+            filled += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// The `&'static` table of [`of_lesson`] for the lesson slug `$lesson`, built at compile time.
+#[macro_export]
+macro_rules! lesson_misconceptions {
+    ($lesson:expr) => {{
+        const TABLE: [&$crate::misconceptions::Misconception;
+            $crate::misconceptions::count_of_lesson($lesson)] =
+            $crate::misconceptions::of_lesson($lesson);
+        &TABLE
+    }};
+}
+
 /// The misconception whose preset is `slug`.
 pub fn by_preset(slug: &str) -> Option<&'static Misconception> {
     MISCONCEPTIONS.iter().copied().find(|m| m.preset == slug)
@@ -312,5 +353,28 @@ mod tests {
             previous = m.number;
             assert_eq!(m.preset, format!("misconception-{}", m.number));
         }
+    }
+
+    #[test]
+    fn a_lesson_table_holds_exactly_the_cards_that_name_the_lesson_in_order() {
+        let partitions: &[&Misconception] = crate::lesson_misconceptions!("partitions");
+        let numbers: Vec<u8> = partitions.iter().map(|m| m.number).collect();
+        assert_eq!(numbers, [1, 3]);
+        let delivery: &[&Misconception] = crate::lesson_misconceptions!("delivery");
+        assert_eq!(
+            delivery.iter().map(|m| m.number).collect::<Vec<_>>(),
+            [2, 4]
+        );
+        let effects: &[&Misconception] = crate::lesson_misconceptions!("effects");
+        assert_eq!(effects, [&MISCONCEPTION_9]);
+        let rebalances: &[&Misconception] = crate::lesson_misconceptions!("rebalances");
+        assert!(rebalances.is_empty());
+        // The counts share out every card: no lesson's banner misses one.
+        let mut lessons: Vec<&str> = MISCONCEPTIONS.iter().map(|m| m.lesson).collect();
+        lessons.sort_unstable();
+        lessons.dedup();
+        let counted: usize = lessons.iter().map(|lesson| count_of_lesson(lesson)).sum();
+        assert_eq!(counted, MISCONCEPTIONS.len());
+        assert_eq!(count_of_lesson("no-such-lesson"), 0);
     }
 }

@@ -23,6 +23,7 @@ use streamlab_sim::family::lesson;
 use streamlab_sim::family::preset::Preset;
 use streamlab_sim::family::Headless;
 use streamlab_sim::family::Simulation;
+use streamlab_sim::misconceptions::Misconception;
 use yew::prelude::*;
 
 /// A change to whatever the scenario is when it arrives (what every control sends).
@@ -232,6 +233,10 @@ pub struct Lesson<F: LessonFamily> {
     /// table (only those naming this lesson are offered). The consumer-group lessons name
     /// their own, so each of their bundles carries only its lesson's presets.
     pub presets: &'static [Preset<Scenario<F>>],
+    /// The misconceptions whose runs the lesson offers, picked out of the core's table at
+    /// compile time (`streamlab_sim::lesson_misconceptions!`), so a bundle carries only its own
+    /// lesson's cards.
+    pub misconceptions: &'static [&'static Misconception],
     /// Which pictures and panels of its family the lesson shows.
     pub options: F::Options,
 }

@@ -892,12 +892,14 @@ fn misconception_of<F: LessonFamily>(
     lesson: &Lesson<F>,
     scenario: &Scenario<F>,
 ) -> Option<&'static Misconception> {
-    // Only the family's own list: the whole table would put every card's words in every
+    // Only the lesson's own list: the whole table would put every card's words in every
     // bundle.
-    let refuted = F::Sim::misconceptions();
     lesson
         .presets()
-        .filter_map(|p| refuted.iter().find(|m| m.preset == p.slug).map(|m| (p, *m)))
+        .filter_map(|p| {
+            let refuted = lesson.misconceptions.iter().find(|m| m.preset == p.slug);
+            refuted.map(|m| (p, *m))
+        })
         .find(|(p, _)| (p.build)() == *scenario)
         .map(|(_, m)| m)
 }

@@ -87,7 +87,7 @@ pub fn home_of(homes: &[(&'static str, &'static str)], slug: &str) -> Option<&'s
 }
 
 /// `a == b`, which `str`'s own comparison cannot say in a `const fn`.
-const fn same(a: &str, b: &str) -> bool {
+pub(crate) const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

@@ -94,5 +94,6 @@ pub static LESSON: Lesson<DatabasesFamily> = Lesson {
     ],
     knob_sections: &[TOPIC, ACCOUNTS, SNAPSHOT, WRITES, RUN],
     presets: streamlab_sim::databases::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: (),
 };

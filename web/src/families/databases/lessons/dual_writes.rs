@@ -84,5 +84,6 @@ pub static LESSON: Lesson<DatabasesFamily> = Lesson {
     ],
     knob_sections: &[WRITES, NETWORK, RETRY, CONNECTOR, OUTAGE, RUN],
     presets: streamlab_sim::databases::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: (),
 };

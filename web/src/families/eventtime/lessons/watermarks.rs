@@ -151,5 +151,6 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
     ],
     knob_sections: &[LATE_DATA, WINDOWING, OUTAGE, TRAFFIC, DEVICES, RUN],
     presets: streamlab_sim::eventtime::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: EventTimeView::Watermarks,
 };

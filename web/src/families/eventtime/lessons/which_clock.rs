@@ -100,5 +100,6 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
     ],
     knob_sections: &[WINDOWING, OUTAGE, TRAFFIC, RUN],
     presets: streamlab_sim::eventtime::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: EventTimeView::Clocks,
 };

@@ -128,5 +128,6 @@ pub static LESSON: Lesson<EventTimeFamily> = Lesson {
     ],
     knob_sections: &[COMPARED, WINDOWING, OUTAGE, TRAFFIC, RUN],
     presets: streamlab_sim::eventtime::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: EventTimeView::Windows,
 };

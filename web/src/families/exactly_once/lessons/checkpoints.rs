@@ -89,5 +89,6 @@ pub static LESSON: Lesson<EosFamily> = Lesson {
         RUN,
     ],
     presets: streamlab_sim::exactly_once::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: (),
 };

@@ -83,5 +83,6 @@ pub static LESSON: Lesson<EosFamily> = Lesson {
     ],
     knob_sections: &[SINK, ZOMBIE, CRASHES, CHECKPOINTS, MICROBATCHES, INPUT, RUN],
     presets: streamlab_sim::exactly_once::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: (),
 };

@@ -100,5 +100,6 @@ pub static LESSON: Lesson<JoinsFamily> = Lesson {
     ],
     knob_sections: &[JOIN, CLICKS, INTERVAL, WATERMARK, ENRICHMENT, TABLES, RUN],
     presets: streamlab_sim::joins::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: (),
 };

@@ -88,5 +88,6 @@ pub static LESSON: Lesson<JoinsFamily> = Lesson {
     ],
     knob_sections: &[VIEWS, TOP_N, SKETCH, WATERMARK, RUN],
     presets: streamlab_sim::joins::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: (),
 };

@@ -138,6 +138,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
         TOPIC, PRODUCER, GROUPS, GROUP, COMMITS, DELIVERY, RETENTION, RUN,
     ],
     presets: &DELIVERY_PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: KafkaOptions {
         membership: None,
         delivery: Some(panels::draw_delivery),

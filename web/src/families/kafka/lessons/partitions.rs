@@ -113,6 +113,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
     ],
     knob_sections: &[TOPIC, PRODUCER, GROUPS, GROUP, RUN],
     presets: &PARTITIONS_PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: KafkaOptions {
         membership: None,
         delivery: None,

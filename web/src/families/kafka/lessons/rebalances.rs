@@ -107,6 +107,7 @@ pub static LESSON: Lesson<KafkaFamily> = Lesson {
         TOPIC, PRODUCER, GROUPS, GROUP, PROTOCOL, COMMITS, BROKER, RUN,
     ],
     presets: &REBALANCES_PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: KafkaOptions {
         membership: Some(&panels::MEMBERSHIP),
         delivery: None,

@@ -76,6 +76,7 @@ pub static LESSON: Lesson<PracticeFamily> = Lesson {
     ],
     knob_sections: &[TOPIC, CONSUMERS],
     presets: streamlab_sim::practice::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: PracticeOptions { hints: HINTS },
 };
 

@@ -83,5 +83,6 @@ pub static LESSON: Lesson<QueuesFamily> = Lesson {
     ],
     knob_sections: &[BUFFERS, CRASH, KINESIS, PRODUCER, PROCESSING, RUN],
     presets: streamlab_sim::queues::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: (),
 };

@@ -104,5 +104,6 @@ pub static LESSON: Lesson<QueuesFamily> = Lesson {
         RUN,
     ],
     presets: streamlab_sim::queues::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: (),
 };

@@ -112,5 +112,6 @@ pub static LESSON: Lesson<ReplicationFamily> = Lesson {
     ],
     knob_sections: &[PRODUCER, TOPIC, BROKERS, RUN],
     presets: streamlab_sim::replication::PRESETS,
+    misconceptions: streamlab_sim::lesson_misconceptions!(WORDS.slug),
     options: (),
 };
