@@ -21,7 +21,7 @@ use yew::prelude::*;
 
 /// The gallery's own style rules (`static/gallery.css`), added to the page by the gallery
 /// bundle.
-pub const STYLE: &str = include_str!("../../../static/gallery.css");
+pub const STYLE: &str = crate::minified_css!("../../../static/gallery.css");
 
 /// What a card shows about one lesson.
 #[derive(Clone, Debug, PartialEq)]

@@ -29,7 +29,7 @@ use view::DatabasesView;
 use yew::prelude::*;
 /// The family's own style rules (`static/families/databases.css`), added to the page by the
 /// bundles that draw its components.
-pub const STYLE: &str = include_str!("../../../../static/families/databases.css");
+pub const STYLE: &str = crate::minified_css!("../../../../static/families/databases.css");
 
 /// The databases family.
 pub struct DatabasesFamily;

@@ -37,7 +37,7 @@ use wasm_bindgen::JsValue;
 use yew::prelude::*;
 /// The family's own style rules (`static/families/eventtime.css`), added to the page by the
 /// bundles that draw its components.
-pub const STYLE: &str = include_str!("../../../../static/families/eventtime.css");
+pub const STYLE: &str = crate::minified_css!("../../../../static/families/eventtime.css");
 
 /// The event-time family.
 pub struct EventTimeFamily;

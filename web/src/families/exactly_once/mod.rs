@@ -27,7 +27,7 @@ use view::EosView;
 use yew::prelude::*;
 /// The family's own style rules (`static/families/exactly_once.css`), added to the page by the
 /// bundles that draw its components.
-pub const STYLE: &str = include_str!("../../../../static/families/exactly_once.css");
+pub const STYLE: &str = crate::minified_css!("../../../../static/families/exactly_once.css");
 
 /// The exactly-once family.
 pub struct EosFamily;

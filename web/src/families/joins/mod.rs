@@ -28,7 +28,7 @@ use view::JoinsView;
 use yew::prelude::*;
 /// The family's own style rules (`static/families/joins.css`), added to the page by the
 /// bundles that draw its components.
-pub const STYLE: &str = include_str!("../../../../static/families/joins.css");
+pub const STYLE: &str = crate::minified_css!("../../../../static/families/joins.css");
 
 /// The joins family.
 pub struct JoinsFamily;

@@ -32,10 +32,11 @@ use view::KafkaView;
 use yew::prelude::*;
 /// The family's own style rules (`static/families/kafka.css`), added to the page by the
 /// bundles that draw its components.
-pub const STYLE: &str = include_str!("../../../../static/families/kafka.css");
+pub const STYLE: &str = crate::minified_css!("../../../../static/families/kafka.css");
 /// The delivery panel's style rules (`static/families/kafka-delivery.css`), which only the
 /// delivery lesson draws.
-pub const DELIVERY_STYLE: &str = include_str!("../../../../static/families/kafka-delivery.css");
+pub const DELIVERY_STYLE: &str =
+    crate::minified_css!("../../../../static/families/kafka-delivery.css");
 
 /// The consumer-group family.
 pub struct KafkaFamily;

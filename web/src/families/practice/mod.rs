@@ -34,7 +34,7 @@ use view::PracticeView;
 use yew::prelude::*;
 /// The family's own style rules (`static/families/practice.css`), added to the page by the
 /// bundles that draw its components.
-pub const STYLE: &str = include_str!("../../../../static/families/practice.css");
+pub const STYLE: &str = crate::minified_css!("../../../../static/families/practice.css");
 
 /// The practice family.
 pub struct PracticeFamily;

@@ -26,7 +26,7 @@ use view::QueuesView;
 use yew::prelude::*;
 /// The family's own style rules (`static/families/queues.css`), added to the page by the
 /// bundles that draw its components.
-pub const STYLE: &str = include_str!("../../../../static/families/queues.css");
+pub const STYLE: &str = crate::minified_css!("../../../../static/families/queues.css");
 
 /// The queues family.
 pub struct QueuesFamily;

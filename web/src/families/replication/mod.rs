@@ -30,7 +30,7 @@ use view::ReplicationView;
 use yew::prelude::*;
 /// The family's own style rules (`static/families/replication.css`), added to the page by the
 /// bundles that draw its components.
-pub const STYLE: &str = include_str!("../../../../static/families/replication.css");
+pub const STYLE: &str = crate::minified_css!("../../../../static/families/replication.css");
 
 /// The replication family.
 pub struct ReplicationFamily;
