@@ -81,3 +81,34 @@ fn a_preset_name_gives_that_preset() {
     assert!(state.error.is_none());
     assert_eq!(state.scenario, preset("mobile-stragglers").unwrap());
 }
+
+/// The page reads a link's decimals with its own parser; every double a knob can hold,
+/// awkward ones included, must come back bit for bit, as natively, or a shared run differs.
+#[wasm_bindgen_test]
+fn a_link_brings_back_every_decimal_and_every_seed_exactly() {
+    let lesson = &partitions::LESSON;
+    for (key_skew, seed) in [
+        (0.30000000000000004, u64::MAX),
+        (1.7, 9_007_199_254_740_993),
+        (2.0e-7, 0),
+        (2.9999999999999996, 42),
+        (f64::MIN_POSITIVE, 1),
+        (5e-324, 123_456_789_012_345_678),
+    ] {
+        let mut scenario = lesson.default_scenario();
+        scenario.producer.key_skew = key_skew;
+        scenario.seed = seed;
+        let fragment = fragment_for(lesson, &scenario, None, None);
+        let state = parse_query(lesson, query(&fragment));
+        let native =
+            streamlab_sim::kafka::scenario::decode_link(query(&fragment).trim_start_matches("s="));
+        assert_eq!(native.as_ref().ok(), Some(&scenario), "{fragment}");
+        assert_eq!(state.error, None, "{fragment}");
+        assert_eq!(
+            state.scenario.producer.key_skew.to_bits(),
+            key_skew.to_bits(),
+            "{fragment}"
+        );
+        assert_eq!(state.scenario, scenario, "{fragment}");
+    }
+}

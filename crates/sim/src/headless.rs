@@ -262,6 +262,7 @@ impl<S: Headless> AnyFamily for Family<S> {
                 preset: &preset,
                 validate: &validate,
                 max_at_ms: S::MAX_AT_MS,
+                read_decimal: crate::replay::share::nearest_double,
             },
         );
         if let Some(why) = opened.error {

@@ -40,6 +40,7 @@ fn open_group(base: Scenario, query: &str) -> Option<String> {
         preset: &preset,
         validate: &validate,
         max_at_ms: 3_600_000,
+        read_decimal: streamlab_sim::replay::share::nearest_double,
     };
     open(query, rules).error
 }
@@ -51,6 +52,7 @@ fn open_eventtime(base: EventTimeScenario, query: &str) -> Option<String> {
         preset: &eventtime::preset,
         validate: &validate,
         max_at_ms: 3_600_000,
+        read_decimal: streamlab_sim::replay::share::nearest_double,
     };
     open(query, rules).error
 }

@@ -31,6 +31,7 @@ fn open_group(base: Scenario, query: &str) -> Opened<Scenario> {
             preset: &preset,
             validate: &validate,
             max_at_ms: 3_600_000,
+            read_decimal: streamlab_sim::replay::share::nearest_double,
         },
     )
 }
@@ -44,6 +45,7 @@ fn open_eventtime(base: EventTimeScenario, query: &str) -> Opened<EventTimeScena
             preset: &eventtime::preset,
             validate: &validate,
             max_at_ms: 600_000,
+            read_decimal: streamlab_sim::replay::share::nearest_double,
         },
     )
 }

@@ -10,6 +10,7 @@
 //! plus a message to show. The core's `share::query::open` does the reading.
 
 use super::family::{Lesson, LessonFamily, Scenario};
+use crate::platform::typed_number::parse_decimal;
 use std::cell::RefCell;
 use streamlab_sim::family::preset;
 use streamlab_sim::family::Headless;
@@ -80,10 +81,11 @@ pub fn parse_query<F: LessonFamily>(lesson: &'static Lesson<F>, query: &str) -> 
             preset: &preset,
             validate: &validate,
             max_at_ms: F::Sim::MAX_AT_MS,
+            read_decimal: parse_decimal,
         },
     );
     let compared = param(query, "vs").map(|link| {
-        decode_against(&default, link)
+        decode_against(&default, link, parse_decimal)
             .map_err(|e| e.0)
             .and_then(|s| validate(&s).map(|()| s))
     });

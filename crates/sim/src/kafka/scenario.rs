@@ -456,7 +456,11 @@ pub fn encode_link(scenario: &Scenario) -> String {
 
 /// Reads a link made by [`encode_link`] (or any version 1 link) back into a valid scenario.
 pub fn decode_link(link: &str) -> Result<Scenario, crate::replay::share::ShareError> {
-    let scenario: Scenario = crate::replay::share::decode_against(&Scenario::default(), link)?;
+    let scenario: Scenario = crate::replay::share::decode_against(
+        &Scenario::default(),
+        link,
+        crate::replay::share::nearest_double,
+    )?;
     scenario
         .validate()
         .map_err(|e| crate::replay::share::unreadable(&e.message))?;

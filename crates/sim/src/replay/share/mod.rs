@@ -20,8 +20,11 @@ mod base64url;
 mod dictionary;
 mod fixed_deflate;
 mod inflate;
+pub mod json_tree;
 pub mod patch;
 pub mod query;
+
+pub use json_tree::{nearest_double, ReadDecimal};
 
 use crate::quote::{quote, shorten};
 use serde::de::DeserializeOwned;
@@ -58,10 +61,14 @@ where
 {
     let (base_json, value_json) = (as_json(base), as_json(value));
     let changes = patch::diff(&base_json, &value_json).unwrap_or(Value::Object(Default::default()));
-    let link = pack_changes(&changes);
-    match decode_against(base, &link) {
-        Ok(decoded) if decoded == *value => link,
-        _ => encode_value(value),
+    // What a reader of the link will rebuild: the base's tree with the changes applied.
+    let mut rebuilt = base_json;
+    let reproduces = patch::apply(&mut rebuilt, &changes).is_ok()
+        && T::deserialize(rebuilt).is_ok_and(|decoded| decoded == *value);
+    if reproduces {
+        pack_changes(&changes)
+    } else {
+        encode_value(value)
     }
 }
 
@@ -74,26 +81,31 @@ pub fn pack_changes(changes: &Value) -> String {
 }
 
 /// Reads a link of any released version: format 2 applies its changes to `base`, format 1
-/// ignores `base`. The caller validates what the value means.
-pub fn decode_against<T>(base: &T, link: &str) -> Result<T, ShareError>
+/// ignores `base`. Its decimals are read by `read_decimal` ([`json_tree::nearest_double`]
+/// natively). The caller validates what the value means.
+pub fn decode_against<T>(base: &T, link: &str, read_decimal: ReadDecimal) -> Result<T, ShareError>
 where
     T: Serialize + DeserializeOwned,
 {
     let (version, json) = unpack(link)?;
-    let value = match version {
-        1 => serde_json::from_slice(&json).map_err(malformed)?,
+    let tree = read_tree(&json, read_decimal)?;
+    let tree = match version {
+        1 => tree,
         _ => {
-            let changes: Value = serde_json::from_slice(&json).map_err(malformed)?;
-            if !changes.is_object() {
+            if !tree.is_object() {
                 return Err(unreadable("its changes are not a list of fields"));
             }
             let mut value = as_json(base);
-            patch::apply(&mut value, &changes).map_err(|why| unreadable(&why))?;
-            let bytes = serde_json::to_vec(&value).expect("a JSON value serializes");
-            serde_json::from_slice(&bytes).map_err(malformed)?
+            patch::apply(&mut value, &tree).map_err(|why| unreadable(&why))?;
+            value
         }
     };
-    Ok(value)
+    T::deserialize(tree).map_err(malformed)
+}
+
+fn read_tree(json: &[u8], read_decimal: ReadDecimal) -> Result<Value, ShareError> {
+    json_tree::read(json, read_decimal)
+        .map_err(|why| unreadable(&format!("its scenario is malformed ({})", shorten(&why))))
 }
 
 /// Packs any serializable value whole, in format 1 (the event-time lessons wrote theirs this
@@ -106,19 +118,19 @@ pub fn encode_value<T: Serialize>(value: &T) -> String {
 }
 
 /// Reads a value packed whole by [`encode_value`]; the caller validates what it means.
-pub fn decode_value<T: DeserializeOwned>(link: &str) -> Result<T, ShareError> {
+pub fn decode_value<T: DeserializeOwned>(
+    link: &str,
+    read_decimal: ReadDecimal,
+) -> Result<T, ShareError> {
     match unpack(link)? {
-        (1, json) => serde_json::from_slice(&json).map_err(malformed),
+        (1, json) => T::deserialize(read_tree(&json, read_decimal)?).map_err(malformed),
         _ => Err(unreadable("it needs its lesson to be read")),
     }
 }
 
-/// `value` as a JSON tree. Through text rather than `serde_json::to_value`/`from_value`, so
-/// the scenarios' serde code is compiled once (for text), not a second time for trees: the
-/// web build pays for every copy.
+/// `value` as a JSON tree, the tree its text would read back as.
 fn as_json<T: Serialize>(value: &T) -> Value {
-    let bytes = serde_json::to_vec(value).expect("plain data always serializes");
-    serde_json::from_slice(&bytes).expect("serde_json reads what it writes")
+    serde_json::to_value(value).expect("plain data always serializes")
 }
 
 fn pack(version: u32, json: &[u8]) -> String {
@@ -282,7 +294,10 @@ mod tests {
         let link = encode_value(&scenario);
         let mut other_base = Scenario::default();
         other_base.seed = 99;
-        assert_eq!(decode_against(&other_base, &link).unwrap(), scenario);
+        assert_eq!(
+            decode_against(&other_base, &link, nearest_double).unwrap(),
+            scenario
+        );
     }
 
     #[test]

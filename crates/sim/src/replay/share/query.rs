@@ -3,7 +3,7 @@
 //! (or the start), a malformed one the same plus one sentence saying why. Both playgrounds'
 //! link modules call [`open`], so every lesson reads its address the same way.
 
-use super::{decode_against, encode_against, unreadable};
+use super::{decode_against, encode_against, unreadable, ReadDecimal};
 use crate::quote::quote;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -20,12 +20,14 @@ pub struct Opened<T> {
 }
 
 /// How a lesson's scenarios are read: its default (the base of version 2 links), its named
-/// presets, what makes a scenario valid, and the latest time a link may ask for.
+/// presets, what makes a scenario valid, the latest time a link may ask for, and how its
+/// decimals are read (`share::nearest_double` natively; the page passes its own parser).
 pub struct LinkRules<'a, T> {
     pub default: T,
     pub preset: &'a dyn Fn(&str) -> Option<T>,
     pub validate: &'a dyn Fn(&T) -> Result<(), String>,
     pub max_at_ms: u64,
+    pub read_decimal: ReadDecimal,
 }
 
 /// The value of `name=` in a query (`a=1&b=2`), if present and not empty.
@@ -42,7 +44,7 @@ where
     T: Serialize + DeserializeOwned + Clone,
 {
     let (scenario, scenario_error) = match (param(query, "s"), param(query, "preset")) {
-        (Some(link), _) => match decode_against(&rules.default, link)
+        (Some(link), _) => match decode_against(&rules.default, link, rules.read_decimal)
             .and_then(|s| (rules.validate)(&s).map(|()| s).map_err(|e| unreadable(&e)))
         {
             Ok(scenario) => (scenario, None),
@@ -113,6 +115,7 @@ mod tests {
                 preset: &preset,
                 validate: &validate,
                 max_at_ms: 3_600_000,
+                read_decimal: crate::replay::share::nearest_double,
             },
         )
     }
