@@ -9,6 +9,8 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
+// The fixture is read as the CLI reads a scenario file; only this test links that reader.
+#[allow(clippy::disallowed_methods)]
 fn the_trace_hash_in_the_browser_equals_the_native_one() {
     let fixture = include_str!("../../tests/fixtures/determinism.json");
     let scenario: Scenario = serde_json::from_str(fixture).expect("the fixture parses");

@@ -119,6 +119,8 @@ pub(crate) fn click_download(name: &str, url: &str) {
 }
 
 #[cfg(test)]
+// The export is checked against serde_json's own reader, which only the tests link.
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
     use streamlab_sim::kafka::Scenario;
