@@ -117,17 +117,6 @@ pub fn encode_value<T: Serialize>(value: &T) -> String {
     )
 }
 
-/// Reads a value packed whole by [`encode_value`]; the caller validates what it means.
-pub fn decode_value<T: DeserializeOwned>(
-    link: &str,
-    read_decimal: ReadDecimal,
-) -> Result<T, ShareError> {
-    match unpack(link)? {
-        (1, json) => T::deserialize(read_tree(&json, read_decimal)?).map_err(malformed),
-        _ => Err(unreadable("it needs its lesson to be read")),
-    }
-}
-
 /// `value` as a JSON tree, the tree its text would read back as.
 fn as_json<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).expect("plain data always serializes")
