@@ -28,7 +28,6 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
-use crate::misconceptions::{Misconception, MISCONCEPTION_5, MISCONCEPTION_6};
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
@@ -235,11 +234,6 @@ fn snapshot_figures(s: &SnapshotWorld, now: u64) -> Figures {
 }
 
 impl Headless for DatabasesWorld {
-    fn misconceptions() -> &'static [&'static Misconception] {
-        static REFUTED: [&Misconception; 2] = [&MISCONCEPTION_5, &MISCONCEPTION_6];
-        &REFUTED
-    }
-
     fn presets() -> &'static [Preset<DatabasesScenario>] {
         super::PRESETS
     }

@@ -9,7 +9,6 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
-use crate::misconceptions::{Misconception, MISCONCEPTION_7, MISCONCEPTION_8};
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use crate::window::Timing;
@@ -125,11 +124,6 @@ impl Simulation for EventTimeWorld {
 }
 
 impl Headless for EventTimeWorld {
-    fn misconceptions() -> &'static [&'static Misconception] {
-        static REFUTED: [&Misconception; 2] = [&MISCONCEPTION_7, &MISCONCEPTION_8];
-        &REFUTED
-    }
-
     fn presets() -> &'static [Preset<EventTimeScenario>] {
         super::PRESETS
     }

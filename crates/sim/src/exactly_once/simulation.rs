@@ -22,7 +22,6 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
-use crate::misconceptions::{Misconception, MISCONCEPTION_9};
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
@@ -162,11 +161,6 @@ fn lane_figures(tally: &Tally, sink: &Sink) -> Figures {
 }
 
 impl Headless for EosWorld {
-    fn misconceptions() -> &'static [&'static Misconception] {
-        static REFUTED: [&Misconception; 1] = [&MISCONCEPTION_9];
-        &REFUTED
-    }
-
     fn presets() -> &'static [Preset<EosScenario>] {
         super::PRESETS
     }

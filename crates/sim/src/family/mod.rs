@@ -24,7 +24,6 @@ use knob::Bounds;
 use lesson::LessonDefault;
 use preset::Preset;
 
-use crate::misconceptions::Misconception;
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde::de::DeserializeOwned;
@@ -182,10 +181,6 @@ pub trait Headless: Simulation {
     }
     /// Every lesson of the family, with the default its links patch.
     fn lessons() -> &'static [LessonDefault<Self::Scenario>];
-    /// The misconceptions the family's presets refute (`crate::misconceptions`).
-    fn misconceptions() -> &'static [&'static Misconception] {
-        &[]
-    }
     /// The latest time a link may ask to open at.
     const MAX_AT_MS: u64;
     /// The scenario's own checks, beyond what serde reads.

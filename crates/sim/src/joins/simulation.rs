@@ -28,7 +28,6 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
-use crate::misconceptions::{Misconception, MISCONCEPTION_10};
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
@@ -199,11 +198,6 @@ impl Simulation for JoinsWorld {
 }
 
 impl Headless for JoinsWorld {
-    fn misconceptions() -> &'static [&'static Misconception] {
-        static REFUTED: [&Misconception; 1] = [&MISCONCEPTION_10];
-        &REFUTED
-    }
-
     fn presets() -> &'static [Preset<JoinsScenario>] {
         super::PRESETS
     }

@@ -16,9 +16,6 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
-use crate::misconceptions::{
-    Misconception, MISCONCEPTION_1, MISCONCEPTION_2, MISCONCEPTION_3, MISCONCEPTION_4,
-};
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
@@ -174,16 +171,6 @@ fn samples_size_hint_bytes(samples: &[Arc<Sample>]) -> usize {
 const MAX_REPORTED_SAMPLES: usize = 1_000;
 
 impl Headless for World {
-    fn misconceptions() -> &'static [&'static Misconception] {
-        static REFUTED: [&Misconception; 4] = [
-            &MISCONCEPTION_1,
-            &MISCONCEPTION_2,
-            &MISCONCEPTION_3,
-            &MISCONCEPTION_4,
-        ];
-        &REFUTED
-    }
-
     fn presets() -> &'static [Preset<Scenario>] {
         super::presets::PRESETS
     }
