@@ -1,10 +1,11 @@
 //! What every part of the app needs from the browser and the page: animation frames and
 //! keys, the theme and its colours, the palette, the charts' drawing (and measuring their text),
-//! the diagrams' numbers, reading typed numbers, the `Shared` prop, and the embedded style
+//! the diagrams' numbers and markup written as text, reading typed numbers, the `Shared` prop, and the embedded style
 //! sheets' minifying.
 
 pub mod browser;
 pub mod css;
+pub mod markup;
 pub mod measured_canvas;
 pub mod palette;
 pub mod plot;

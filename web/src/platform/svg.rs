@@ -10,50 +10,45 @@
 //! a knob change then rewrites a few `d` attributes instead of creating, moving and removing
 //! hundreds of elements.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 /// `value` to a hundredth, without trailing zeros: `169.58`, `26`, `-3.5`. Not a number or
 /// an infinity, which no layout should produce, is written as `0` rather than an attribute
 /// the browser rejects.
 pub fn svg_number(value: f64) -> String {
-    let mut text = String::with_capacity(12);
-    write_svg_number(&mut text, value);
-    text
+    SvgNumber(value).to_string()
 }
 
-/// Appends `value` as [`svg_number`] writes it, without a string of its own.
-fn write_svg_number(out: &mut String, value: f64) {
-    let hundredths = if value.is_finite() {
-        (value * 100.0).round() as i64
-    } else {
-        0
-    };
-    let sign = if hundredths < 0 { "-" } else { "" };
-    let (whole, fraction) = (
-        hundredths.unsigned_abs() / 100,
-        hundredths.unsigned_abs() % 100,
-    );
-    let _ = match fraction {
-        0 => write!(out, "{sign}{whole}"),
-        f if f % 10 == 0 => write!(out, "{sign}{whole}.{}", f / 10),
-        f => write!(out, "{sign}{whole}.{f:02}"),
-    };
+/// A number as [`svg_number`] writes it, for markup written as text without a string of its
+/// own per number.
+#[derive(Clone, Copy)]
+pub struct SvgNumber(pub f64);
+
+impl fmt::Display for SvgNumber {
+    fn fmt(&self, out: &mut fmt::Formatter) -> fmt::Result {
+        let hundredths = if self.0.is_finite() {
+            (self.0 * 100.0).round() as i64
+        } else {
+            0
+        };
+        let sign = if hundredths < 0 { "-" } else { "" };
+        let (whole, fraction) = (
+            hundredths.unsigned_abs() / 100,
+            hundredths.unsigned_abs() % 100,
+        );
+        match fraction {
+            0 => write!(out, "{sign}{whole}"),
+            f if f % 10 == 0 => write!(out, "{sign}{whole}.{}", f / 10),
+            f => write!(out, "{sign}{whole}.{f:02}"),
+        }
+    }
 }
 
 /// Appends to `path` the outline of a rectangle `width` × `height` (not negative) whose
 /// top left corner is (`x`, `y`), its numbers as [`svg_number`] writes them.
 pub fn push_rect_outline(path: &mut String, x: f64, y: f64, width: f64, height: f64) {
-    path.push('M');
-    write_svg_number(path, x);
-    path.push(' ');
-    write_svg_number(path, y);
-    path.push('h');
-    write_svg_number(path, width);
-    path.push('v');
-    write_svg_number(path, height);
-    path.push_str("h-");
-    write_svg_number(path, width);
-    path.push('z');
+    let [x, y, width, height] = [x, y, width, height].map(SvgNumber);
+    let _ = write!(path, "M{x} {y}h{width}v{height}h-{width}z");
 }
 
 #[cfg(test)]

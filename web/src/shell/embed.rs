@@ -9,6 +9,7 @@
 //! uses Pym (or the three lines in the README) sizes the frame to fit. Parsing and the snippets
 //! are pure functions; only [`install_height_reporter`] touches the browser.
 
+use crate::platform::markup::Escaped;
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -176,20 +177,14 @@ pub fn iframe_snippet(lesson_url: &str, slug: &str, title: &str, options: &Embed
     let src = with_options(lesson_url, &options);
     format!(
         "<iframe id=\"{id}\" title=\"Streamlab: {}\" src=\"{}\" style=\"width:100%;height:640px;border:0\" loading=\"lazy\"></iframe>",
-        escape_attribute(title),
-        escape_attribute(&src)
+        Escaped(title),
+        Escaped(&src)
     )
 }
 
 /// The message Pym.js's parent listens for: `pymxPYMx<id>xPYMxheightxPYMx<px>`.
 pub fn pym_height_message(child_id: &str, height_px: u32) -> String {
     format!("pymxPYMx{child_id}xPYMxheightxPYMx{height_px}")
-}
-
-fn escape_attribute(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
 }
 
 thread_local! {

@@ -2,8 +2,8 @@
 //! drawn from plain data (no image files, no requests). Colours come from the style sheet's
 //! variables, so the thumbnails follow the theme.
 
+use crate::platform::markup::put;
 use crate::platform::palette::key_colour;
-use std::fmt::{self, Write as _};
 use yew::prelude::*;
 
 /// What a thumbnail draws.
@@ -103,11 +103,6 @@ fn markup(thumbnail: Thumbnail) -> String {
     }
     out.push_str("</svg>");
     out
-}
-
-/// Appends formatted markup (writing to a `String` cannot fail).
-fn put(out: &mut String, markup: fmt::Arguments) {
-    let _ = out.write_fmt(markup);
 }
 
 /// A cell of the thumbnails' logs: a rectangle filled in the colour of `key`.

@@ -7,12 +7,19 @@
 //! partition, and each poll's batch travels from the partition to its member, placed by
 //! interpolating between the send/append or poll times the snapshot carries, so motion stays
 //! smooth at any speed.
+//!
+//! Every layer but the record cells and the hovered record's details is written as SVG text
+//! ([`crate::platform::markup`]): Yew's element-building code for them was the largest
+//! function of the Kafka bundles. Each layer is one raw node, which Yew leaves alone while its
+//! text stays the same (the headers, the ownership lines) and rewrites whole when it changes;
+//! the record cells stay elements, so a step rewrites only the `d` of the paths that changed.
 
 use super::diagram_layout::{Layout, GROUPS_X, LOG_W, LOG_X, PRODUCER_W, PRODUCER_X, TOP, WIDTH};
 use super::record_cells::{follow_pointer, record_paths, record_tip, HoveredCell};
+use crate::platform::markup::{put, Escaped};
 use crate::platform::palette::{group_colour, key_colour};
 use crate::platform::shared::Shared;
-use crate::platform::svg::svg_number;
+use crate::platform::svg::SvgNumber as N;
 use streamlab_sim::kafka::group::MemberPhase;
 use streamlab_sim::kafka::snapshot::{GroupView, MemberState, MemberView, PartitionView, Snapshot};
 use yew::prelude::*;
@@ -64,35 +71,29 @@ pub fn diagram(props: &DiagramProps) -> Html {
     html! {
         <svg ref={svg} class="diagram" viewBox={view_box} role="img" preserveAspectRatio="xMidYMin meet"
             aria-label={describe(snapshot)} onmousemove={follow} onmouseleave={leave}>
-            { headers(snapshot) }
-            { producer(snapshot, &layout) }
-            // Every list whose length a knob or the run changes sits in a group of its own:
-            // Yew matches an unkeyed list's children from the end, so a longer or shorter list
-            // among fixed siblings would make it rebuild those siblings instead of adding one.
-            <g class="partitions">
-                { for snapshot.partitions.iter().enumerate().map(|(p, view)| partition_row(p, view, snapshot, &layout, props.hover_details)) }
-            </g>
+            { layer(|out| headers(out, snapshot)) }
+            { layer(|out| producer(out, snapshot)) }
+            { layer(|out| partitions(out, snapshot, &layout, props.hover_details)) }
             { record_paths(snapshot, &layout) }
-            <g class="offset-labels">
-                { for snapshot.partitions.iter().enumerate().map(|(p, view)| offset_labels(p, view, &layout)) }
-            </g>
-            <g class="ownerships">
-                { for snapshot.groups.iter().enumerate().map(|(g, group)| ownership_lines(g, group, &layout)) }
-            </g>
-            <g class="groups">
-                { for snapshot.groups.iter().enumerate().map(|(g, group)| group_column(g, group, props, &layout)) }
-            </g>
+            { layer(|out| offset_labels(out, snapshot, &layout)) }
+            { layer(|out| ownerships(out, snapshot, &layout)) }
+            { layer(|out| groups(out, props, &layout)) }
             if !props.reduced_motion {
-                { in_flight(snapshot, props.view_ms, &layout) }
-                <g class="fetch-groups">
-                    { for snapshot.groups.iter().enumerate().map(|(g, group)| fetch_packets(g, group, snapshot, props, &layout)) }
-                </g>
+                { layer(|out| in_flight(out, snapshot, props.view_ms, &layout)) }
+                { layer(|out| fetches(out, snapshot, props, &layout)) }
             }
             if props.hover_details {
                 { record_tip(snapshot, &layout, *hovered) }
             }
         </svg>
     }
+}
+
+/// One layer of the drawing, written by `write` as markup.
+fn layer(write: impl FnOnce(&mut String)) -> Html {
+    let mut out = String::with_capacity(1024);
+    write(&mut out);
+    Html::from_html_unchecked(out.into())
 }
 
 /// A one-sentence text alternative for screen readers.
@@ -117,179 +118,302 @@ fn describe(snapshot: &Snapshot) -> String {
     )
 }
 
-fn headers(snapshot: &Snapshot) -> Html {
-    html! {
-        <g class="headers">
-            <text x={svg_number(PRODUCER_X)} y="14">{ "producer" }</text>
-            <text x={svg_number(LOG_X)} y="14">
-                { format!("topic \u{201c}{}\u{201d}: {} partitions, newest records on the right", snapshot.topic_name, snapshot.partitions.len()) }
-            </text>
-            <text x={svg_number(GROUPS_X)} y="14">{ "consumer groups" }</text>
-        </g>
-    }
+fn headers(out: &mut String, snapshot: &Snapshot) {
+    put(
+        out,
+        format_args!(
+            r#"<g class="headers"><text x="{}" y="14">producer</text><text x="{}" y="14">topic “{}”: {} partitions, newest records on the right</text><text x="{}" y="14">consumer groups</text></g>"#,
+            N(PRODUCER_X),
+            N(LOG_X),
+            Escaped(&snapshot.topic_name),
+            snapshot.partitions.len(),
+            N(GROUPS_X),
+        ),
+    );
 }
 
-fn producer(snapshot: &Snapshot, layout: &Layout) -> Html {
-    let y = TOP;
-    let h = 64.0;
+fn producer(out: &mut String, snapshot: &Snapshot) {
+    let (x, y, h) = (PRODUCER_X, TOP, 64.0);
     let keys = match snapshot.producer.key_count {
         0 => "null keys".to_string(),
         1 => "1 key".to_string(),
         n => format!("{n} keys"),
     };
-    let _ = layout;
-    html! {
-        <g class="producer">
-            <rect x={svg_number(PRODUCER_X)} y={svg_number(y)} width={svg_number(PRODUCER_W)} height={svg_number(h)} rx="6" />
-            <text x={svg_number(PRODUCER_X + 8.0)} y={svg_number(y + 20.0)} class="strong">{ format!("{}/s", snapshot.producer.rate_per_s) }</text>
-            <text x={svg_number(PRODUCER_X + 8.0)} y={svg_number(y + 38.0)}>{ keys }</text>
-            <text x={svg_number(PRODUCER_X + 8.0)} y={svg_number(y + 55.0)} class="small">{ format!("{} sent", snapshot.producer.sent_total) }</text>
-        </g>
+    put(
+        out,
+        format_args!(
+            r#"<g class="producer"><rect x="{}" y="{}" width="{}" height="{}" rx="6"/><text x="{}" y="{}" class="strong">{}/s</text><text x="{}" y="{}">{keys}</text><text x="{}" y="{}" class="small">{} sent</text></g>"#,
+            N(x),
+            N(y),
+            N(PRODUCER_W),
+            N(h),
+            N(x + 8.0),
+            N(y + 20.0),
+            snapshot.producer.rate_per_s,
+            N(x + 8.0),
+            N(y + 38.0),
+            N(x + 8.0),
+            N(y + 55.0),
+            snapshot.producer.sent_total,
+        ),
+    );
+}
+
+fn partitions(out: &mut String, snapshot: &Snapshot, layout: &Layout, details: bool) {
+    out.push_str(r#"<g class="partitions">"#);
+    for (p, view) in snapshot.partitions.iter().enumerate() {
+        partition_row(out, p, view, snapshot, layout, details);
     }
+    out.push_str("</g>");
 }
 
 fn partition_row(
+    out: &mut String,
     p: usize,
     view: &PartitionView,
     snapshot: &Snapshot,
     layout: &Layout,
     details: bool,
-) -> Html {
+) {
     let end = view.log_end_offset;
-    html! {
-        <g class="partition" key={p}>
-            <text x={svg_number(LOG_X - 8.0)} y={svg_number(layout.row_mid(p) + 4.0)} class="row-label" text-anchor="end">{ format!("p{p}") }</text>
-            <rect class="log-bg" x={svg_number(LOG_X)} y={svg_number(layout.cell_top(p))} width={svg_number(LOG_W)} height={svg_number(layout.cell_h)} />
-            <text class="leo" x={svg_number(LOG_X + LOG_W + 6.0)} y={svg_number(layout.row_mid(p) + 4.0)}>
-                { format!("end {end}") }
-            </text>
-            <g class="lanes">
-                { for snapshot.groups.iter().enumerate().map(|(g, group)| group_lane(p, g, group, end, layout, details)) }
-            </g>
-        </g>
+    let label_y = N(layout.row_mid(p) + 4.0);
+    put(
+        out,
+        format_args!(
+            r#"<g class="partition"><text x="{}" y="{label_y}" class="row-label" text-anchor="end">p{p}</text><rect class="log-bg" x="{}" y="{}" width="{}" height="{}"/><text class="leo" x="{}" y="{label_y}">end {end}</text><g class="lanes">"#,
+            N(LOG_X - 8.0),
+            N(LOG_X),
+            N(layout.cell_top(p)),
+            N(LOG_W),
+            N(layout.cell_h),
+            N(LOG_X + LOG_W + 6.0),
+        ),
+    );
+    for (g, group) in snapshot.groups.iter().enumerate() {
+        group_lane(out, p, g, group, end, layout, details);
     }
+    out.push_str("</g></g>");
 }
 
-/// Partition `p`'s offset labels, every fourth record (none when the rows are too thin). They
-/// are drawn over the record cells, which sit in a layer of their own under them.
-fn offset_labels(p: usize, view: &PartitionView, layout: &Layout) -> Html {
+/// Every partition's offset labels, every fourth record (none when the rows are too thin).
+/// They are drawn over the record cells, which sit in a layer of their own under them.
+fn offset_labels(out: &mut String, snapshot: &Snapshot, layout: &Layout) {
     let label_every = if layout.cell_h >= 16.0 { 4 } else { u64::MAX };
-    let end = view.log_end_offset;
-    let top = layout.cell_top(p);
-    html! {
-        <g class="offsets">
-        { for view.tail.iter().filter(|r| r.offset % label_every == 0).map(|r| {
-            let (x, _) = layout.offset_x(r.offset, end);
-            html! {
-                <text class="offset" x={svg_number(x + 2.0)} y={svg_number(top + layout.cell_h - 4.0)}>{ r.offset }</text>
-            }
-        }) }
-        </g>
+    out.push_str(r#"<g class="offset-labels">"#);
+    for (p, view) in snapshot.partitions.iter().enumerate() {
+        let y = N(layout.cell_top(p) + layout.cell_h - 4.0);
+        out.push_str(r#"<g class="offsets">"#);
+        for record in view.tail.iter().filter(|r| r.offset % label_every == 0) {
+            let (x, _) = layout.offset_x(record.offset, view.log_end_offset);
+            put(
+                out,
+                format_args!(
+                    r#"<text class="offset" x="{}" y="{y}">{}</text>"#,
+                    N(x + 2.0),
+                    record.offset
+                ),
+            );
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
+}
+
+/// A marker triangle `size` high with its tip at (`tip_x`, `top`), as the points of a polygon.
+struct Triangle {
+    tip_x: f64,
+    top: f64,
+    size: f64,
+}
+
+impl std::fmt::Display for Triangle {
+    fn fmt(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let base = N(self.top + self.size);
+        let (left, right) = (
+            N(self.tip_x - self.size / 1.6),
+            N(self.tip_x + self.size / 1.6),
+        );
+        let (tip_x, top) = (N(self.tip_x), N(self.top));
+        write!(out, "{tip_x},{top} {left},{base} {right},{base}")
     }
 }
 
-/// The points of a marker triangle `size` high with its tip at (`tip_x`, `top`).
-fn triangle(tip_x: f64, top: f64, size: f64) -> String {
-    let base = top + size;
-    let (left, right) = (tip_x - size / 1.6, tip_x + size / 1.6);
-    let [tip_x, top, base, left, right] = [tip_x, top, base, left, right].map(svg_number);
-    format!("{tip_x},{top} {left},{base} {right},{base}")
+/// A `<title>` (a tooltip) saying `text`, or nothing without `details`.
+fn title(out: &mut String, details: bool, text: std::fmt::Arguments) {
+    if details {
+        put(out, format_args!("<title>{text}</title>"));
+    }
 }
 
 /// One group's markers under partition `p`.
 fn group_lane(
+    out: &mut String,
     p: usize,
     g: usize,
     group: &GroupView,
     end: u64,
     layout: &Layout,
     details: bool,
-) -> Html {
+) {
     let progress = group.partitions[p];
     let lane_top = layout.row_top(p) + 4.0 + layout.cell_h + g as f64 * layout.lane_h;
-    let s = layout.lane_h.min(8.0);
+    let size = layout.lane_h.min(8.0);
     let colour = group_colour(g);
+    let id = Escaped(&group.group_id);
     let (position_x, _) = layout.offset_x(progress.position, end);
     let (committed_x, _) = layout.offset_x(progress.committed, end);
     let (processed_x, behind) = layout.offset_x(progress.processed, end);
-    let hollow = triangle(position_x, lane_top, s);
-    let solid = triangle(committed_x, lane_top, s);
-    html! {
-        <g class="lane">
-            <line x1={svg_number(processed_x)} x2={svg_number(processed_x)} y1={svg_number(lane_top - 2.0)} y2={svg_number(lane_top + s)} stroke={colour} stroke-width="2">
-                if details {
-                    <title>{ format!("{}: processed up to offset {}", group.group_id, progress.processed) }</title>
-                }
-            </line>
-            <polygon points={solid} fill={colour}>
-                if details {
-                    <title>{ format!("{}: committed offset {}", group.group_id, progress.committed) }</title>
-                }
-            </polygon>
-            <polygon points={hollow} fill="white" stroke={colour} stroke-width="1.5">
-                if details {
-                    <title>{ format!("{}: position {} (next offset poll() returns)", group.group_id, progress.position) }</title>
-                }
-            </polygon>
-            if behind {
-                <text class="behind" x={svg_number(LOG_X + 4.0)} y={svg_number(lane_top + s)} fill={colour}>
-                    { format!("◀ {} behind", progress.lag) }
-                </text>
-            }
-        </g>
+    put(
+        out,
+        format_args!(
+            r#"<g class="lane"><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{colour}" stroke-width="2">"#,
+            N(lane_top - 2.0),
+            N(lane_top + size),
+            x = N(processed_x),
+        ),
+    );
+    title(
+        out,
+        details,
+        format_args!("{id}: processed up to offset {}", progress.processed),
+    );
+    let solid = Triangle {
+        tip_x: committed_x,
+        top: lane_top,
+        size,
+    };
+    put(
+        out,
+        format_args!(r#"</line><polygon points="{solid}" fill="{colour}">"#),
+    );
+    title(
+        out,
+        details,
+        format_args!("{id}: committed offset {}", progress.committed),
+    );
+    let hollow = Triangle {
+        tip_x: position_x,
+        top: lane_top,
+        size,
+    };
+    put(
+        out,
+        format_args!(
+            r#"</polygon><polygon points="{hollow}" fill="white" stroke="{colour}" stroke-width="1.5">"#
+        ),
+    );
+    title(
+        out,
+        details,
+        format_args!(
+            "{id}: position {} (next offset poll() returns)",
+            progress.position
+        ),
+    );
+    out.push_str("</polygon>");
+    if behind {
+        put(
+            out,
+            format_args!(
+                r#"<text class="behind" x="{}" y="{}" fill="{colour}">◀ {} behind</text>"#,
+                N(LOG_X + 4.0),
+                N(lane_top + size),
+                progress.lag
+            ),
+        );
     }
+    out.push_str("</g>");
 }
 
-fn ownership_lines(g: usize, group: &GroupView, layout: &Layout) -> Html {
-    let colour = group_colour(g);
-    html! {
-        <g class="ownership">
-            { for group.partitions.iter().enumerate().filter_map(|(p, progress)| {
-                let owner = progress.owner?;
-                let (x, y, _, h) = layout.member_box(g, owner, group.members.len());
-                let start_x = LOG_X + LOG_W + 52.0;
-                let start_y = layout.row_mid(p);
-                let [from_x, from_y, bend_1, bend_2, to_x, to_y] =
-                    [start_x, start_y, start_x + 30.0, x - 30.0, x, y + h / 2.0].map(svg_number);
-                let path = format!("M {from_x} {from_y} C {bend_1} {from_y}, {bend_2} {to_y}, {to_x} {to_y}");
-                Some(html! { <path d={path} stroke={colour} fill="none" stroke-opacity="0.45" stroke-width="1.5" /> })
-            }) }
-        </g>
+fn ownerships(out: &mut String, snapshot: &Snapshot, layout: &Layout) {
+    out.push_str(r#"<g class="ownerships">"#);
+    for (g, group) in snapshot.groups.iter().enumerate() {
+        let colour = group_colour(g);
+        out.push_str(r#"<g class="ownership">"#);
+        for (p, progress) in group.partitions.iter().enumerate() {
+            let Some(owner) = progress.owner else {
+                continue;
+            };
+            let (x, y, _, h) = layout.member_box(g, owner, group.members.len());
+            let start_x = LOG_X + LOG_W + 52.0;
+            let [from_x, from_y, bend_1, bend_2, to_x, to_y] = [
+                start_x,
+                layout.row_mid(p),
+                start_x + 30.0,
+                x - 30.0,
+                x,
+                y + h / 2.0,
+            ]
+            .map(N);
+            put(
+                out,
+                format_args!(
+                    r#"<path d="M {from_x} {from_y} C {bend_1} {from_y}, {bend_2} {to_y}, {to_x} {to_y}" stroke="{colour}" fill="none" stroke-opacity="0.45" stroke-width="1.5"/>"#
+                ),
+            );
+        }
+        out.push_str("</g>");
     }
+    out.push_str("</g>");
 }
 
-fn group_column(g: usize, group: &GroupView, props: &DiagramProps, layout: &Layout) -> Html {
-    let x = GROUPS_X + g as f64 * layout.group_col_w + 6.0;
-    html! {
-        <g class="group">
-            <text x={svg_number(x)} y={svg_number(TOP - 18.0)} fill={group_colour(g)} class="strong">
-                { &group.group_id }
-            </text>
-            <text x={svg_number(x)} y={svg_number(TOP - 5.0)} class="small">
-                { format!("gen {} · {} · {}", group.generation, group.strategy.config_name(), group.state.name()) }
-            </text>
-            if group.members.is_empty() {
-                <text x={svg_number(x)} y={svg_number(TOP + 16.0)} class="small">{ "no members: nobody reads" }</text>
-            }
-            <g class="members">
-                { for group.members.iter().enumerate().map(|(m, member)| member_box(g, m, member, group, props, layout)) }
-            </g>
-        </g>
+fn groups(out: &mut String, props: &DiagramProps, layout: &Layout) {
+    out.push_str(r#"<g class="groups">"#);
+    for (g, group) in props.snapshot.groups.iter().enumerate() {
+        group_column(out, g, group, props, layout);
     }
+    out.push_str("</g>");
+}
+
+fn group_column(
+    out: &mut String,
+    g: usize,
+    group: &GroupView,
+    props: &DiagramProps,
+    layout: &Layout,
+) {
+    let x = N(GROUPS_X + g as f64 * layout.group_col_w + 6.0);
+    put(
+        out,
+        format_args!(
+            r#"<g class="group"><text x="{x}" y="{}" fill="{}" class="strong">{}</text><text x="{x}" y="{}" class="small">gen {} · {} · {}</text>"#,
+            N(TOP - 18.0),
+            group_colour(g),
+            Escaped(&group.group_id),
+            N(TOP - 5.0),
+            group.generation,
+            group.strategy.config_name(),
+            group.state.name(),
+        ),
+    );
+    if group.members.is_empty() {
+        put(
+            out,
+            format_args!(
+                r#"<text x="{x}" y="{}" class="small">no members: nobody reads</text>"#,
+                N(TOP + 16.0)
+            ),
+        );
+    }
+    out.push_str(r#"<g class="members">"#);
+    for (m, member) in group.members.iter().enumerate() {
+        member_box(out, g, m, member, group, props, layout);
+    }
+    out.push_str("</g></g>");
 }
 
 fn member_box(
+    out: &mut String,
     g: usize,
     m: usize,
     member: &MemberView,
     group: &GroupView,
     props: &DiagramProps,
     layout: &Layout,
-) -> Html {
+) {
     let (x, y, w, h) = layout.member_box(g, m, group.members.len());
-    let colour = group_colour(g);
     let phase = member.phase;
-    let label_y = y + h / 2.0 + 4.0;
+    let label_y = N(y + h / 2.0 + 4.0);
     let owned = match phase {
         MemberPhase::Idle => "idle".to_string(),
         _ => member
@@ -315,23 +439,47 @@ fn member_box(
         MemberPhase::Idle | MemberPhase::Removed | MemberPhase::Stopped
     );
     let class = format!("{phase:?}").to_ascii_lowercase();
-    html! {
-        <g class={classes!("member", class, retry.is_some().then_some("retrying"))}>
-            <rect x={svg_number(x)} y={svg_number(y)} width={svg_number(w)} height={svg_number(h)} rx="4"
-                stroke={if phase == MemberPhase::Removed { "#D55E00" } else { colour }}
-                stroke-dasharray={if dashed { "4 3" } else { "none" }} />
-            <text x={svg_number(x + 5.0)} y={svg_number(label_y)} class="strong">{ &member.member_id }</text>
-            <text x={svg_number(x + 28.0)} y={svg_number(label_y)} class="small">{ owned }</text>
-            if let Some(status) = status {
-                <text x={svg_number(x + w - 44.0)} y={svg_number(label_y)} class="status" text-anchor="end">{ status }</text>
-            } else if w > 150.0 && phase != MemberPhase::Idle {
-                <text x={svg_number(x + w - 48.0)} y={svg_number(label_y)} class="small" text-anchor="end">
-                    { format!("{} done · {} in batch", member.processed_total, member.batch_remaining) }
-                </text>
-            }
-            { activity(member, x + w - 40.0, y, h, props) }
-        </g>
+    put(
+        out,
+        format_args!(
+            r#"<g class="member {class}{}"><rect x="{}" y="{}" width="{}" height="{}" rx="4" stroke="{}" stroke-dasharray="{}"/><text x="{}" y="{label_y}" class="strong">{}</text><text x="{}" y="{label_y}" class="small">{owned}</text>"#,
+            if retry.is_some() { " retrying" } else { "" },
+            N(x),
+            N(y),
+            N(w),
+            N(h),
+            if phase == MemberPhase::Removed {
+                "#D55E00"
+            } else {
+                group_colour(g)
+            },
+            if dashed { "4 3" } else { "none" },
+            N(x + 5.0),
+            Escaped(&member.member_id),
+            N(x + 28.0),
+        ),
+    );
+    if let Some(status) = status {
+        put(
+            out,
+            format_args!(
+                r#"<text x="{}" y="{label_y}" class="status" text-anchor="end">{status}</text>"#,
+                N(x + w - 44.0)
+            ),
+        );
+    } else if w > 150.0 && phase != MemberPhase::Idle {
+        put(
+            out,
+            format_args!(
+                r#"<text x="{}" y="{label_y}" class="small" text-anchor="end">{} done · {} in batch</text>"#,
+                N(x + w - 48.0),
+                member.processed_total,
+                member.batch_remaining
+            ),
+        );
     }
+    activity(out, member, x + w - 40.0, y, h, props);
+    out.push_str("</g>");
 }
 
 /// "↻ retry n/N" while the member is retrying a failing record (its n-th retry of the N the
@@ -347,7 +495,7 @@ fn retry_label(member: &MemberView, max_attempts: u32) -> Option<String> {
 }
 
 /// The record in hand (with a progress bar), or nothing when waiting.
-fn activity(member: &MemberView, x: f64, y: f64, h: f64, props: &DiagramProps) -> Html {
+fn activity(out: &mut String, member: &MemberView, x: f64, y: f64, h: f64, props: &DiagramProps) {
     let MemberState::Processing {
         key,
         started_ms,
@@ -356,74 +504,159 @@ fn activity(member: &MemberView, x: f64, y: f64, h: f64, props: &DiagramProps) -
         partition,
     } = member.state
     else {
-        return html! {};
+        return;
     };
     let span = (done_ms - started_ms).max(1) as f64;
     let fraction = ((props.view_ms - started_ms as f64) / span).clamp(0.0, 1.0);
     let size = (h - 6.0).min(16.0);
-    html! {
-        <g class="in-hand">
-            <rect x={svg_number(x)} y={svg_number(y + 3.0)} width={svg_number(size)} height={svg_number(size)} fill={key_colour(key)}>
-                <title>{ format!("processing p{partition} offset {offset}") }</title>
-            </rect>
-            <rect class="progress-bg" x={svg_number(x + size + 3.0)} y={svg_number(y + 3.0 + size / 2.0 - 2.0)} width="16" height="4" />
-            <rect class="progress" x={svg_number(x + size + 3.0)} y={svg_number(y + 3.0 + size / 2.0 - 2.0)} width={svg_number(16.0 * fraction)} height="4" />
-        </g>
-    }
+    let bar_x = N(x + size + 3.0);
+    let bar_y = N(y + 3.0 + size / 2.0 - 2.0);
+    put(
+        out,
+        format_args!(
+            r#"<g class="in-hand"><rect x="{}" y="{}" width="{size}" height="{size}" fill="{}"><title>processing p{partition} offset {offset}</title></rect><rect class="progress-bg" x="{bar_x}" y="{bar_y}" width="16" height="4"/><rect class="progress" x="{bar_x}" y="{bar_y}" width="{}" height="4"/></g>"#,
+            N(x),
+            N(y + 3.0),
+            key_colour(key),
+            N(16.0 * fraction),
+            size = N(size),
+        ),
+    );
 }
 
-fn in_flight(snapshot: &Snapshot, view_ms: f64, layout: &Layout) -> Html {
+fn in_flight(out: &mut String, snapshot: &Snapshot, view_ms: f64, layout: &Layout) {
     let from_x = PRODUCER_X + PRODUCER_W;
     let from_y = TOP + 32.0;
-    html! {
-        <g class="in-flight">
-            { for snapshot.producer.in_flight.iter().take(MAX_IN_FLIGHT_DRAWN).filter_map(|f| {
-                let r = f.record;
-                let span = r.append_ms.saturating_sub(r.send_ms) as f64;
-                if span == 0.0 {
-                    return None;
-                }
-                let t = ((view_ms - r.send_ms as f64) / span).clamp(0.0, 1.0);
-                let to_x = LOG_X + LOG_W - layout.cell_w / 2.0;
-                let to_y = layout.row_mid(f.partition as usize);
-                let cx = from_x + (to_x - from_x) * t;
-                let cy = from_y + (to_y - from_y) * t;
-                Some(html! { <circle cx={svg_number(cx)} cy={svg_number(cy)} r="4" fill={key_colour(r.key)} stroke="#333" stroke-width="0.5" /> })
-            }) }
-        </g>
+    out.push_str(r#"<g class="in-flight">"#);
+    for sending in snapshot.producer.in_flight.iter().take(MAX_IN_FLIGHT_DRAWN) {
+        let r = sending.record;
+        let span = r.append_ms.saturating_sub(r.send_ms) as f64;
+        if span == 0.0 {
+            continue;
+        }
+        let t = ((view_ms - r.send_ms as f64) / span).clamp(0.0, 1.0);
+        let to_x = LOG_X + LOG_W - layout.cell_w / 2.0;
+        let to_y = layout.row_mid(sending.partition as usize);
+        put(
+            out,
+            format_args!(
+                r##"<circle cx="{}" cy="{}" r="4" fill="{}" stroke="#333" stroke-width="0.5"/>"##,
+                N(from_x + (to_x - from_x) * t),
+                N(from_y + (to_y - from_y) * t),
+                key_colour(r.key)
+            ),
+        );
     }
+    out.push_str("</g>");
+}
+
+fn fetches(out: &mut String, snapshot: &Snapshot, props: &DiagramProps, layout: &Layout) {
+    out.push_str(r#"<g class="fetch-groups">"#);
+    for (g, group) in snapshot.groups.iter().enumerate() {
+        fetch_packets(out, g, group, snapshot, props, layout);
+    }
+    out.push_str("</g>");
 }
 
 fn fetch_packets(
+    out: &mut String,
     g: usize,
     group: &GroupView,
     snapshot: &Snapshot,
     props: &DiagramProps,
     layout: &Layout,
-) -> Html {
+) {
     let travel_ms = (FETCH_TRAVEL_WALL_MS * props.speed).max(1.0);
-    html! {
-        <g class="fetches">
-            { for group.members.iter().enumerate().flat_map(|(m, member)| {
-                let age = props.view_ms - member.last_poll_ms as f64;
-                let (bx, by, _, bh) = layout.member_box(g, m, group.members.len());
-                let moving = !member.last_fetch.is_empty() && (0.0..travel_ms).contains(&age);
-                let t = age / travel_ms;
-                member.last_fetch.iter().filter(move |_| moving).map(move |fetch| {
-                    let p = fetch.partition as usize;
-                    let end = snapshot.partitions[p].log_end_offset;
-                    let (from_x, _) = layout.offset_x(fetch.from, end);
-                    let from_y = layout.row_mid(p);
-                    let cx = from_x + (bx - from_x) * t;
-                    let cy = from_y + (by + bh / 2.0 - from_y) * t;
-                    html! {
-                        <g>
-                            <rect x={svg_number(cx - 9.0)} y={svg_number(cy - 7.0)} width="18" height="14" rx="3" fill={group_colour(g)} />
-                            <text x={svg_number(cx)} y={svg_number(cy + 4.0)} text-anchor="middle" class="packet">{ fetch.to - fetch.from }</text>
-                        </g>
-                    }
-                })
-            }) }
-        </g>
+    out.push_str(r#"<g class="fetches">"#);
+    for (m, member) in group.members.iter().enumerate() {
+        let age = props.view_ms - member.last_poll_ms as f64;
+        if !(0.0..travel_ms).contains(&age) {
+            continue;
+        }
+        let (bx, by, _, bh) = layout.member_box(g, m, group.members.len());
+        let t = age / travel_ms;
+        for fetch in &member.last_fetch {
+            let p = fetch.partition as usize;
+            let end = snapshot.partitions[p].log_end_offset;
+            let (from_x, _) = layout.offset_x(fetch.from, end);
+            let from_y = layout.row_mid(p);
+            let cx = from_x + (bx - from_x) * t;
+            let cy = from_y + (by + bh / 2.0 - from_y) * t;
+            put(
+                out,
+                format_args!(
+                    r#"<g><rect x="{}" y="{}" width="18" height="14" rx="3" fill="{}"/><text x="{}" y="{}" text-anchor="middle" class="packet">{}</text></g>"#,
+                    N(cx - 9.0),
+                    N(cy - 7.0),
+                    group_colour(g),
+                    N(cx),
+                    N(cy + 4.0),
+                    fetch.to - fetch.from
+                ),
+            );
+        }
+    }
+    out.push_str("</g>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use streamlab_sim::kafka::snapshot::DRAWN_CELLS;
+    use streamlab_sim::kafka::{Scenario, World};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// Every layer written as text, for `scenario` at 5 s.
+    fn layers_text(scenario: &Scenario) -> String {
+        let mut world = World::new(scenario).expect("a valid scenario");
+        world.advance_to(5_000);
+        let props = DiagramProps {
+            snapshot: Shared::new(world.snapshot(DRAWN_CELLS)),
+            view_ms: 5_000.0,
+            speed: 1.0,
+            reduced_motion: false,
+            hover_details: true,
+        };
+        let snapshot = &props.snapshot;
+        let layout = Layout::new(snapshot);
+        let mut out = String::new();
+        headers(&mut out, snapshot);
+        producer(&mut out, snapshot);
+        partitions(&mut out, snapshot, &layout, true);
+        offset_labels(&mut out, snapshot, &layout);
+        ownerships(&mut out, snapshot, &layout);
+        groups(&mut out, &props, &layout);
+        in_flight(&mut out, snapshot, props.view_ms, &layout);
+        fetches(&mut out, snapshot, &props, &layout);
+        out
+    }
+
+    #[wasm_bindgen_test]
+    fn names_a_link_sets_are_drawn_as_text_never_as_markup() {
+        let mut scenario = Scenario::default();
+        scenario.topic.name = "<img src=x onerror=alert(1)>".into();
+        scenario.groups[0].group_id = r#""><script>alert(2)</script>"#.into();
+        let text = layers_text(&scenario);
+        assert!(
+            !text.contains("<img") && !text.contains("<script"),
+            "{text}"
+        );
+        assert!(text.contains("topic “&lt;img src=x onerror=alert(1)&gt;”"));
+        assert!(text.contains("&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;: committed offset"));
+    }
+
+    #[wasm_bindgen_test]
+    fn every_partition_member_and_marker_is_drawn_once() {
+        let scenario = Scenario::default();
+        let text = layers_text(&scenario);
+        let partitions = scenario.topic.partitions as usize;
+        let members = scenario.groups[0].members as usize;
+        assert_eq!(text.matches(r#"<g class="partition">"#).count(), partitions);
+        assert_eq!(text.matches(r#"<g class="member "#).count(), members);
+        // Per partition and group: the processed tick, the committed and position triangles.
+        assert_eq!(text.matches("<polygon ").count(), 2 * partitions);
+        assert_eq!(text.matches(r#"<g class="lane">"#).count(), partitions);
+        // Opened and closed alike, so the browser reads the layers as written.
+        assert_eq!(text.matches("<g").count(), text.matches("</g>").count());
     }
 }
