@@ -1,7 +1,8 @@
-//! The partitions bundle's benchmarks on `window.__streamlab`: the core timed inside the browser on
-//! the default lesson (`bench()`), the 32-member rebalance storm (`benchStorm()`) and the
-//! scrubber's worst seek (`benchSeek()`). `tests/bench/browser-bench.mjs` calls them; they
-//! live with the family so that no other bundle carries the Kafka core for their sake.
+//! The Kafka core's benchmarks on `window.__streamlab`: the core timed inside the browser on the
+//! default lesson (`bench()`), the 32-member rebalance storm (`benchStorm()`) and the scrubber's
+//! worst seek (`benchSeek()`). `tests/bench/browser-bench.mjs` calls them on Inkwell's page: the
+//! practice bundle carries the Kafka core anyway and has room under the download budget, where
+//! the consumer-group lessons' bundles have none to spare for code no learner runs.
 
 use crate::shell::test_hooks::{define_hook, figures_object, now_ms, set_figures, stats};
 use streamlab_sim::family::timeline::Timeline;
