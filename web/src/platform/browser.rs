@@ -3,6 +3,7 @@
 //! typing into a field; do they prefer reduced motion). Both handles clean up when dropped, so
 //! a playground that unmounts leaves no callback behind.
 
+use crate::platform::bounded::bounded;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -110,7 +111,7 @@ pub const MAX_FRAME_GAP_MS: f64 = 100.0;
 
 /// Wall milliseconds to simulate for a frame at `now`, after the frame at `last`.
 pub fn frame_gap_ms(last: Option<f64>, now: f64) -> f64 {
-    last.map_or(0.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS))
+    last.map_or(0.0, |last| bounded(now - last, 0.0, MAX_FRAME_GAP_MS))
 }
 
 /// What a keyboard shortcut asks for; the same keys on every lesson page.

@@ -3,6 +3,7 @@
 //! the diagrams' numbers and markup written as text, reading typed numbers, the `Shared` prop, and the embedded style
 //! sheets' minifying.
 
+pub mod bounded;
 pub mod browser;
 pub mod css;
 pub mod markup;

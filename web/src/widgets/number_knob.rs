@@ -1,5 +1,6 @@
 //! One numeric knob: a label, the real config name, a slider, an exact box, unit and hint.
 
+use crate::platform::bounded::bounded;
 use crate::platform::typed_number::parse_decimal;
 use crate::widgets::edit::on_grid;
 use crate::widgets::knob_label::{knob_id, knob_label};
@@ -52,7 +53,7 @@ pub fn number_knob(props: NumberKnobProps) -> Html {
             let input: HtmlInputElement = e.target_unchecked_into();
             if let Some(v) = parse_decimal(&input.value()) {
                 // The box accepts any typing; the value sent on is always within range.
-                let clamped = v.clamp(props.bounds.min, props.bounds.max);
+                let clamped = bounded(v, props.bounds.min, props.bounds.max);
                 let stepped = on_grid(clamped, props.step);
                 props.on_change.emit(stepped);
             }

@@ -100,11 +100,9 @@ impl Bounds {
 
     /// The nearest value inside the range (what a control does with a typed number).
     pub fn clamp(&self, value: f64) -> f64 {
-        if value.is_nan() {
-            self.min
-        } else {
-            value.clamp(self.min, self.max)
-        }
+        // Not `f64::clamp`: its panic message prints floats in their debug form, code every
+        // browser bundle would download for a message no valid bounds can produce.
+        value.max(self.min).min(self.max)
     }
 }
 

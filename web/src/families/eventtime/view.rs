@@ -11,6 +11,7 @@ use super::components::watermark_counters::WatermarkFigures;
 use super::components::watermark_panes::{self, PaneEvent};
 use super::windows_view::WindowsView;
 use super::EventTimeView;
+use crate::platform::bounded::bounded;
 use crate::platform::shared::Shared;
 use streamlab_sim::eventtime::{EventTimeScenario, EventTimeSnapshot, EventTimeWorld};
 use streamlab_sim::window::{Watermark, WindowSpec};
@@ -162,7 +163,7 @@ impl EventTimeRunView {
                 } else if reduced_motion {
                     1.0
                 } else {
-                    ((now_ms - r.processed_ms) as f64 / LAND_MS).clamp(0.05, 1.0)
+                    bounded((now_ms - r.processed_ms) as f64 / LAND_MS, 0.05, 1.0)
                 },
             })
             .collect();

@@ -9,6 +9,7 @@
 //! The core's [`WindowTypesPicture`] decides every window and count; this component only lays
 //! them out as SVG.
 
+use crate::platform::bounded::bounded;
 use crate::platform::shared::Shared;
 use streamlab_sim::eventtime::events::clock_time as clock;
 use streamlab_sim::eventtime::{ComparedWindows, LaneWindow, WindowLane, WindowTypesPicture};
@@ -283,7 +284,7 @@ fn window_html(
             <rect x={format!("{:.1}", left + 0.5)} y={format!("{top:.1}")} width={format!("{:.1}", (right - left - 1.0).max(1.0))}
                 height={format!("{box_h:.1}")} rx="2" stroke={colour} />
             { for inside.map(|r| html! {
-                <circle class="wt-in" cx={format!("{:.1}", x(r.event_ms))} cy={format!("{mid:.1}")} r={format!("{:.1}", (box_h / 4.0).clamp(1.2, 2.5))} />
+                <circle class="wt-in" cx={format!("{:.1}", x(r.event_ms))} cy={format!("{mid:.1}")} r={format!("{:.1}", bounded(box_h / 4.0, 1.2, 2.5))} />
             }) }
             if let Some(label) = label {
                 <text class="wt-count" x={format!("{:.1}", right - COUNT_PAD)} y={format!("{:.1}", mid + 3.5)} text-anchor="end">{ label }</text>

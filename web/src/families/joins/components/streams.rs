@@ -5,6 +5,7 @@
 //! join's watermark (the smaller of the two sides') is the dashed line; the axis runs past
 //! now by the interval, where the held events' bars end.
 
+use crate::platform::bounded::bounded;
 use crate::widgets::figure_counters::counters;
 use streamlab_sim::family::Figures;
 use streamlab_sim::joins::search_click::Fate;
@@ -62,7 +63,7 @@ pub fn streams(p: &ClicksPicture, figures: &Figures) -> Html {
     let span = (until_ms - p.from_ms as i64).max(1) as f64;
     let x = move |t_ms: i64| {
         let t = (t_ms - p.from_ms as i64) as f64;
-        LEFT + (t / span).clamp(0.0, 1.0) * (WIDTH - LEFT - RIGHT)
+        LEFT + bounded(t / span, 0.0, 1.0) * (WIDTH - LEFT - RIGHT)
     };
     let y = |side: Side| {
         if side == Side::Left {

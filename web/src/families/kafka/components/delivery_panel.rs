@@ -6,6 +6,7 @@
 //! actions (or a group) to the scenario at the current time.
 
 use crate::families::kafka::components::delivery_log::DeliveryLog;
+use crate::platform::bounded::bounded;
 use crate::platform::palette::group_colour;
 use crate::platform::typed_number::parse_decimal;
 use crate::shell::family::Edit;
@@ -267,7 +268,7 @@ fn time_changed(reset_at_s: &UseStateHandle<Option<u64>>) -> Callback<Event> {
             .target_unchecked_into::<web_sys::HtmlInputElement>()
             .value();
         let seconds = parse_decimal(&value);
-        reset_at_s.set(seconds.map(|v| v.clamp(0.0, max_s) as u64));
+        reset_at_s.set(seconds.map(|v| bounded(v, 0.0, max_s) as u64));
     })
 }
 

@@ -16,6 +16,7 @@
 
 use super::diagram_layout::{Layout, GROUPS_X, LOG_W, LOG_X, PRODUCER_W, PRODUCER_X, TOP, WIDTH};
 use super::record_cells::{follow_pointer, record_paths, record_tip, HoveredCell};
+use crate::platform::bounded::bounded;
 use crate::platform::markup::{put, Escaped};
 use crate::platform::palette::{group_colour, key_colour};
 use crate::platform::shared::Shared;
@@ -507,7 +508,7 @@ fn activity(out: &mut String, member: &MemberView, x: f64, y: f64, h: f64, props
         return;
     };
     let span = (done_ms - started_ms).max(1) as f64;
-    let fraction = ((props.view_ms - started_ms as f64) / span).clamp(0.0, 1.0);
+    let fraction = bounded((props.view_ms - started_ms as f64) / span, 0.0, 1.0);
     let size = (h - 6.0).min(16.0);
     let bar_x = N(x + size + 3.0);
     let bar_y = N(y + 3.0 + size / 2.0 - 2.0);
@@ -534,7 +535,7 @@ fn in_flight(out: &mut String, snapshot: &Snapshot, view_ms: f64, layout: &Layou
         if span == 0.0 {
             continue;
         }
-        let t = ((view_ms - r.send_ms as f64) / span).clamp(0.0, 1.0);
+        let t = bounded((view_ms - r.send_ms as f64) / span, 0.0, 1.0);
         let to_x = LOG_X + LOG_W - layout.cell_w / 2.0;
         let to_y = layout.row_mid(sending.partition as usize);
         put(

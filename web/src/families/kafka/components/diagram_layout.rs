@@ -3,6 +3,7 @@
 //! records are drawn as paths, one per colour, so the pointer finds a record by its position
 //! rather than by an element of its own).
 
+use crate::platform::bounded::bounded;
 use streamlab_sim::kafka::snapshot::Snapshot;
 
 pub const WIDTH: f64 = 1000.0;
@@ -29,7 +30,7 @@ pub struct Layout {
 impl Layout {
     pub fn new(snapshot: &Snapshot) -> Self {
         let partitions = snapshot.partitions.len().max(1) as f64;
-        let row_h = (480.0 / partitions).clamp(14.0, 56.0);
+        let row_h = bounded(480.0 / partitions, 14.0, 56.0);
         let groups = snapshot.groups.len().max(1) as f64;
         let max_members = snapshot
             .groups
@@ -95,7 +96,7 @@ impl Layout {
     pub fn member_box(&self, group: usize, member: usize, members: usize) -> (f64, f64, f64, f64) {
         let x = GROUPS_X + group as f64 * self.group_col_w + 6.0;
         let avail = self.height - TOP - 12.0;
-        let h = (avail / members.max(1) as f64 - 4.0).clamp(10.0, 40.0);
+        let h = bounded(avail / members.max(1) as f64 - 4.0, 10.0, 40.0);
         let y = TOP + member as f64 * (h + 4.0);
         (x, y, self.group_col_w - 12.0, h)
     }
@@ -127,7 +128,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn layout(partitions: usize) -> Layout {
-        let row_h = (480.0 / partitions as f64).clamp(14.0, 56.0);
+        let row_h = bounded(480.0 / partitions as f64, 14.0, 56.0);
         let cell_h = (row_h * 0.55).min(26.0);
         Layout {
             row_h,

@@ -8,6 +8,7 @@
 //! draws its details itself while the clock is paused.
 
 use super::diagram_layout::{diagram_point, Layout, PageBox, WIDTH};
+use crate::platform::bounded::bounded;
 use crate::platform::palette::{key_colour_index, record_colour, RECORD_COLOURS};
 use crate::platform::shared::Shared;
 use crate::platform::svg::{push_rect_outline, svg_number};
@@ -79,7 +80,11 @@ pub fn record_tip(snapshot: &Snapshot, layout: &Layout, hovered: HoveredCell) ->
     // About the width of the details in the diagram's 11 px font.
     let box_w = text.chars().count() as f64 * 6.2 + 12.0;
     let box_h = 18.0;
-    let box_x = (cell_x + layout.cell_w / 2.0 - box_w / 2.0).clamp(4.0, WIDTH - box_w - 4.0);
+    let box_x = bounded(
+        cell_x + layout.cell_w / 2.0 - box_w / 2.0,
+        4.0,
+        WIDTH - box_w - 4.0,
+    );
     let above = cell_top - box_h - 4.0;
     let box_y = if above >= 2.0 {
         above
