@@ -12,6 +12,7 @@ use crate::databases::DatabasesWorld;
 use crate::eventtime::EventTimeWorld;
 use crate::exactly_once::EosWorld;
 use crate::family::{Headless, ScenarioError};
+use crate::invariant::plain_json;
 use crate::joins::JoinsWorld;
 use crate::kafka::World;
 use crate::practice::InkwellWorld;
@@ -182,10 +183,10 @@ pub fn report<S: Headless>(
     }
     out.insert("trace_hash".into(), world.trace_hash().hex().into());
     out.insert("at_ms".into(), world.now_ms().into());
-    out.insert("figures".into(), to_value(&world.figures()));
+    out.insert("figures".into(), plain_json(&world.figures()));
     out.extend(world.details());
     let events = world.events().iter().map(|event| {
-        let mut narrated = match to_value(event) {
+        let mut narrated = match plain_json(event) {
             Value::Object(fields) => fields,
             other => Map::from_iter([("event".to_string(), other)]),
         };
@@ -196,10 +197,6 @@ pub fn report<S: Headless>(
     });
     out.insert("events".into(), Value::Array(events.collect()));
     Ok(Value::Object(out))
-}
-
-fn to_value(value: &impl Serialize) -> Value {
-    serde_json::to_value(value).expect("reports hold plain data")
 }
 
 /// The [`AnyFamily`] of simulation type `S`.

@@ -25,6 +25,7 @@ pub mod eventtime;
 pub mod exactly_once;
 pub mod family;
 pub mod headless;
+pub mod invariant;
 pub mod joins;
 pub mod kafka;
 pub mod misconceptions;

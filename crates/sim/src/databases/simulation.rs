@@ -28,6 +28,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::invariant::plain_json;
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
@@ -259,18 +260,14 @@ impl Headless for DatabasesWorld {
     fn details(&self) -> Map<String, Value> {
         let mut out = Map::new();
         let series = match &self.comparison {
-            Comparison::Sync(s) => to_value(&s.samples.iter().collect::<Vec<_>>()),
-            Comparison::Compaction(c) => to_value(&c.samples),
-            Comparison::Snapshot(s) => to_value(&s.samples),
+            Comparison::Sync(s) => plain_json(&s.samples.iter().collect::<Vec<_>>()),
+            Comparison::Compaction(c) => plain_json(&c.samples),
+            Comparison::Snapshot(s) => plain_json(&s.samples),
         };
         out.insert("series".into(), series);
         if let Some(sync) = self.sync() {
-            out.insert("races".into(), to_value(&sync.races));
+            out.insert("races".into(), plain_json(&sync.races));
         }
         out
     }
-}
-
-fn to_value(value: &impl serde::Serialize) -> Value {
-    serde_json::to_value(value).expect("series are plain data")
 }

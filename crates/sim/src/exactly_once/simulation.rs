@@ -22,6 +22,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::invariant::plain_json;
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
@@ -186,12 +187,8 @@ impl Headless for EosWorld {
     /// completed checkpoint.
     fn details(&self) -> Map<String, Value> {
         let mut out = Map::new();
-        out.insert("series".into(), to_value(&self.samples()));
-        out.insert("checkpoints".into(), to_value(&self.checkpoint.history));
+        out.insert("series".into(), plain_json(&self.samples()));
+        out.insert("checkpoints".into(), plain_json(&self.checkpoint.history));
         out
     }
-}
-
-fn to_value(value: &impl serde::Serialize) -> Value {
-    serde_json::to_value(value).expect("series are plain data")
 }

@@ -28,6 +28,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::invariant::plain_json;
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
@@ -227,24 +228,20 @@ impl Headless for JoinsWorld {
             out.insert(name.into(), value);
         };
         if let Some(c) = &snapshot.clicks {
-            put("series", to_value(&c.samples));
+            put("series", plain_json(&c.samples));
         }
         if let Some(e) = &snapshot.enrichment {
-            put("series", to_value(&e.samples));
+            put("series", plain_json(&e.samples));
         }
         if let Some(t) = &snapshot.tables {
-            put("series", to_value(&t.samples));
+            put("series", plain_json(&t.samples));
         }
         if let Some(r) = &snapshot.ranking {
-            put("series", to_value(&r.samples));
-            put("last_window", to_value(&r.last));
+            put("series", plain_json(&r.samples));
+            put("last_window", plain_json(&r.last));
         }
         out
     }
-}
-
-fn to_value(value: &impl serde::Serialize) -> Value {
-    serde_json::to_value(value).expect("series are plain data")
 }
 
 #[cfg(test)]

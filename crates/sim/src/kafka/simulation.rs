@@ -16,6 +16,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::invariant::plain_json;
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde::Serialize;
@@ -221,8 +222,8 @@ impl Headless for World {
         let mut details = Map::new();
         details.insert("duration_ms".into(), duration_ms.into());
         details.insert("produced".into(), self.producer().sent().into());
-        details.insert("groups".into(), to_json(&groups));
-        details.insert("samples".into(), to_json(&thinned));
+        details.insert("groups".into(), plain_json(&groups));
+        details.insert("samples".into(), plain_json(&thinned));
         details
     }
 }
@@ -250,10 +251,6 @@ fn client_metrics_at_end(world: &World, group: usize) -> BTreeMap<&'static str, 
         named.insert(info.name, value);
     }
     named
-}
-
-fn to_json(value: &impl Serialize) -> Value {
-    serde_json::to_value(value).expect("reports hold plain data")
 }
 
 /// Members running in a stable group with no partition to read: more members than partitions.

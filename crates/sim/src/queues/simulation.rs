@@ -21,6 +21,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::invariant::plain_json;
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
@@ -219,23 +220,19 @@ impl Headless for QueuesWorld {
     fn details(&self) -> Map<String, Value> {
         let mut series = Map::new();
         if !self.reader_samples().is_empty() {
-            series.insert("readers".into(), to_value(&self.reader_samples()));
+            series.insert("readers".into(), plain_json(&self.reader_samples()));
         }
         for pipe in self.pipes() {
-            series.insert(pipe.kind.name().into(), to_value(&pipe.samples));
+            series.insert(pipe.kind.name().into(), plain_json(&pipe.samples));
         }
         if let Some(kinesis) = self.kinesis() {
-            series.insert("kinesis".into(), to_value(&kinesis.samples));
+            series.insert("kinesis".into(), plain_json(&kinesis.samples));
         }
         let mut out = Map::new();
         out.insert("series".into(), Value::Object(series));
         if let Some(reading) = self.late_reading() {
-            out.insert("late_reading".into(), to_value(&reading));
+            out.insert("late_reading".into(), plain_json(&reading));
         }
         out
     }
-}
-
-fn to_value(value: &impl serde::Serialize) -> Value {
-    serde_json::to_value(value).expect("series are plain data")
 }

@@ -44,7 +44,10 @@ impl TraceHasher {
         JSON_SCRATCH.with(|scratch| {
             let mut bytes = scratch.borrow_mut();
             bytes.clear();
-            serde_json::to_writer(&mut *bytes, value).expect("events always serialize");
+            crate::invariant::holds(
+                serde_json::to_writer(&mut *bytes, value),
+                "events always serialize",
+            );
             self.write_bytes(&bytes);
         });
     }

@@ -20,6 +20,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::invariant::plain_json;
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
 use serde_json::{Map, Value};
@@ -179,20 +180,16 @@ impl Headless for ReplicationWorld {
         let mut lanes = Map::new();
         for lane in &snapshot.lanes {
             let mut entry = Map::new();
-            entry.insert("samples".into(), to_value(&lane.samples));
+            entry.insert("samples".into(), plain_json(&lane.samples));
             entry.insert(
                 "latency_histogram".into(),
-                to_value(&lane.latency_histogram),
+                plain_json(&lane.latency_histogram),
             );
             lanes.insert(lane.acks.figure_name().into(), Value::Object(entry));
         }
         let mut out = Map::new();
         out.insert("lanes".into(), Value::Object(lanes));
-        out.insert("offline_spans".into(), to_value(&snapshot.offline_spans));
+        out.insert("offline_spans".into(), plain_json(&snapshot.offline_spans));
         out
     }
-}
-
-fn to_value(value: &impl serde::Serialize) -> Value {
-    serde_json::to_value(value).expect("series are plain data")
 }

@@ -10,6 +10,7 @@
 
 use super::{Group, GroupState, Liveness, Rebalance, StepSink};
 use crate::assignor::{Assignment, GroupSubscription, MemberSubscription, TopicPartition};
+use crate::invariant::holds;
 use crate::kafka::events::{
     CommitCause, Event, EventKind, MemberPartitions, RebalanceReason, RemovalReason,
 };
@@ -333,8 +334,10 @@ impl Group {
     /// The leader's assignment for the joined members, and (cooperative) what each revokes.
     fn compute_assignment(&self, topic: &Topic) -> (Assignment, Assignment) {
         let subscription = self.subscription(topic);
-        (self.assignor.rebalance)(&subscription)
-            .expect("the group's own subscription is always valid")
+        holds(
+            (self.assignor.rebalance)(&subscription),
+            "the group's own subscription is always valid",
+        )
     }
 
     fn subscription(&self, topic: &Topic) -> GroupSubscription {

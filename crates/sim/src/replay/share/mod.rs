@@ -26,6 +26,8 @@ pub mod query;
 
 pub use json_tree::{nearest_double, ReadDecimal};
 
+use crate::invariant::holds;
+use crate::invariant::plain_json;
 use crate::quote::{quote, shorten};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -59,7 +61,7 @@ pub fn encode_against<T>(base: &T, value: &T) -> String
 where
     T: Serialize + DeserializeOwned + PartialEq,
 {
-    let (base_json, value_json) = (as_json(base), as_json(value));
+    let (base_json, value_json) = (plain_json(base), plain_json(value));
     let changes = patch::diff(&base_json, &value_json).unwrap_or(Value::Object(Default::default()));
     // What a reader of the link will rebuild: the base's tree with the changes applied.
     let mut rebuilt = base_json;
@@ -76,7 +78,7 @@ where
 pub fn pack_changes(changes: &Value) -> String {
     pack(
         2,
-        &serde_json::to_vec(changes).expect("a JSON value serializes"),
+        &holds(serde_json::to_vec(changes), "a JSON value serializes"),
     )
 }
 
@@ -95,7 +97,7 @@ where
             if !tree.is_object() {
                 return Err(unreadable("its changes are not a list of fields"));
             }
-            let mut value = as_json(base);
+            let mut value = plain_json(base);
             patch::apply(&mut value, &tree).map_err(|why| unreadable(&why))?;
             value
         }
@@ -113,13 +115,8 @@ fn read_tree(json: &[u8], read_decimal: ReadDecimal) -> Result<Value, ShareError
 pub fn encode_value<T: Serialize>(value: &T) -> String {
     pack(
         1,
-        &serde_json::to_vec(value).expect("plain data always serializes"),
+        &holds(serde_json::to_vec(value), "plain data always serializes"),
     )
-}
-
-/// `value` as a JSON tree, the tree its text would read back as.
-fn as_json<T: Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).expect("plain data always serializes")
 }
 
 fn pack(version: u32, json: &[u8]) -> String {
@@ -203,12 +200,12 @@ mod compressor_comparison {
     type Sizes = ((usize, usize), (usize, usize));
 
     fn sizes<S: Serialize + Default>(presets: &[Preset<S>]) -> Vec<Sizes> {
-        let base = as_json(&S::default());
+        let base = plain_json(&S::default());
         let dictionary = dictionary::DICTIONARY_V2;
         presets
             .iter()
             .map(|preset| {
-                let value = as_json(&(preset.build)());
+                let value = plain_json(&(preset.build)());
                 let changes =
                     patch::diff(&base, &value).unwrap_or(Value::Object(Default::default()));
                 let changes = serde_json::to_vec(&changes).unwrap();
