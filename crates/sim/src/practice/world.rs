@@ -15,6 +15,7 @@ use crate::family::knob::Bounds;
 use crate::family::lesson::LessonDefault;
 use crate::family::preset::Preset;
 use crate::family::{Figures, Headless, ScenarioError, Simulation};
+use crate::invariant::plain_json;
 use crate::kafka::{Event, Snapshot, World};
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::trace::TraceHasher;
@@ -177,7 +178,7 @@ impl Headless for InkwellWorld {
 
     /// The verdict, as `streamlab grade` prints it.
     fn details(&self) -> Map<String, Value> {
-        let verdict = serde_json::to_value(self.verdict()).expect("a verdict is plain data");
+        let verdict = plain_json(&self.verdict());
         Map::from_iter([("verdict".to_string(), verdict)])
     }
 }
