@@ -37,14 +37,8 @@ try {
   // without the browser's start-up.
   const firstRenderMs = await visit.page.evaluate(() => performance.now());
   console.log(`browser first_render_ms: ${firstRenderMs.toFixed(0)}`);
-  // Closed while the core is timed on another page: a page playing would share its CPU.
-  await visit.page.close();
 
-  // The Kafka core's benchmarks live in the practice bundle (Inkwell's page), which carries
-  // that core anyway; the consumer-group lessons' bundles keep their download for learners.
-  const core = await openPage(browser, `${site.url}#/inkwell`);
-  await waitForApp(core.page);
-  const result = await core.page.evaluate(async () => {
+  const result = await visit.page.evaluate(async () => {
     const bench = window.__streamlab?.bench;
     if (typeof bench !== 'function') return { available: false };
     return { available: true, figures: await bench() };
@@ -53,7 +47,7 @@ try {
     // The first call also warms the page's code (its figure is the cold start); the median
     // of five more is what the core costs once warm, the figure the targets are about.
     console.log(`browser bench: ${JSON.stringify(result.figures)}`);
-    const warm = await core.page.evaluate(async () => {
+    const warm = await visit.page.evaluate(async () => {
       const runs = [];
       for (let i = 0; i < 5; i += 1) runs.push(await window.__streamlab.bench());
       return runs;
@@ -63,29 +57,9 @@ try {
     console.log('browser bench: not available (the app defines no window.__streamlab.bench() yet)');
   }
 
-  // The rebalance storm with 32 members, ten simulated minutes, in this browser's wasm.
-  // The first run is cold, as above; the median of three more is the warm figure.
-  const storm = await core.page.evaluate(() => window.__streamlab.benchStorm());
-  console.log(`browser storm_32_members_10min: ${JSON.stringify(storm)}`);
-  const stormWarm = await core.page.evaluate(async () => {
-    const runs = [];
-    for (let i = 0; i < 3; i += 1) runs.push(await window.__streamlab.benchStorm());
-    return runs;
-  });
-  console.log(`browser storm_32_members_10min_warm_median_of_3: ${JSON.stringify(medianByField(stormWarm))}`);
-
-  // Seeking in a ten-minute run of the default lesson, worst case (a whole checkpoint
-  // spacing replayed), as the scrubber does it.
-  const seek = await core.page.evaluate(() => window.__streamlab.benchSeek());
-  console.log(`browser seek_default_lesson_10min: ${JSON.stringify(seek)}`);
-
-  await core.page.close();
-
   // Frame time at 8x: the work each animation frame does (advance the core, build the
   // snapshot, render), measured by the app itself, over five seconds of playing.
-  const lesson = await openPage(browser, `${site.url}#/partitions`);
-  await waitForApp(lesson.page);
-  const page = lesson.page;
+  const page = visit.page;
   for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowUp');
   await page.waitForTimeout(1000);
   await page.evaluate(() => window.__streamlab.resetStats());
@@ -139,6 +113,22 @@ try {
   }
 
   await everyLessonAtTenMinutes(browser, site.url);
+
+  // The rebalance storm with 32 members, ten simulated minutes, in this browser's wasm.
+  // The first run is cold, as above; the median of three more is the warm figure.
+  const storm = await page.evaluate(() => window.__streamlab.benchStorm());
+  console.log(`browser storm_32_members_10min: ${JSON.stringify(storm)}`);
+  const stormWarm = await page.evaluate(async () => {
+    const runs = [];
+    for (let i = 0; i < 3; i += 1) runs.push(await window.__streamlab.benchStorm());
+    return runs;
+  });
+  console.log(`browser storm_32_members_10min_warm_median_of_3: ${JSON.stringify(medianByField(stormWarm))}`);
+
+  // Seeking in a ten-minute run of the default lesson, worst case (a whole checkpoint
+  // spacing replayed), as the scrubber does it.
+  const seek = await page.evaluate(() => window.__streamlab.benchSeek());
+  console.log(`browser seek_default_lesson_10min: ${JSON.stringify(seek)}`);
 
   // The window operator on the native benchmark's workload: 1 M events, 10 k keys, tumbling.
   // It is the event-time bundle's benchmark, so it runs on a page of that bundle.

@@ -64,7 +64,8 @@ pub static PARTITIONS: Bundle = Bundle {
     lessons: &[&kafka::lessons::partitions::LESSON],
     gallery: None,
     styles: &[kafka::STYLE],
-    install_hooks: no_hooks,
+    // The browser benchmark times the Kafka core from the first lesson's page.
+    install_hooks: kafka::benches::install,
 };
 
 pub static REBALANCES: Bundle = Bundle {
@@ -153,9 +154,7 @@ pub static PRACTICE: Bundle = Bundle {
     gallery: None,
     // Inkwell draws the Kafka family's diagram, counters and lag chart.
     styles: &[kafka::STYLE, practice::STYLE],
-    // The browser benchmark times the Kafka core from here: Inkwell's page carries that core
-    // anyway and has room under the download budget, which the consumer-group lessons lack.
-    install_hooks: kafka::benches::install,
+    install_hooks: no_hooks,
 };
 
 /// Every bundle, for the tests that hold them, the catalog and the loader together (a

@@ -4,7 +4,7 @@
 //! and knob-to-picture latencies (to the rendered picture, and to the paint after it), see
 //! how runs started (from zero or from a kept run) and whether nearby runs are still being
 //! prepared, and call the benchmarks a bundle adds with [`define_hook`] (`bench()`,
-//! `benchStorm()` and `benchSeek()` in the practice bundle, `benchWindow()` in the event-time
+//! `benchStorm()` and `benchSeek()` in the partitions bundle, `benchWindow()` in the event-time
 //! one) to time the core inside the browser. The event-time playground publishes its run's
 //! fingerprint as `traceHash()` while paused. The playground publishes into a thread-local
 //! after each frame; the JS functions only read.

@@ -1,13 +1,16 @@
-//! The Kafka core's benchmarks on `window.__streamlab`: the core timed inside the browser on the
-//! default lesson (`bench()`), the 32-member rebalance storm (`benchStorm()`) and the scrubber's
-//! worst seek (`benchSeek()`). `tests/bench/browser-bench.mjs` calls them on Inkwell's page: the
-//! practice bundle carries the Kafka core anyway and has room under the download budget, where
-//! the consumer-group lessons' bundles have none to spare for code no learner runs.
+//! The partitions bundle's benchmarks on `window.__streamlab`: the core timed inside the browser on
+//! the default lesson (`bench()`), the 32-member rebalance storm (`benchStorm()`) and the
+//! scrubber's worst seek (`benchSeek()`). `tests/bench/browser-bench.mjs` calls them; they
+//! live with the family so that no other bundle carries the Kafka core for their sake.
 
 use crate::shell::test_hooks::{define_hook, figures_object, now_ms, set_figures, stats};
 use streamlab_sim::family::timeline::Timeline;
+use streamlab_sim::invariant::holds;
 use streamlab_sim::kafka::{Scenario, World};
 use wasm_bindgen::prelude::*;
+
+/// What the benchmarks' scenarios are: a lesson's default and a preset, both valid.
+const VALID: &str = "a lesson's default and its presets are valid";
 
 /// Adds the benchmarks to `window.__streamlab`.
 pub fn install() {
@@ -21,13 +24,13 @@ pub fn install() {
 fn bench() -> JsValue {
     let scenario = Scenario::default();
     let started = now_ms();
-    let mut world = World::new(&scenario).expect("the default scenario is valid");
+    let mut world = holds(World::new(&scenario), VALID);
     world.advance_to(600_000);
     let elapsed_ms = now_ms() - started;
     // Counted as the native benchmark counts them: records produced.
     let records = world.producer().sent() as f64;
     let resim_started = now_ms();
-    let mut again = World::new(&scenario).expect("valid");
+    let mut again = holds(World::new(&scenario), VALID);
     again.advance_to(60_000);
     let resim_ms = now_ms() - resim_started;
     figures_object(&[
@@ -41,7 +44,7 @@ fn bench() -> JsValue {
 fn bench_storm() -> JsValue {
     let scenario = streamlab_sim::kafka::presets::storm_32_members();
     let started = now_ms();
-    let mut world = World::new(&scenario).expect("valid");
+    let mut world = holds(World::new(&scenario), VALID);
     world.advance_to(scenario.duration_ms);
     let elapsed_ms = now_ms() - started;
     figures_object(&[
@@ -56,7 +59,7 @@ fn bench_storm() -> JsValue {
 /// checkpoint boundary somewhere in the run, the worst case.
 fn bench_seek() -> JsValue {
     let ten_minutes_ms = 600_000;
-    let mut timeline = Timeline::new(World::new(&Scenario::default()).expect("valid"));
+    let mut timeline = Timeline::new(holds(World::new(&Scenario::default()), VALID));
     let started = now_ms();
     timeline.seek(ten_minutes_ms);
     let first_play_ms = now_ms() - started;
