@@ -24,7 +24,8 @@ pub fn plain_json(value: &impl serde::Serialize) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
-    use super::holds;
+    use super::{holds, plain_json};
+    use crate::replay::sorted_map::SortedMap;
 
     #[test]
     fn the_value_comes_through() {
@@ -37,6 +38,16 @@ mod tests {
         holds(
             Err::<u32, _>("the error's own text"),
             "plain data always serializes",
+        );
+    }
+
+    #[test]
+    fn plain_data_becomes_the_tree_its_json_text_reads_back_as() {
+        let mut lag = SortedMap::new();
+        lag.insert("search".to_string(), 12u64);
+        assert_eq!(
+            plain_json(&(lag, [0.5, 2.0], "p0")),
+            serde_json::json!([{ "search": 12 }, [0.5, 2.0], "p0"])
         );
     }
 }
