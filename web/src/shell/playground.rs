@@ -43,7 +43,7 @@ use crate::platform::shared::Shared;
 use streamlab_sim::family::preset;
 use streamlab_sim::family::Headless;
 use streamlab_sim::family::Simulation;
-use streamlab_sim::invariant::holds;
+use streamlab_sim::invariant::Surely;
 use streamlab_sim::misconceptions::Misconception;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -158,10 +158,8 @@ impl<F: LessonFamily> Component for Playground<F> {
             Ok(run) => (initial.scenario.clone(), run),
             Err(_) => {
                 let fallback = lesson.default_scenario();
-                let run = holds(
-                    Run::new(lesson, &fallback, clock.now_ms()),
-                    "a lesson's default is valid",
-                );
+                let run = Run::new(lesson, &fallback, clock.now_ms())
+                    .surely("a lesson's default is valid");
                 (fallback, run)
             }
         };

@@ -6,6 +6,7 @@
 
 use super::records::Record;
 use super::WindowId;
+use crate::invariant::Surely;
 use crate::replay::sorted_map::SortedMap;
 use crate::window::{LatePolicy, Output, WindowConfig, WindowOperator, WindowSpec};
 
@@ -18,7 +19,7 @@ pub(crate) fn ground_truth(records: &[Record], window: WindowSpec) -> SortedMap<
     for record in by_true_time {
         operator
             .push(&record.key, record.true_ms, &mut out)
-            .expect("true times are within the operator's range");
+            .surely("true times are within the operator's range");
     }
     operator.finish(&mut out);
     let mut truth = SortedMap::new();
@@ -39,5 +40,5 @@ pub(crate) fn in_order_operator(window: WindowSpec) -> WindowOperator<u32> {
         allowed_lateness_ms: 0,
         late: LatePolicy::Drop,
     })
-    .expect("the scenario's window spec was validated")
+    .surely("the scenario's window spec was validated")
 }

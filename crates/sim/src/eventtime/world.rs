@@ -18,6 +18,7 @@ use super::snapshot::{
 };
 use super::truth::{ground_truth, in_order_operator};
 use super::watermarks::Watermarks;
+use crate::invariant::Surely;
 use crate::replay::chunked::ChunkedVec;
 use crate::replay::sorted_map::{SortedMap, SortedSet};
 use crate::replay::trace::TraceHasher;
@@ -100,7 +101,7 @@ impl EventTimeWorld {
                 LateRecordPolicy::Drop | LateRecordPolicy::Restate => LatePolicy::Drop,
             },
         })
-        .expect("the scenario's windowing knobs were validated");
+        .surely("the scenario's windowing knobs were validated");
         let truth = Arc::new(ground_truth(&records, scenario.window));
         let outage_ms = outage_span_ms(&scenario);
         Ok(Self {
@@ -330,7 +331,7 @@ impl EventTimeWorld {
         self.trace.fold_record(record.index, event_ms);
         self.processing_time
             .insert(&record.key, record.processed_ms, &mut self.scratch)
-            .expect("processing times are within the operator's range");
+            .surely("processing times are within the operator's range");
         // Processing times only grow, so nothing is late and no pane comes out here.
         self.scratch.clear();
         if record.processed_ms > record.received_ms {
@@ -344,7 +345,7 @@ impl EventTimeWorld {
         let dropped_before = self.event_time.summary().dropped;
         self.event_time
             .insert(&record.key, event_ms, &mut self.scratch)
-            .expect("event times are within the operator's range");
+            .surely("event times are within the operator's range");
         if self.event_time.summary().dropped > dropped_before {
             self.count_dropped(&record, event_ms, now_ms);
         }

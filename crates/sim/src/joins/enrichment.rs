@@ -12,6 +12,7 @@ use super::inputs::{EnrichInput, Order, TierChange};
 use super::scenario::JoinsScenario;
 use super::temporal::{TemporalJoin, TemporalOutput};
 use super::two_input::Side;
+use crate::invariant::Surely;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -193,7 +194,7 @@ impl EnrichmentLane {
                             value,
                             &mut outputs[clock as usize],
                         )
-                        .expect("generated times are valid");
+                        .surely("generated times are valid");
                     self.record(run, clock, &mut outputs[clock as usize], tell);
                 }
             }

@@ -25,6 +25,7 @@ use super::sketch::{error_bound, CountMinSketch, SketchTopK};
 use super::topk::{top_k, TopK, TopWindow};
 use super::windowed::{ClosedWindow, WindowedState};
 use super::TopKConfig;
+use crate::invariant::Surely;
 use crate::replay::sorted_map::SortedMap;
 use crate::window::{Watermark, WindowSpec};
 use serde::Serialize;
@@ -180,7 +181,7 @@ impl RankingLane {
             k: t.k,
             max_out_of_orderness_ms: scenario.max_out_of_orderness_ms as i64,
         };
-        let topk = || TopK::new(config).expect("the scenario's window was validated");
+        let topk = || TopK::new(config).surely("the scenario's window was validated");
         let partitions = t.partitions;
         let spread = |count: u32, name: fn(u32) -> String| -> Vec<u32> {
             (0..count)
@@ -197,7 +198,7 @@ impl RankingLane {
             by_user: (0..partitions).map(|_| topk()).collect(),
             item_partition: spread(t.items, item_name),
             user_partition: spread(t.users, user_name),
-            sketch: WindowedState::new(config.window).expect("validated"),
+            sketch: WindowedState::new(config.window).surely("validated"),
             sketch_template: CountMinSketch::new(
                 t.sketch_width,
                 t.sketch_depth,
@@ -245,11 +246,11 @@ impl RankingLane {
             let item = view.item;
             self.exact
                 .push(&item, time_ms, &mut exact_closed)
-                .expect("generated times are valid");
+                .surely("generated times are valid");
             let by_item = self.item_partition[item as usize] as usize;
             let by_user = self.user_partition[view.user as usize] as usize;
-            self.by_item[by_item].insert(&item, time_ms).expect("valid");
-            self.by_user[by_user].insert(&item, time_ms).expect("valid");
+            self.by_item[by_item].insert(&item, time_ms).surely("valid");
+            self.by_user[by_user].insert(&item, time_ms).surely("valid");
             let (template, candidates) = (&self.sketch_template, self.candidates);
             self.sketch
                 .insert(time_ms, |state| {
@@ -257,7 +258,7 @@ impl RankingLane {
                         .get_or_insert_with(|| SketchTopK::new(template.empty_like(), candidates))
                         .add(u64::from(item))
                 })
-                .expect("valid");
+                .surely("valid");
             self.close(self.exact.watermark(), &mut exact_closed, now, tell);
         }
         self.track_state();

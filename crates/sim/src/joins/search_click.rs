@@ -15,6 +15,7 @@ use super::inputs::SearchClick;
 use super::interval::{IntervalJoin, JoinOutput};
 use super::scenario::JoinsScenario;
 use super::two_input::Side;
+use crate::invariant::Surely;
 use crate::window::Watermark;
 use serde::Serialize;
 use std::sync::Arc;
@@ -160,7 +161,7 @@ impl SearchClickLane {
             self.set_fate(side, session, Fate::Held);
             self.join
                 .push(side, session, session, time_ms as i64, &mut out)
-                .expect("generated times are valid");
+                .surely("generated times are valid");
             self.settle(&mut out, tell);
         }
     }

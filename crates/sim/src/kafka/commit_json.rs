@@ -7,6 +7,7 @@
 //! be exactly serde's, or every run's trace hash would change: the tests hold them equal for
 //! any commit event, and the trace's fold equal to the fold of those bytes.
 
+use crate::invariant::Surely;
 use crate::kafka::events::{CommitCause, Event, EventKind, PartitionOffset};
 use crate::replay::trace::{Literal, TraceHasher};
 
@@ -93,7 +94,7 @@ fn write_string_content(out: &mut impl JsonOut, text: &str) {
     if text.as_bytes().iter().all(plain) {
         out.bytes(text.as_bytes());
     } else {
-        let quoted = serde_json::to_vec(text).expect("a string always serializes");
+        let quoted = serde_json::to_vec(text).surely("a string always serializes");
         out.bytes(&quoted[1..quoted.len() - 1]);
     }
 }

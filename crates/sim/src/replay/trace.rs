@@ -12,6 +12,8 @@
 //! with a table of 256 entries, to exactly the value the byte-by-byte fold gives: the hashes
 //! stay the same, only sooner.
 
+use crate::invariant::Surely;
+
 const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// An odd constant with well-spread bits (2^64 / golden ratio), as in FxHash.
@@ -44,10 +46,7 @@ impl TraceHasher {
         JSON_SCRATCH.with(|scratch| {
             let mut bytes = scratch.borrow_mut();
             bytes.clear();
-            crate::invariant::holds(
-                serde_json::to_writer(&mut *bytes, value),
-                "events always serialize",
-            );
+            serde_json::to_writer(&mut *bytes, value).surely("events always serialize");
             self.write_bytes(&bytes);
         });
     }

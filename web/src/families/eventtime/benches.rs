@@ -3,7 +3,7 @@
 //! that already compiles the operator, so no other bundle carries it.
 
 use crate::shell::test_hooks::{define_hook, figures_object, now_ms};
-use streamlab_sim::invariant::holds;
+use streamlab_sim::invariant::Surely;
 use streamlab_sim::window::workload::{
     reference_config, reference_events, REFERENCE_EVENTS, REFERENCE_KEYS,
 };
@@ -24,16 +24,12 @@ fn bench_window() -> JsValue {
     let config = reference_config(WindowSpec::Tumbling { size_ms: 60_000 });
     let mut out = Vec::with_capacity(1024);
     let started = now_ms();
-    let mut operator = holds(
-        WindowOperator::<u32>::new(config),
-        "the reference config is valid",
-    );
+    let mut operator = WindowOperator::<u32>::new(config).surely("the reference config is valid");
     for &(key, time_ms) in &events {
         // Fewer than 2^32 keys by construction.
-        holds(
-            operator.push(&(key as u32), time_ms, &mut out),
-            "the reference events are valid",
-        );
+        operator
+            .push(&(key as u32), time_ms, &mut out)
+            .surely("the reference events are valid");
         out.clear();
     }
     operator.finish(&mut out);

@@ -5,7 +5,7 @@
 
 use crate::shell::test_hooks::{define_hook, figures_object, now_ms, set_figures, stats};
 use streamlab_sim::family::timeline::Timeline;
-use streamlab_sim::invariant::holds;
+use streamlab_sim::invariant::Surely;
 use streamlab_sim::kafka::{Scenario, World};
 use wasm_bindgen::prelude::*;
 
@@ -24,13 +24,13 @@ pub fn install() {
 fn bench() -> JsValue {
     let scenario = Scenario::default();
     let started = now_ms();
-    let mut world = holds(World::new(&scenario), VALID);
+    let mut world = World::new(&scenario).surely(VALID);
     world.advance_to(600_000);
     let elapsed_ms = now_ms() - started;
     // Counted as the native benchmark counts them: records produced.
     let records = world.producer().sent() as f64;
     let resim_started = now_ms();
-    let mut again = holds(World::new(&scenario), VALID);
+    let mut again = World::new(&scenario).surely(VALID);
     again.advance_to(60_000);
     let resim_ms = now_ms() - resim_started;
     figures_object(&[
@@ -44,7 +44,7 @@ fn bench() -> JsValue {
 fn bench_storm() -> JsValue {
     let scenario = streamlab_sim::kafka::presets::storm_32_members();
     let started = now_ms();
-    let mut world = holds(World::new(&scenario), VALID);
+    let mut world = World::new(&scenario).surely(VALID);
     world.advance_to(scenario.duration_ms);
     let elapsed_ms = now_ms() - started;
     figures_object(&[
@@ -59,7 +59,7 @@ fn bench_storm() -> JsValue {
 /// checkpoint boundary somewhere in the run, the worst case.
 fn bench_seek() -> JsValue {
     let ten_minutes_ms = 600_000;
-    let mut timeline = Timeline::new(holds(World::new(&Scenario::default()), VALID));
+    let mut timeline = Timeline::new(World::new(&Scenario::default()).surely(VALID));
     let started = now_ms();
     timeline.seek(ten_minutes_ms);
     let first_play_ms = now_ms() - started;

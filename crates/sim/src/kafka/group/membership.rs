@@ -10,7 +10,7 @@
 
 use super::{Group, GroupState, Liveness, Rebalance, StepSink};
 use crate::assignor::{Assignment, GroupSubscription, MemberSubscription, TopicPartition};
-use crate::invariant::holds;
+use crate::invariant::Surely;
 use crate::kafka::events::{
     CommitCause, Event, EventKind, MemberPartitions, RebalanceReason, RemovalReason,
 };
@@ -334,10 +334,8 @@ impl Group {
     /// The leader's assignment for the joined members, and (cooperative) what each revokes.
     fn compute_assignment(&self, topic: &Topic) -> (Assignment, Assignment) {
         let subscription = self.subscription(topic);
-        holds(
-            (self.assignor.rebalance)(&subscription),
-            "the group's own subscription is always valid",
-        )
+        (self.assignor.rebalance)(&subscription)
+            .surely("the group's own subscription is always valid")
     }
 
     fn subscription(&self, topic: &Topic) -> GroupSubscription {

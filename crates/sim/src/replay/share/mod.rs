@@ -26,8 +26,8 @@ pub mod query;
 
 pub use json_tree::{nearest_double, ReadDecimal};
 
-use crate::invariant::holds;
 use crate::invariant::plain_json;
+use crate::invariant::Surely;
 use crate::quote::{quote, shorten};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -78,7 +78,7 @@ where
 pub fn pack_changes(changes: &Value) -> String {
     pack(
         2,
-        &holds(serde_json::to_vec(changes), "a JSON value serializes"),
+        &serde_json::to_vec(changes).surely("a JSON value serializes"),
     )
 }
 
@@ -115,7 +115,7 @@ fn read_tree(json: &[u8], read_decimal: ReadDecimal) -> Result<Value, ShareError
 pub fn encode_value<T: Serialize>(value: &T) -> String {
     pack(
         1,
-        &holds(serde_json::to_vec(value), "plain data always serializes"),
+        &serde_json::to_vec(value).surely("plain data always serializes"),
     )
 }
 
