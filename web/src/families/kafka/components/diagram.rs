@@ -227,6 +227,11 @@ struct Triangle {
     size: f64,
 }
 
+/// The triangle whose tip is at (`tip_x`, `top`), `size` high.
+fn triangle(tip_x: f64, top: f64, size: f64) -> Triangle {
+    Triangle { tip_x, top, size }
+}
+
 impl std::fmt::Display for Triangle {
     fn fmt(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
         let base = N(self.top + self.size);
@@ -239,11 +244,19 @@ impl std::fmt::Display for Triangle {
     }
 }
 
-/// A `<title>` (a tooltip) saying `text`, or nothing without `details`.
-fn title(out: &mut String, details: bool, text: std::fmt::Arguments) {
-    if details {
-        put(out, format_args!("<title>{text}</title>"));
+/// An element opened by `open` and closed by `close`, with a `<title>` (a tooltip) saying
+/// `title` if there is one.
+fn element_with_title(
+    out: &mut String,
+    open: std::fmt::Arguments,
+    title: Option<std::fmt::Arguments>,
+    close: &str,
+) {
+    put(out, open);
+    if let Some(title) = title {
+        put(out, format_args!("<title>{title}</title>"));
     }
+    out.push_str(close);
 }
 
 /// One group's markers under partition `p`.
@@ -264,54 +277,45 @@ fn group_lane(
     let (position_x, _) = layout.offset_x(progress.position, end);
     let (committed_x, _) = layout.offset_x(progress.committed, end);
     let (processed_x, behind) = layout.offset_x(progress.processed, end);
-    put(
+    out.push_str(r#"<g class="lane">"#);
+    element_with_title(
         out,
         format_args!(
-            r#"<g class="lane"><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{colour}" stroke-width="2">"#,
+            r#"<line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{colour}" stroke-width="2">"#,
             N(lane_top - 2.0),
             N(lane_top + size),
             x = N(processed_x),
         ),
+        details.then_some(format_args!(
+            "{id}: processed up to offset {}",
+            progress.processed
+        )),
+        "</line>",
     );
-    title(
-        out,
-        details,
-        format_args!("{id}: processed up to offset {}", progress.processed),
-    );
-    let solid = Triangle {
-        tip_x: committed_x,
-        top: lane_top,
-        size,
-    };
-    put(
-        out,
-        format_args!(r#"</line><polygon points="{solid}" fill="{colour}">"#),
-    );
-    title(
-        out,
-        details,
-        format_args!("{id}: committed offset {}", progress.committed),
-    );
-    let hollow = Triangle {
-        tip_x: position_x,
-        top: lane_top,
-        size,
-    };
-    put(
+    element_with_title(
         out,
         format_args!(
-            r#"</polygon><polygon points="{hollow}" fill="white" stroke="{colour}" stroke-width="1.5">"#
+            r#"<polygon points="{}" fill="{colour}">"#,
+            triangle(committed_x, lane_top, size)
         ),
+        details.then_some(format_args!(
+            "{id}: committed offset {}",
+            progress.committed
+        )),
+        "</polygon>",
     );
-    title(
+    element_with_title(
         out,
-        details,
         format_args!(
+            r#"<polygon points="{}" fill="white" stroke="{colour}" stroke-width="1.5">"#,
+            triangle(position_x, lane_top, size)
+        ),
+        details.then_some(format_args!(
             "{id}: position {} (next offset poll() returns)",
             progress.position
-        ),
+        )),
+        "</polygon>",
     );
-    out.push_str("</polygon>");
     if behind {
         put(
             out,
