@@ -26,8 +26,7 @@ pub mod query;
 
 pub use json_tree::{nearest_double, ReadDecimal};
 
-use crate::invariant::plain_json;
-use crate::invariant::Surely;
+use crate::invariant::{plain_json, Surely};
 use crate::quote::{quote, shorten};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
