@@ -1,7 +1,7 @@
 //! What every part of the app needs from the browser and the page: animation frames and
 //! keys, the theme and its colours, the palette, the charts' drawing (and measuring their text),
-//! the diagrams' numbers and markup written as text, reading typed numbers, the `Shared` prop, and the embedded style
-//! sheets' minifying.
+//! the diagrams' numbers and markup written as text, keeping a number in range, reading typed
+//! numbers, the `Shared` prop, and the embedded style sheets' minifying.
 
 pub mod bounded;
 pub mod browser;
