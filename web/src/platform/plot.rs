@@ -1,24 +1,23 @@
-//! The lessons' canvas charts, drawn through plotters on its canvas backend (plotters-canvas).
+//! The lessons' canvas charts, drawn on plotters-canvas's backend.
 //!
 //! A thin layer that gives the three charts one vocabulary: a plot with the theme's paper,
 //! grid, axes, tick labels and axis titles; shaded bands; solid or dashed lines; point
-//! markers; text; a legend. Plotters lays out and draws all of it; this module only chooses
-//! the styles, keeps tick labels free of a needless ".0", and sizes the label areas so an axis
-//! title never overlaps a tick label. Colours are plotters' own `RGBColor`, named [`Rgb`]
-//! here.
+//! markers; text; a legend. Plotters picks the ticks (round numbers) and maps data to pixels;
+//! this module lays the plot out and draws each part with one call to the canvas backend, in
+//! the places and order plotters' chart builder and mesh would. Those are generic layers
+//! (label areas split and sorted, boxed elements, mesh closures) that cost every bundle some
+//! 15 KB of WebAssembly for three plain charts. This module also chooses the styles, keeps
+//! tick labels free of a needless ".0", and sizes the label areas so an axis title never
+//! overlaps a tick label. Colours are plotters' own `RGBColor`, named [`Rgb`] here.
 
 use crate::platform::measured_canvas::MeasuredCanvas;
 use crate::platform::theme::ChartInk;
-use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, ValueFormatter};
+use plotters::coord::ranged1d::Ranged;
 use plotters::coord::types::RangedCoordf64;
-use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
-use plotters::prelude::{
-    Cartesian2d, ChartBuilder, ChartContext, Circle, Color, Cross, DrawingArea, DynElement,
-    EmptyElement, FontFamily, IntoDrawingArea, IntoDynElement, IntoFont, PathElement, Polygon,
-    Ranged, Rectangle, ShapeStyle, Text, TextStyle,
-};
-use std::iter::once;
+use plotters::prelude::{Color, FontFamily, IntoFont, ShapeStyle, TextStyle};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
+use plotters_backend::DrawingBackend;
 use std::ops::Range;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -71,10 +70,10 @@ impl Look {
 
 /// Tick labels, axis titles, legend labels and notes.
 const FONT_PX: u32 = 12;
-/// Tick marks' length; plotters puts the labels twice as far from the axis.
+/// Tick marks' length; the labels sit twice as far from the axis, as in plotters.
 const TICK_PX: i32 = 5;
 /// Under the plot: the tick marks and labels (2 × 5 + 12 px), then a gap, then the x title,
-/// which plotters sets against the bottom of this area, so the two never overlap.
+/// set against the bottom of this area, so the two never overlap.
 const X_LABEL_AREA_PX: u32 = 40;
 /// Left of the y tick labels: the rotated y title (12 px) and a gap.
 const Y_TITLE_PX: u32 = 16;
@@ -98,80 +97,59 @@ pub struct Layout {
     pub y: (f64, f64),
 }
 
-/// Anything plotters draws at points of type `C` (data units on the chart, pixels in a legend).
-type Element<C> = DynElement<'static, MeasuredCanvas, C>;
-
-type Chart = ChartContext<'static, MeasuredCanvas, Cartesian2d<Axis, Axis>>;
-
-/// Plotters' `f64` axis without its own tick labels. Its default labels print through the
-/// standard library's float formatting (some 15 KB of WebAssembly in every bundle) even when,
-/// as here, a label formatter replaces them; this axis has none, so they are not linked.
-struct Axis(RangedCoordf64);
-
-impl From<Range<f64>> for Axis {
-    fn from(range: Range<f64>) -> Self {
-        Axis(range.into())
-    }
+/// The plotting area on the canvas, in pixels; `right` and `bottom` are just outside it.
+#[derive(Clone, Copy)]
+struct Frame {
+    left: i32,
+    top: i32,
+    right: i32,
+    bottom: i32,
 }
 
-impl Ranged for Axis {
-    type FormatOption = NoDefaultFormatting;
-    type ValueType = f64;
-
-    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        self.0.map(value, limit)
-    }
-
-    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
-        self.0.key_points(hint)
-    }
-
-    fn range(&self) -> Range<f64> {
-        self.0.range()
-    }
-}
-
-impl ValueFormatter<f64> for Axis {
-    /// Never called: [`Plot::axes`] gives both axes a label formatter.
-    fn format(_value: &f64) -> String {
-        String::new()
-    }
-}
-
-/// A canvas being drawn on through plotters.
+/// A canvas being drawn on: plotters-canvas's backend, the plot's frame, and plotters' `f64`
+/// axes mapping data to pixels.
 pub struct Plot {
-    chart: Chart,
+    canvas: MeasuredCanvas,
     ink: ChartInk,
-    /// The canvas's 2D context, for the one setting plotters has no word for: line dashes.
-    context: CanvasRenderingContext2d,
+    frame: Frame,
+    x: RangedCoordf64,
+    y: RangedCoordf64,
 }
 
 impl Plot {
     /// Paints the theme's paper over `canvas` and lays the plot out on it; `None` when the
     /// canvas has no 2D context.
+    ///
+    /// The layout is plotters' `ChartBuilder`'s for these settings: the margin all round, a
+    /// label area under the plot and one left of it.
     pub fn new(canvas: &HtmlCanvasElement, layout: Layout) -> Option<Plot> {
-        let backend = MeasuredCanvas::new(canvas)?;
-        let context = backend.context().clone();
+        let mut canvas = MeasuredCanvas::new(canvas)?;
         // Plotters' canvas backend strokes with the canvas's default mitre joins, which spike
         // at every sharp turn of a jagged line and has no setting for it.
-        context.set_line_join("round");
-        let root = backend.into_drawing_area();
+        canvas.context().set_line_join("round");
         let ink = ChartInk::current();
-        root.fill(&ink.paper).ok()?;
-        let y = layout.y.0..layout.y.1;
+        let (width, height) = canvas.get_size();
+        let (width, height) = (width as i32, height as i32);
+        canvas
+            .draw_rect((0, 0), (width, height), &ink.paper, true)
+            .ok()?;
+        let y = RangedCoordf64::from(layout.y.0..layout.y.1);
         let y_label_area = layout
             .y_label_area
-            .max(y_label_room(&root, y.clone(), &font(&ink)));
-        let chart = ChartBuilder::on(&root)
-            .margin(layout.margin)
-            .x_label_area_size(X_LABEL_AREA_PX)
-            .y_label_area_size(y_label_area)
-            .build_cartesian_2d(Axis::from(layout.x.0..layout.x.1), Axis::from(y))
-            .ok()?;
+            .max(y_label_room(&mut canvas, &y, &font(&ink)));
+        let margin = layout.margin as i32;
+        let frame = Frame {
+            left: margin + y_label_area as i32,
+            top: margin,
+            right: width - margin,
+            bottom: height - margin - X_LABEL_AREA_PX as i32,
+        };
         Some(Plot {
-            chart,
+            canvas,
             ink,
-            context,
+            frame,
+            x: RangedCoordf64::from(layout.x.0..layout.x.1),
+            y,
         })
     }
 
@@ -180,90 +158,178 @@ impl Plot {
         self.ink
     }
 
+    /// `x` in data units to pixels across the canvas.
+    fn pixel_x(&self, x: f64) -> i32 {
+        self.x.map(&x, (self.frame.left, self.frame.right - 1))
+    }
+
+    /// `y` in data units to pixels down the canvas (the plot's bottom is the axis's start).
+    fn pixel_y(&self, y: f64) -> i32 {
+        self.y.map(&y, (self.frame.bottom - 1, self.frame.top))
+    }
+
+    fn pixel(&self, (x, y): (f64, f64)) -> (i32, i32) {
+        (self.pixel_x(x), self.pixel_y(y))
+    }
+
     /// The grid, the axes with tick labels and titles. `y_title` `None` leaves out the y axis
     /// and the horizontal grid lines.
+    ///
+    /// Drawn as plotters' mesh draws it, in its order: fine grid lines (up to
+    /// [`LIGHT_LINES`] per labelled step), the titles, the labelled grid lines over them,
+    /// then each axis with its labels and tick marks.
     pub fn axes(&mut self, x_title: &str, y_title: Option<&str>) {
-        let ink = self.ink;
-        let x_step = tick_step(self.chart.x_range());
-        let y_step = tick_step(self.chart.y_range());
-        let x_label = |x: &f64| tick_label(*x, x_step);
-        let y_label = |y: &f64| tick_label(*y, y_step);
-        let mut mesh = self.chart.configure_mesh();
-        mesh.x_labels(MOST_TICKS)
-            .y_labels(MOST_TICKS)
-            .max_light_lines(LIGHT_LINES)
-            .set_all_tick_mark_size(TICK_PX)
-            .light_line_style(ink.grid)
-            .bold_line_style(ink.grid)
-            // 2 px: plotters strokes the axes and tick marks as paths on whole pixels, where a
-            // 1 px line smears over two pixels at half strength.
-            .axis_style(ink.muted.stroke_width(2))
-            .label_style(font(&ink))
-            .axis_desc_style(font(&ink))
-            .x_label_formatter(&x_label)
-            .y_label_formatter(&y_label)
-            .x_desc(x_title);
-        match y_title {
-            Some(title) => mesh.y_desc(title),
-            None => mesh.disable_y_axis().disable_y_mesh(),
-        };
-        let _ = mesh.draw();
+        let with_y = y_title.is_some();
+        self.grid(MOST_TICKS * LIGHT_LINES, with_y);
+        self.titles(x_title, y_title);
+        self.grid(MOST_TICKS, with_y);
+        if with_y {
+            self.y_axis();
+        }
+        self.x_axis();
+    }
+
+    /// Grid lines at up to `most` round values on x, and on y when `with_y`.
+    fn grid(&mut self, most: usize, with_y: bool) {
+        let style = self.ink.grid.stroke_width(1);
+        let Frame {
+            left,
+            top,
+            right,
+            bottom,
+        } = self.frame;
+        for x in self.x.key_points(most) {
+            let at = self.pixel_x(x);
+            let _ = self.canvas.draw_line((at, bottom - 1), (at, top), &style);
+        }
+        if with_y {
+            for y in self.y.key_points(most) {
+                let at = self.pixel_y(y);
+                let _ = self.canvas.draw_line((left, at), (right - 1, at), &style);
+            }
+        }
+    }
+
+    /// The y title, turned to read upwards, left of the labels; the x title under the plot.
+    fn titles(&mut self, x_title: &str, y_title: Option<&str>) {
+        let Frame {
+            left,
+            top,
+            right,
+            bottom,
+        } = self.frame;
+        let style = font(&self.ink);
+        if let Some(title) = y_title {
+            let upwards = style
+                .transform(FontTransform::Rotate270)
+                .pos(Pos::new(HPos::Center, VPos::Top));
+            // Against the canvas's margin, which is also the plot's top.
+            let beside = (top, top + (bottom - top) / 2);
+            let _ = self.canvas.draw_text(title, &upwards, beside);
+        }
+        let under = style.pos(Pos::new(HPos::Center, VPos::Bottom));
+        let middle = left + (right - left) / 2;
+        let _ = self
+            .canvas
+            .draw_text(x_title, &under, (middle, bottom + X_LABEL_AREA_PX as i32));
+    }
+
+    /// The y axis along the plot's left edge, its labels right-aligned left of their ticks.
+    fn y_axis(&mut self) {
+        let style = self.axis_style();
+        let label = font(&self.ink).pos(Pos::new(HPos::Right, VPos::Center));
+        let Frame {
+            left, top, bottom, ..
+        } = self.frame;
+        let edge = left - 1;
+        let _ = self
+            .canvas
+            .draw_path([(edge, top), (edge, bottom - 1)], &style);
+        let step = tick_step(self.y.range());
+        for y in ticks(self.y.range()) {
+            let at = self.pixel_y(y);
+            if !(top..bottom).contains(&at) {
+                continue;
+            }
+            let text = tick_label(y, step);
+            let _ = self
+                .canvas
+                .draw_text(&text, &label, (left - 2 * TICK_PX, at));
+            let tick = [(edge - TICK_PX, at), (edge, at)];
+            let _ = self.canvas.draw_path(tick, &style);
+        }
+    }
+
+    /// The x axis along the plot's bottom edge, its labels centred under their ticks.
+    fn x_axis(&mut self) {
+        let style = self.axis_style();
+        let label = font(&self.ink).pos(Pos::new(HPos::Center, VPos::Top));
+        let Frame {
+            left,
+            right,
+            bottom,
+            ..
+        } = self.frame;
+        let _ = self
+            .canvas
+            .draw_path([(left, bottom), (right - 1, bottom)], &style);
+        let step = tick_step(self.x.range());
+        for x in ticks(self.x.range()) {
+            let at = self.pixel_x(x);
+            if !(left..right).contains(&at) {
+                continue;
+            }
+            let text = tick_label(x, step);
+            let _ = self
+                .canvas
+                .draw_text(&text, &label, (at, bottom + 2 * TICK_PX));
+            let tick = [(at, bottom), (at, bottom + TICK_PX)];
+            let _ = self.canvas.draw_path(tick, &style);
+        }
+    }
+
+    /// 2 px: the axes and tick marks are stroked as paths on whole pixels, where a 1 px line
+    /// smears over two pixels at half strength.
+    fn axis_style(&self) -> ShapeStyle {
+        self.ink.muted.stroke_width(2)
     }
 
     /// Shades the plot's full height between `from` and `to` (x in data units).
     pub fn band(&mut self, from: f64, to: f64, colour: Rgb, alpha: f64) {
-        let (x, y) = (self.chart.x_range(), self.chart.y_range());
+        let (x, y) = (self.x.range(), self.y.range());
         let (from, to) = (from.max(x.start), to.min(x.end));
         if to > from {
-            let corners = [(from, y.start), (to, y.end)];
-            let _ = self
-                .chart
-                .draw_series(once(Rectangle::new(corners, colour.mix(alpha).filled())));
+            let (a, b) = (self.pixel((from, y.start)), self.pixel((to, y.end)));
+            let corners = ((a.0.min(b.0), a.1.min(b.1)), (a.0.max(b.0), a.1.max(b.1)));
+            let shade = colour.mix(alpha);
+            let _ = self.canvas.draw_rect(corners.0, corners.1, &shade, true);
         }
     }
 
-    /// A line through `points` (data units). A dashed look is dashed by the canvas itself
-    /// (`setLineDash`) on one path: plotters' own dashed path strokes every dash as a path of
-    /// its own, hundreds per line, which made a chart of a dozen lines several times slower
-    /// to draw.
+    /// A line through `points` (data units).
     pub fn line(&mut self, points: &[(f64, f64)], look: &Look) {
-        let solid = Look {
-            dash: None,
-            ..*look
-        };
-        self.set_dash(look.dash);
-        let _ = self.chart.draw_series(once(path(points.to_vec(), &solid)));
-        self.set_dash(None);
-    }
-
-    fn set_dash(&self, dash: Option<(u32, u32)>) {
-        let segments = js_sys::Array::new();
-        if let Some((dash, gap)) = dash {
-            segments.push(&dash.into());
-            segments.push(&gap.into());
-        }
-        let _ = self.context.set_line_dash(&segments);
+        let pixels: Vec<(i32, i32)> = points.iter().map(|&at| self.pixel(at)).collect();
+        stroke(&mut self.canvas, pixels, look);
     }
 
     /// The look's marker at each of `points` (data units).
     pub fn markers(&mut self, points: impl IntoIterator<Item = (f64, f64)>, look: &Look) {
-        let _ = self
-            .chart
-            .draw_series(points.into_iter().map(|at| mark(at, look)));
+        for at in points {
+            let at = self.pixel(at);
+            mark(&mut self.canvas, at, look);
+        }
     }
 
     /// Text with its top-left corner at `at` (data units).
     pub fn text(&mut self, text: &str, at: (f64, f64)) {
-        let style = font(&self.ink);
-        let _ = self
-            .chart
-            .draw_series(once(Text::new(text.to_string(), at, style)));
+        let at = self.pixel(at);
+        let _ = self.canvas.draw_text(text, &font(&self.ink), at);
     }
 
     /// A vertical line across the plot at `x` (data units); none when `x` is off the axis.
     pub fn vertical(&mut self, x: f64, look: &Look) {
-        let y = self.chart.y_range();
-        if self.chart.x_range().contains(&x) {
+        let y = self.y.range();
+        if self.x.range().contains(&x) {
             self.line(&[(x, y.start), (x, y.end)], look);
         }
     }
@@ -276,34 +342,44 @@ impl Plot {
         }
         let ink = self.ink;
         let style = font(&ink);
-        // Laid out as plotters lays out its series labels (a box at (10, 10) in the plot, a
-        // margin, the samples' column, then the labels at 1.25 lines apart), but drawn here,
-        // because plotters would measure each label in the page, forcing a layout per label.
-        let area = self.chart.plotting_area().strip_coord_spec();
+        // Laid out as plotters lays out its series labels: a box 10 px into the plot, a
+        // margin, the samples' column, then the labels 1.25 lines apart.
         let line_px = (f64::from(FONT_PX) * 1.25) as i32;
         let sizes: Vec<(u32, u32)> = entries
             .iter()
             .map(|(label, _)| {
-                area.estimate_text_size(label, &style)
+                self.canvas
+                    .estimate_text_size(label, &style)
                     .unwrap_or((0, FONT_PX))
             })
             .collect();
         let widest = sizes.iter().map(|&(w, _)| w as i32).max().unwrap_or(0);
         let last_height = sizes.last().map_or(0, |&(_, h)| h as i32);
-        let (left, top, margin) = (10, 10, LEGEND_PADDING_PX);
+        let margin = LEGEND_PADDING_PX;
+        let (left, top) = (self.frame.left + 10, self.frame.top + 10);
         let width = widest + LEGEND_SAMPLE_PX + LEGEND_PADDING_PX + 2 * margin;
         let height = (entries.len() as i32 - 1) * line_px + last_height + 2 * margin;
-        let corners = [(left, top), (left + width, top + height)];
-        let _ = area.draw(&Rectangle::new(corners, ink.paper.mix(alpha).filled()));
-        let _ = area.draw(&Rectangle::new(corners, ink.grid));
+        let corners = ((left, top), (left + width, top + height));
+        let _ = (self.canvas).draw_rect(corners.0, corners.1, &ink.paper.mix(alpha), true);
+        let _ = (self.canvas).draw_rect(corners.0, corners.1, &ink.grid, false);
         for (row, &(label, look)) in entries.iter().enumerate() {
             let line_top = top + margin + row as i32 * line_px;
             let text_left = left + margin + LEGEND_SAMPLE_PX + LEGEND_PADDING_PX;
-            let _ = area.draw_text(label, &style, (text_left, line_top));
+            let _ = self.canvas.draw_text(label, &style, (text_left, line_top));
             // The canvas draws the glyphs from the line's top, so their middle is half the
             // font's size below it (a line's box is taller, by the font's leading).
             let middle = line_top + FONT_PX as i32 / 2;
-            let _ = area.draw(&sample((left + margin, middle), &look));
+            let sample_left = left + margin;
+            let sample = vec![
+                (sample_left, middle),
+                (sample_left + LEGEND_SAMPLE_PX, middle),
+            ];
+            stroke(&mut self.canvas, sample, &look);
+            mark(
+                &mut self.canvas,
+                (sample_left + LEGEND_SAMPLE_PX / 2, middle),
+                &look,
+            );
         }
     }
 }
@@ -315,46 +391,60 @@ fn font(ink: &ChartInk) -> TextStyle<'static> {
 
 /// The width left of the plot that the y tick labels of `y`, their tick marks and the title
 /// beside them need.
-fn y_label_room(root: &DrawingArea<MeasuredCanvas, Shift>, y: Range<f64>, font: &TextStyle) -> u32 {
-    let step = tick_step(y.clone());
-    let widest = ticks(y)
+fn y_label_room(canvas: &mut MeasuredCanvas, y: &RangedCoordf64, font: &TextStyle) -> u32 {
+    let step = tick_step(y.range());
+    let widest = ticks(y.range())
         .into_iter()
-        .filter_map(|tick| root.estimate_text_size(&tick_label(tick, step), font).ok())
+        .filter_map(|tick| {
+            canvas
+                .estimate_text_size(&tick_label(tick, step), font)
+                .ok()
+        })
         .map(|(width, _)| width)
         .max()
         .unwrap_or(0);
     Y_TITLE_PX + widest + 2 * TICK_PX as u32
 }
 
-/// The look's line through `points` as a plotters element, solid or dashed.
-fn path<C: Clone + 'static>(points: Vec<C>, look: &Look) -> Element<C> {
-    match look.dash {
-        None => PathElement::new(points, look.stroke()).into_dyn(),
-        Some((dash, gap)) => DashedPathElement::new(points, dash, gap, look.stroke()).into_dyn(),
+/// The look's line through `pixels`, in one path. A dashed look is dashed by the canvas itself
+/// (`setLineDash`): plotters' own dashed path strokes every dash as a path of its own,
+/// hundreds per line, which made a chart of a dozen lines several times slower to draw.
+fn stroke(canvas: &mut MeasuredCanvas, pixels: Vec<(i32, i32)>, look: &Look) {
+    set_dash(canvas.context(), look.dash);
+    let _ = canvas.draw_path(pixels, &look.stroke());
+    set_dash(canvas.context(), None);
+}
+
+fn set_dash(context: &CanvasRenderingContext2d, dash: Option<(u32, u32)>) {
+    let segments = js_sys::Array::new();
+    if let Some((dash, gap)) = dash {
+        segments.push(&dash.into());
+        segments.push(&gap.into());
     }
+    let _ = context.set_line_dash(&segments);
 }
 
-/// A legend entry's sample at `at` (pixels): a stretch of the look's line with its marker in
-/// the middle.
-fn sample(at: (i32, i32), look: &Look) -> Element<(i32, i32)> {
-    let stretch = path(vec![(0, 0), (LEGEND_SAMPLE_PX, 0)], look);
-    (EmptyElement::at(at) + stretch + mark((LEGEND_SAMPLE_PX / 2, 0), look)).into_dyn()
-}
-
-/// The look's marker at `at` as a plotters element: plotters' own circle, triangle, square or
-/// cross, chosen by the look.
-fn mark<C: Clone + 'static>(at: C, look: &Look) -> Element<C> {
+/// The look's marker centred on `at` (pixels), shaped as plotters' circle, triangle, square
+/// and cross markers are.
+fn mark(canvas: &mut MeasuredCanvas, (x, y): (i32, i32), look: &Look) {
     let (size, colour) = (look.marker_size, look.colour);
-    let centre = EmptyElement::at(at);
-    match look.marker {
-        Marker::Circle => (centre + Circle::new((0, 0), size, colour.filled())).into_dyn(),
-        Marker::Ring => (centre + Circle::new((0, 0), size, colour.stroke_width(1))).into_dyn(),
-        Marker::Triangle => (centre + Polygon::new(triangle(size), colour.filled())).into_dyn(),
-        Marker::Square => {
-            (centre + Rectangle::new([(-size, -size), (size, size)], colour.filled())).into_dyn()
+    let _ = match look.marker {
+        Marker::Circle => canvas.draw_circle((x, y), size.max(0) as u32, &colour, true),
+        Marker::Ring => canvas.draw_circle((x, y), size.max(0) as u32, &colour, false),
+        Marker::Triangle => {
+            let corners = triangle(size).into_iter().map(|(dx, dy)| (x + dx, y + dy));
+            canvas.fill_polygon(corners, &colour)
         }
-        Marker::Cross => (centre + Cross::new((0, 0), size, colour.stroke_width(2))).into_dyn(),
-    }
+        Marker::Square => {
+            canvas.draw_rect((x - size, y - size), (x + size, y + size), &colour, true)
+        }
+        Marker::Cross => {
+            let pen = colour.stroke_width(2);
+            let (x0, y0, x1, y1) = (x - size, y - size, x + size, y + size);
+            let _ = canvas.draw_line((x0, y0), (x1, y1), &pen);
+            canvas.draw_line((x0, y1), (x1, y0), &pen)
+        }
+    };
 }
 
 /// An upward triangle's corners around the centre, `size` pixels from it, as plotters'
@@ -494,6 +584,118 @@ pub fn line_chart(canvas: &HtmlCanvasElement, chart: &LineChart<'_>) {
 mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// A canvas of `width` × `height` pixels, not in the page.
+    fn canvas(width: u32, height: u32) -> HtmlCanvasElement {
+        use wasm_bindgen::JsCast;
+        let canvas: HtmlCanvasElement = web_sys::window()
+            .and_then(|window| window.document())
+            .and_then(|document| document.create_element("canvas").ok())
+            .and_then(|element| element.dyn_into().ok())
+            .unwrap_or_else(|| panic!("a canvas"));
+        canvas.set_width(width);
+        canvas.set_height(height);
+        canvas
+    }
+
+    /// The colour of the pixel at `(x, y)`.
+    fn pixel_at(plot: &Plot, (x, y): (i32, i32)) -> Rgb {
+        let image = plot
+            .canvas
+            .context()
+            .get_image_data(f64::from(x), f64::from(y), 1.0, 1.0)
+            .unwrap_or_else(|_| panic!("the canvas's pixels"));
+        let rgba = image.data();
+        Rgb(rgba[0], rgba[1], rgba[2])
+    }
+
+    fn layout() -> Layout {
+        Layout {
+            margin: 8,
+            y_label_area: 48,
+            x: (0.0, 100.0),
+            y: (0.0, 50.0),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn the_data_ranges_span_the_plot_between_the_label_areas() {
+        let plot = Plot::new(&canvas(400, 200), layout()).unwrap_or_else(|| panic!("a plot"));
+        let Frame {
+            left,
+            top,
+            right,
+            bottom,
+        } = plot.frame;
+        assert_eq!((top, right, bottom), (8, 400 - 8, 200 - 8 - 40));
+        assert!(left >= 8 + 48, "at least the label area asked for");
+        assert_eq!(
+            plot.pixel((0.0, 0.0)),
+            (left, bottom - 1),
+            "the origin at lower left"
+        );
+        assert_eq!(
+            plot.pixel((100.0, 50.0)),
+            (right - 1, top),
+            "the far corner at upper right"
+        );
+        assert_eq!(plot.pixel_x(50.0), left + (right - 1 - left) / 2);
+    }
+
+    #[wasm_bindgen_test]
+    fn the_axes_run_along_the_plots_left_and_bottom_edges() {
+        let mut plot = Plot::new(&canvas(400, 200), layout()).unwrap_or_else(|| panic!("a plot"));
+        let ink = plot.ink();
+        plot.axes("seconds", Some("records"));
+        let Frame {
+            left,
+            top,
+            right,
+            bottom,
+        } = plot.frame;
+        let (middle_x, middle_y) = ((left + right) / 2 + 3, (top + bottom) / 2 + 3);
+        // The axes are 2 px wide: the two columns left of the plot, the two rows at its foot.
+        assert_eq!(
+            pixel_at(&plot, (left - 2, middle_y)),
+            ink.muted,
+            "the y axis"
+        );
+        assert_eq!(pixel_at(&plot, (middle_x, bottom)), ink.muted, "the x axis");
+        assert_eq!(
+            pixel_at(&plot, (middle_x, bottom + 20)),
+            ink.paper,
+            "below the labels"
+        );
+        assert_eq!(
+            pixel_at(&plot, (right + 2, middle_y)),
+            ink.paper,
+            "the margin"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn without_a_y_title_there_is_no_y_axis() {
+        let mut plot = Plot::new(&canvas(400, 200), layout()).unwrap_or_else(|| panic!("a plot"));
+        let ink = plot.ink();
+        plot.axes("seconds", None);
+        let Frame {
+            left, top, bottom, ..
+        } = plot.frame;
+        // Column `left - 1` has the outer half of the first vertical grid line.
+        let beside = (left - 2, (top + bottom) / 2 + 3);
+        assert_eq!(pixel_at(&plot, beside), ink.paper);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_band_shades_only_its_span_of_x() {
+        let mut plot = Plot::new(&canvas(400, 200), layout()).unwrap_or_else(|| panic!("a plot"));
+        let paper = plot.ink().paper;
+        plot.band(20.0, 40.0, Rgb(0, 0, 0), 1.0);
+        let y = plot.pixel_y(25.0);
+        assert_eq!(pixel_at(&plot, (plot.pixel_x(30.0), y)), Rgb(0, 0, 0));
+        assert_eq!(pixel_at(&plot, (plot.pixel_x(15.0), y)), paper);
+        assert_eq!(pixel_at(&plot, (plot.pixel_x(45.0), y)), paper);
+    }
 
     #[wasm_bindgen_test]
     fn the_triangle_marker_points_up_with_its_base_below_the_centre() {
