@@ -7,6 +7,15 @@
 //! markup.
 
 use std::fmt::{self, Write as _};
+use yew::Html;
+
+/// Markup written by `write`, as one Yew node. Yew leaves it alone while its text is unchanged
+/// and replaces it whole when the text changes.
+pub fn written(write: impl FnOnce(&mut String)) -> Html {
+    let mut out = String::with_capacity(1024);
+    write(&mut out);
+    Html::from_html_unchecked(out.into())
+}
 
 /// Appends formatted markup (writing to a `String` cannot fail).
 pub fn put(out: &mut String, markup: fmt::Arguments) {

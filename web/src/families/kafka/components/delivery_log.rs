@@ -9,6 +9,7 @@ use super::delivery_cells::{
     cell_at, cell_corner, cell_size, cell_words, log_outlines, row_cells, DrawnCell, Risk, CELL_PX,
     CELL_STATES, LABEL_PX, ROW_PX,
 };
+use crate::platform::markup::{put, written};
 use crate::platform::svg::svg_number;
 use streamlab_sim::kafka::snapshot::{GroupPartitionView, GroupView, PartitionView};
 use web_sys::Element;
@@ -52,12 +53,8 @@ pub fn delivery_log(props: &DeliveryLogProps) -> Html {
             <svg ref={svg} class="delivery-log" viewBox={format!("0 0 {width} {height}")} width={width.to_string()}
                 role="img" aria-label={format!("{}'s partitions as its output store sees them", group.group_id)}
                 onmousemove={follow} onmouseleave={leave}>
-                { cells(&rows) }
-                <g class="delivery-marks">
-                    { for group.partitions.iter().zip(&group.cells).enumerate().map(|(p, (progress, cells))| {
-                        marks(p, progress, cells.from, columns)
-                    }) }
-                </g>
+                { written(|out| cells(out, &rows)) }
+                { written(|out| marks(out, group, columns)) }
                 if let Some((row, column, _)) = pointed {
                     { outline(row, column) }
                 }
@@ -70,48 +67,79 @@ pub fn delivery_log(props: &DeliveryLogProps) -> Html {
 }
 
 /// Every record, as one path per state, one outline per risk and one text per glyph (always
-/// all of them, empty or not, so the list never changes length).
-fn cells(rows: &[Vec<DrawnCell>]) -> Html {
+/// all of them, empty or not, so the list never changes length). Written as markup, as the
+/// marks are: the log redraws on every step of a run.
+fn cells(out: &mut String, rows: &[Vec<DrawnCell>]) {
     let drawing = log_outlines(rows);
-    let fills = CELL_STATES.iter().zip(drawing.fills).map(|(state, (d, count))| {
-        html! { <path class={classes!("cells", state.class())} data-cells={count.to_string()} d={d} /> }
-    });
-    let risks = Risk::ALL.iter().zip(drawing.risks).map(|(risk, d)| {
-        html! { <path class={classes!("cells", risk.class())} d={d} /> }
-    });
-    let glyphs = CELL_STATES.iter().zip(drawing.glyphs).map(|(state, g)| {
-        html! { <text class={classes!("glyphs", state.class())} x={g.xs} y={g.ys} text-anchor="middle">{ g.text }</text> }
-    });
-    html! {
-        <g class="delivery-cells">
-            { for fills }
-            { for risks }
-            { for glyphs }
-        </g>
+    out.push_str(r#"<g class="delivery-cells">"#);
+    for (state, (d, count)) in CELL_STATES.iter().zip(drawing.fills) {
+        let class = state.class();
+        put(
+            out,
+            format_args!(r#"<path class="cells {class}" data-cells="{count}" d="{d}"/>"#),
+        );
     }
+    for (risk, d) in Risk::ALL.iter().zip(drawing.risks) {
+        put(
+            out,
+            format_args!(r#"<path class="cells {}" d="{d}"/>"#, risk.class()),
+        );
+    }
+    for (state, g) in CELL_STATES.iter().zip(drawing.glyphs) {
+        let (class, xs, ys, text) = (state.class(), g.xs, g.ys, g.text);
+        put(
+            out,
+            format_args!(
+                r#"<text class="glyphs {class}" x="{xs}" y="{ys}" text-anchor="middle">{text}</text>"#
+            ),
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// Each partition's label, processed mark and committed offset, on a log `columns` records
+/// wide.
+fn marks(out: &mut String, group: &GroupView, columns: usize) {
+    out.push_str(r#"<g class="delivery-marks">"#);
+    for (p, (progress, cells)) in group.partitions.iter().zip(&group.cells).enumerate() {
+        row_marks(out, p, progress, cells.from, columns);
+    }
+    out.push_str("</g>");
 }
 
 /// Partition `p`'s label, processed mark and committed offset, for a row whose first cell is
 /// offset `from`.
-fn marks(p: usize, progress: &GroupPartitionView, from: u64, columns: usize) -> Html {
+fn row_marks(out: &mut String, p: usize, progress: &GroupPartitionView, from: u64, columns: usize) {
     let y = ROW_PX * p as f64 + 2.0;
     let x_of = |offset: u64| LABEL_PX + CELL_PX * offset.saturating_sub(from) as f64;
     let in_view = |offset: u64| offset >= from && offset <= from + columns as u64;
-    html! {
-        <g class="delivery-row">
-            <text x="2" y={(y + 16.0).to_string()} class="row-label">{ format!("p{p}") }</text>
-            if in_view(progress.processed) {
-                <line class="mark-processed" x1={x_of(progress.processed).to_string()} x2={x_of(progress.processed).to_string()}
-                    y1={y.to_string()} y2={(y + 22.0).to_string()} />
-            }
-            if in_view(progress.committed) {
-                <polygon class="mark-committed" points={{
-                    let x = x_of(progress.committed);
-                    format!("{},{} {},{} {},{}", x, y + 21.0, x - 5.0, y + 28.0, x + 5.0, y + 28.0)
-                }} />
-            }
-        </g>
+    put(
+        out,
+        format_args!(
+            r#"<g class="delivery-row"><text x="2" y="{}" class="row-label">p{p}</text>"#,
+            y + 16.0
+        ),
+    );
+    if in_view(progress.processed) {
+        let (x, bottom) = (x_of(progress.processed), y + 22.0);
+        put(
+            out,
+            format_args!(
+                r#"<line class="mark-processed" x1="{x}" x2="{x}" y1="{y}" y2="{bottom}"/>"#
+            ),
+        );
     }
+    if in_view(progress.committed) {
+        let x = x_of(progress.committed);
+        let (apex, base, left, right) = (y + 21.0, y + 28.0, x - 5.0, x + 5.0);
+        put(
+            out,
+            format_args!(
+                r#"<polygon class="mark-committed" points="{x},{apex} {left},{base} {right},{base}"/>"#
+            ),
+        );
+    }
+    out.push_str("</g>");
 }
 
 /// A frame around the record under the pointer.

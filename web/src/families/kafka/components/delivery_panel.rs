@@ -7,6 +7,7 @@
 
 use crate::families::kafka::components::delivery_log::DeliveryLog;
 use crate::platform::bounded::bounded;
+use crate::platform::markup::{put, written, Escaped};
 use crate::platform::palette::group_colour;
 use crate::platform::typed_number::parse_decimal;
 use crate::shell::family::Edit;
@@ -16,7 +17,6 @@ use streamlab_sim::kafka::scenario::{
     AutoOffsetReset, GroupConfig, MemberAction, OffsetTarget, Scenario, DEFAULT_GROUP_IDS,
     MAX_GROUPS,
 };
-use streamlab_sim::kafka::sink::Effect;
 use streamlab_sim::kafka::snapshot::{GroupView, Snapshot};
 use yew::prelude::*;
 
@@ -32,6 +32,22 @@ pub struct DeliveryPanelProps {
     pub on_edit: Callback<Edit<Scenario>>,
 }
 
+/// What each colour and mark in the log means.
+const LEGEND: &str = concat!(
+    r#"<p class="legend delivery-legend">"#,
+    r#"<span class="swatch cell-once">✓ written once</span>"#,
+    r#"<span class="swatch cell-repeated">×2 written again: a second effect</span>"#,
+    r#"<span class="swatch cell-ignored">= written again, ignored by the store</span>"#,
+    r#"<span class="swatch cell-lost">✕ lost: never written</span>"#,
+    r#"<span class="swatch cell-dead">D dead-lettered</span>"#,
+    r#"<span class="swatch cell-waiting">waiting</span>"#,
+    r#"<span class="swatch cell-deleted">deleted by retention</span>"#,
+    r#"<span class="swatch cell-risk-lost">lost if its owner dies now</span>"#,
+    r#"<span class="swatch cell-risk-reread">re-read if its owner dies now</span>"#,
+    r#"<span>▲ committed offset, | processed up to here</span>"#,
+    "</p>"
+);
+
 #[function_component(DeliveryPanel)]
 pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
     let snapshot = &props.snapshot;
@@ -43,57 +59,77 @@ pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
         <section class="delivery" aria-label="Delivery guarantees">
             { for snapshot.groups.iter().enumerate().map(|(i, g)| group_block(i, g, snapshot)) }
             { actions(props, &selected, &reset_at_s) }
-            <p class="legend delivery-legend">
-                <span class="swatch cell-once">{ "✓ written once" }</span>
-                <span class="swatch cell-repeated">{ "×2 written again: a second effect" }</span>
-                <span class="swatch cell-ignored">{ "= written again, ignored by the store" }</span>
-                <span class="swatch cell-lost">{ "✕ lost: never written" }</span>
-                <span class="swatch cell-dead">{ "D dead-lettered" }</span>
-                <span class="swatch cell-waiting">{ "waiting" }</span>
-                <span class="swatch cell-deleted">{ "deleted by retention" }</span>
-                <span class="swatch cell-risk-lost">{ "lost if its owner dies now" }</span>
-                <span class="swatch cell-risk-reread">{ "re-read if its owner dies now" }</span>
-                <span>{ "▲ committed offset, | processed up to here" }</span>
-            </p>
+            { Html::from_html_unchecked(LEGEND.into()) }
         </section>
     }
 }
 
+/// One group's tallies, log, dead-letter topic and sink. Everything but the log (a component
+/// with its own pointer state) is written as markup: this panel's `html!` trees were one of
+/// the heaviest functions of the delivery bundle.
 fn group_block(index: usize, group: &GroupView, snapshot: &Snapshot) -> Html {
-    let t = group.tallies;
-    let counter = |value: u64, label: &str, class: Option<&'static str>| {
-        html! {
-            <div class="counter">
-                <span key={value} class={classes!("counter-value", "flash", (value > 0).then_some(class).flatten())}>{ value }</span>
-                <span class="counter-label">{ label.to_string() }</span>
-            </div>
-        }
-    };
+    let id = Escaped(&group.group_id);
     html! {
         <div class="delivery-group" style={format!("border-top-color: {}", group_colour(index))}>
-            <h3>{ format!("{} — {}", group.group_id, strategy_words(group)) }</h3>
+            { written(|out| put(out, format_args!("<h3>{id} — {}</h3>", strategy_words(group)))) }
             <div class="counters tallies" data-group={group.group_id.clone()}>
-                { counter(t.lost, "records lost (never had an effect)", Some("alert")) }
-                { counter(t.duplicated, "records with duplicate effects", Some("repeat")) }
-                { counter(t.exactly_once, "records with exactly one effect", None) }
-                { counter(t.dead_lettered, "records dead-lettered", Some("warn")) }
-                { counter(group.lost_to_retention, "of the lost: deleted by retention unread", Some("alert")) }
-                if group.lost_to_deletion > 0 {
-                    { counter(group.lost_to_deletion, "deleted unread by another group's deleteRecords", Some("alert")) }
-                }
+                { for tallies(group).into_iter().map(counter) }
             </div>
             <div class="delivery-row-pair">
                 <div>
-                    <h4>{ format!("{} — the records around {}'s position, as its sink sees them", snapshot.topic_name, group.group_id) }</h4>
+                    { written(|out| put(out, format_args!(
+                        "<h4>{} — the records around {id}'s position, as its sink sees them</h4>",
+                        Escaped(&snapshot.topic_name),
+                    ))) }
                     <DeliveryLog group={group.clone()} partitions={snapshot.partitions.clone()} />
                 </div>
                 if !group.dead_letter_topic.is_empty() {
-                    { dead_letters(group) }
+                    { written(|out| dead_letters(out, group)) }
                 }
             </div>
-            { sink_table(group) }
+            { written(|out| sink_table(out, group)) }
         </div>
     }
+}
+
+/// A tally's value, its label, and the class its value takes when it is above zero.
+type Tally = (u64, &'static str, &'static str);
+
+fn tallies(group: &GroupView) -> Vec<Tally> {
+    let t = group.tallies;
+    let mut tallies = vec![
+        (t.lost, "records lost (never had an effect)", " alert"),
+        (t.duplicated, "records with duplicate effects", " repeat"),
+        (t.exactly_once, "records with exactly one effect", ""),
+        (t.dead_lettered, "records dead-lettered", " warn"),
+        (
+            group.lost_to_retention,
+            "of the lost: deleted by retention unread",
+            " alert",
+        ),
+    ];
+    if group.lost_to_deletion > 0 {
+        tallies.push((
+            group.lost_to_deletion,
+            "deleted unread by another group's deleteRecords",
+            " alert",
+        ));
+    }
+    tallies
+}
+
+/// One tally, as a node of its own: a new value replaces it, so its flash plays again, and
+/// only there.
+fn counter((value, label, class): Tally) -> Html {
+    let class = if value > 0 { class } else { "" };
+    written(|out| {
+        put(
+            out,
+            format_args!(
+                r#"<div class="counter"><span class="counter-value flash{class}">{value}</span><span class="counter-label">{label}</span></div>"#
+            ),
+        )
+    })
 }
 
 fn strategy_words(group: &GroupView) -> String {
@@ -118,56 +154,69 @@ fn strategy_words(group: &GroupView) -> String {
     format!("{commit}, {sink}")
 }
 
-fn dead_letters(group: &GroupView) -> Html {
-    let newest: Vec<&Effect> = group
-        .recent_dead_letters
-        .iter()
-        .rev()
-        .take(SINK_ROWS)
-        .collect();
-    html! {
-        <div class="dlq" aria-label="Dead-letter topic">
-            <h4>{ format!("{} (dead-letter topic)", group.dead_letter_topic) }</h4>
-            if newest.is_empty() {
-                <p class="muted">{ "empty" }</p>
-            }
-            <ol>
-                { for newest.iter().map(|e| html! {
-                    <li>{ format!("p{} offset {} at {:.1} s{}", e.partition, e.offset, e.at_ms as f64 / 1000.0,
-                        if e.nth > 1 { format!(" (copy {})", e.nth) } else { String::new() }) }</li>
-                }) }
-            </ol>
-        </div>
-    }
+/// Seconds of simulated time.
+fn seconds(at_ms: u64) -> f64 {
+    at_ms as f64 / 1000.0
 }
 
-fn sink_table(group: &GroupView) -> Html {
-    let newest: Vec<&Effect> = group.recent_effects.iter().rev().take(SINK_ROWS).collect();
-    html! {
-        <table class="sink-table" aria-label={format!("{}'s sink, newest writes first", group.group_id)}>
-            <caption>{ format!("{}'s output store, newest writes first", group.group_id) }</caption>
-            <thead><tr><th>{ "time" }</th><th>{ "from" }</th><th>{ "key" }</th><th>{ "write" }</th></tr></thead>
-            <tbody>
-                { for newest.iter().map(|e| {
-                    let repeat = e.nth > 1;
-                    let what = match (repeat, e.ignored) {
-                        (_, true) if e.nth == 1 => "ignored (its key holds a newer offset)".to_string(),
-                        (_, true) => format!("#{}: ignored (already applied)", e.nth),
-                        (true, false) => format!("#{}: a duplicate effect", e.nth),
-                        (false, false) => "first".to_string(),
-                    };
-                    html! {
-                        <tr class={classes!((repeat || e.ignored).then_some(if e.ignored { "ignored" } else { "duplicate" }))}>
-                            <td>{ format!("{:.2} s", e.at_ms as f64 / 1000.0) }</td>
-                            <td>{ format!("p{} @ {}", e.partition, e.offset) }</td>
-                            <td>{ e.key.map_or("null".to_string(), |k| format!("k{k}")) }</td>
-                            <td>{ what }</td>
-                        </tr>
-                    }
-                }) }
-            </tbody>
-        </table>
+/// The dead-letter topic's newest records.
+fn dead_letters(out: &mut String, group: &GroupView) {
+    put(
+        out,
+        format_args!(
+            r#"<div class="dlq" aria-label="Dead-letter topic"><h4>{} (dead-letter topic)</h4>"#,
+            Escaped(&group.dead_letter_topic)
+        ),
+    );
+    if group.recent_dead_letters.is_empty() {
+        out.push_str(r#"<p class="muted">empty</p>"#);
     }
+    out.push_str("<ol>");
+    for e in group.recent_dead_letters.iter().rev().take(SINK_ROWS) {
+        let (p, offset, at_s) = (e.partition, e.offset, seconds(e.at_ms));
+        put(out, format_args!("<li>p{p} offset {offset} at {at_s:.1} s"));
+        if e.nth > 1 {
+            put(out, format_args!(" (copy {})", e.nth));
+        }
+        out.push_str("</li>");
+    }
+    out.push_str("</ol></div>");
+}
+
+/// The output store's newest writes, a repeat or an ignored write marked.
+fn sink_table(out: &mut String, group: &GroupView) {
+    let id = Escaped(&group.group_id);
+    put(
+        out,
+        format_args!(
+            r#"<table class="sink-table" aria-label="{id}'s sink, newest writes first"><caption>{id}'s output store, newest writes first</caption><thead><tr><th>time</th><th>from</th><th>key</th><th>write</th></tr></thead><tbody>"#
+        ),
+    );
+    for e in group.recent_effects.iter().rev().take(SINK_ROWS) {
+        let class = match (e.nth > 1, e.ignored) {
+            (_, true) => r#" class="ignored""#,
+            (true, false) => r#" class="duplicate""#,
+            (false, false) => "",
+        };
+        let (at_s, p, offset) = (seconds(e.at_ms), e.partition, e.offset);
+        put(
+            out,
+            format_args!("<tr{class}><td>{at_s:.2} s</td><td>p{p} @ {offset}</td><td>"),
+        );
+        match e.key {
+            Some(key) => put(out, format_args!("k{key}")),
+            None => out.push_str("null"),
+        }
+        out.push_str("</td><td>");
+        match (e.nth > 1, e.ignored) {
+            (_, true) if e.nth == 1 => out.push_str("ignored (its key holds a newer offset)"),
+            (_, true) => put(out, format_args!("#{}: ignored (already applied)", e.nth)),
+            (true, false) => put(out, format_args!("#{}: a duplicate effect", e.nth)),
+            (false, false) => out.push_str("first"),
+        }
+        out.push_str("</td></tr>");
+    }
+    out.push_str("</tbody></table>");
 }
 
 fn actions(
@@ -289,4 +338,96 @@ fn add_group_at_earliest(scenario: &mut Scenario, start_ms: u64) {
     group.start_ms = start_ms;
     group.auto_offset_reset = AutoOffsetReset::Earliest;
     scenario.groups.push(group);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use streamlab_sim::kafka::snapshot::DRAWN_CELLS;
+    use streamlab_sim::kafka::World;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The first group's view after `at_ms` of `scenario`.
+    fn group_at(scenario: &Scenario, at_ms: u64) -> GroupView {
+        let mut world = World::new(scenario).unwrap_or_else(|_| panic!("a valid scenario"));
+        world.advance_to(at_ms);
+        world.snapshot(DRAWN_CELLS).groups.remove(0)
+    }
+
+    /// A run whose every 50th record fails for good and goes to a dead-letter topic.
+    fn poisoned(group_id: &str, dead_letter_topic: &str) -> Scenario {
+        let mut scenario = Scenario::default();
+        let group = &mut scenario.groups[0];
+        group.group_id = group_id.into();
+        group.errors.poison_every_nth = 50;
+        group.errors.max_attempts = 1;
+        group.errors.dead_letter_topic = dead_letter_topic.into();
+        scenario
+    }
+
+    #[wasm_bindgen_test]
+    fn the_sink_and_the_dead_letters_write_names_as_text() {
+        let group = group_at(&poisoned("<b>g</b>", r#""><script>x</script>"#), 20_000);
+        assert!(
+            !group.recent_dead_letters.is_empty(),
+            "the run dead-letters"
+        );
+        let mut out = String::new();
+        sink_table(&mut out, &group);
+        dead_letters(&mut out, &group);
+        assert!(!out.contains("<b>") && !out.contains("<script"), "{out}");
+        assert!(out.contains("&lt;b&gt;g&lt;/b&gt;'s output store"), "{out}");
+        assert!(out.contains("&quot;&gt;&lt;script&gt;x&lt;/script&gt; (dead-letter topic)"));
+    }
+
+    #[wasm_bindgen_test]
+    fn the_sink_lists_the_newest_writes_first_at_most_a_table_full() {
+        let group = group_at(&Scenario::default(), 20_000);
+        let mut out = String::new();
+        sink_table(&mut out, &group);
+        let rows: Vec<&str> = out.split("<tr").skip(2).collect();
+        assert_eq!(rows.len(), SINK_ROWS);
+        let newest = group
+            .recent_effects
+            .last()
+            .unwrap_or_else(|| panic!("writes"));
+        let from = format!("<td>p{} @ {}</td>", newest.partition, newest.offset);
+        assert!(rows[0].contains(&from), "{} lacks {from}", rows[0]);
+    }
+
+    /// The markup of a node written as text.
+    fn markup_of(node: Html) -> String {
+        match node {
+            Html::VRaw(raw) => raw.html.to_string(),
+            _ => panic!("a node written as text"),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn a_counter_flashes_always_and_takes_its_warning_class_only_above_zero() {
+        let lost = markup_of(counter((3, "records lost", " alert")));
+        assert!(
+            lost.contains(r#"class="counter-value flash alert">3<"#),
+            "{lost}"
+        );
+        let none = markup_of(counter((0, "records lost", " alert")));
+        assert!(none.contains(r#"class="counter-value flash">0<"#), "{none}");
+    }
+
+    #[wasm_bindgen_test]
+    fn records_skipped_without_a_dead_letter_topic_are_tallied_as_lost() {
+        let group = group_at(&poisoned("g", ""), 20_000);
+        let tallies = tallies(&group);
+        assert_eq!(
+            tallies.len(),
+            5,
+            "no deleteRecords tally while nothing was deleted"
+        );
+        let (lost, label, class) = tallies[0];
+        assert!(lost > 0, "{lost} lost");
+        assert_eq!(
+            (label, class),
+            ("records lost (never had an effect)", " alert")
+        );
+    }
 }

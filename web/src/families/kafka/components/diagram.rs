@@ -17,7 +17,7 @@
 use super::diagram_layout::{Layout, GROUPS_X, LOG_W, LOG_X, PRODUCER_W, PRODUCER_X, TOP, WIDTH};
 use super::record_cells::{follow_pointer, record_paths, record_tip, HoveredCell};
 use crate::platform::bounded::bounded;
-use crate::platform::markup::{put, Escaped};
+use crate::platform::markup::{put, written, Escaped};
 use crate::platform::palette::{group_colour, key_colour};
 use crate::platform::shared::Shared;
 use crate::platform::svg::SvgNumber as N;
@@ -72,29 +72,22 @@ pub fn diagram(props: &DiagramProps) -> Html {
     html! {
         <svg ref={svg} class="diagram" viewBox={view_box} role="img" preserveAspectRatio="xMidYMin meet"
             aria-label={describe(snapshot)} onmousemove={follow} onmouseleave={leave}>
-            { layer(|out| headers(out, snapshot)) }
-            { layer(|out| producer(out, snapshot)) }
-            { layer(|out| partitions(out, snapshot, &layout, props.hover_details)) }
+            { written(|out| headers(out, snapshot)) }
+            { written(|out| producer(out, snapshot)) }
+            { written(|out| partitions(out, snapshot, &layout, props.hover_details)) }
             { record_paths(snapshot, &layout) }
-            { layer(|out| offset_labels(out, snapshot, &layout)) }
-            { layer(|out| ownerships(out, snapshot, &layout)) }
-            { layer(|out| groups(out, props, &layout)) }
+            { written(|out| offset_labels(out, snapshot, &layout)) }
+            { written(|out| ownerships(out, snapshot, &layout)) }
+            { written(|out| groups(out, props, &layout)) }
             if !props.reduced_motion {
-                { layer(|out| in_flight(out, snapshot, props.view_ms, &layout)) }
-                { layer(|out| fetches(out, snapshot, props, &layout)) }
+                { written(|out| in_flight(out, snapshot, props.view_ms, &layout)) }
+                { written(|out| fetches(out, snapshot, props, &layout)) }
             }
             if props.hover_details {
                 { record_tip(snapshot, &layout, *hovered) }
             }
         </svg>
     }
-}
-
-/// One layer of the drawing, written by `write` as markup.
-fn layer(write: impl FnOnce(&mut String)) -> Html {
-    let mut out = String::with_capacity(1024);
-    write(&mut out);
-    Html::from_html_unchecked(out.into())
 }
 
 /// A one-sentence text alternative for screen readers.
