@@ -57,7 +57,7 @@ pub fn draw_delivery(view: &KafkaView, ctx: &StageContext<Scenario>) -> Html {
             schedule(Some(group), member, action)
         });
     html! {
-        <DeliveryPanel snapshot={view.snapshot.0.clone()} now_ms={view.now_ms}
+        <DeliveryPanel snapshot={view.snapshot.clone()} now_ms={view.now_ms}
             on_act={on_act} on_edit={ctx.on_edit.clone()} />
     }
 }

@@ -10,8 +10,9 @@ use super::delivery_cells::{
     CELL_STATES, LABEL_PX, ROW_PX,
 };
 use crate::platform::markup::{put, written};
+use crate::platform::shared::Shared;
 use crate::platform::svg::svg_number;
-use streamlab_sim::kafka::snapshot::{GroupPartitionView, GroupView, PartitionView};
+use streamlab_sim::kafka::snapshot::{GroupPartitionView, GroupView, Snapshot};
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -20,8 +21,9 @@ const CAPTION_HINT: &str = "Point at a record for its offset and what the sink h
 
 #[derive(Properties, PartialEq)]
 pub struct DeliveryLogProps {
-    pub group: GroupView,
-    pub partitions: Vec<PartitionView>,
+    pub snapshot: Shared<Snapshot>,
+    /// The group whose log this is, by its place in the snapshot.
+    pub index: usize,
 }
 
 /// The row and column of the record under the pointer (the diagram's type, so the two share
@@ -30,9 +32,9 @@ type Hovered = super::record_cells::HoveredCell;
 
 #[function_component(DeliveryLog)]
 pub fn delivery_log(props: &DeliveryLogProps) -> Html {
-    let group = &props.group;
+    let group = &props.snapshot.groups[props.index];
     let rows: Vec<Vec<DrawnCell>> = (0..group.cells.len())
-        .map(|p| row_cells(group, &props.partitions[p], p))
+        .map(|p| row_cells(group, &props.snapshot.partitions[p], p))
         .collect();
     let columns = group.cells.first().map_or(0, |c| c.writes.len());
     let width = LABEL_PX + CELL_PX * columns as f64 + 8.0;

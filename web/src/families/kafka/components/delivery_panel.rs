@@ -9,9 +9,9 @@ use crate::families::kafka::components::delivery_log::DeliveryLog;
 use crate::platform::bounded::bounded;
 use crate::platform::markup::{put, written, Escaped};
 use crate::platform::palette::group_colour;
+use crate::platform::shared::Shared;
 use crate::platform::typed_number::parse_decimal;
 use crate::shell::family::Edit;
-use std::rc::Rc;
 use streamlab_sim::kafka::group::MemberPhase;
 use streamlab_sim::kafka::scenario::{
     AutoOffsetReset, GroupConfig, MemberAction, OffsetTarget, Scenario, DEFAULT_GROUP_IDS,
@@ -25,7 +25,9 @@ const SINK_ROWS: usize = 8;
 
 #[derive(Properties, PartialEq)]
 pub struct DeliveryPanelProps {
-    pub snapshot: Rc<Snapshot>,
+    /// Equal by identity: a new snapshot is a new picture, and comparing two snapshots field
+    /// by field cost more than drawing.
+    pub snapshot: Shared<Snapshot>,
     pub now_ms: u64,
     /// (group id, member id, action) to schedule now.
     pub on_act: Callback<(String, String, MemberAction)>,
@@ -57,7 +59,7 @@ pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
     let reset_at_s = use_state(|| None::<u64>);
     html! {
         <section class="delivery" aria-label="Delivery guarantees">
-            { for snapshot.groups.iter().enumerate().map(|(i, g)| group_block(i, g, snapshot)) }
+            { for snapshot.groups.iter().enumerate().map(|(i, g)| group_block(i, g, &props.snapshot)) }
             { actions(props, &selected, &reset_at_s) }
             { Html::from_html_unchecked(LEGEND.into()) }
         </section>
@@ -67,7 +69,7 @@ pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
 /// One group's tallies, log, dead-letter topic and sink. Everything but the log (a component
 /// with its own pointer state) is written as markup: this panel's `html!` trees were one of
 /// the heaviest functions of the delivery bundle.
-fn group_block(index: usize, group: &GroupView, snapshot: &Snapshot) -> Html {
+fn group_block(index: usize, group: &GroupView, snapshot: &Shared<Snapshot>) -> Html {
     let id = Escaped(&group.group_id);
     html! {
         <div class="delivery-group" style={format!("border-top-color: {}", group_colour(index))}>
@@ -81,7 +83,7 @@ fn group_block(index: usize, group: &GroupView, snapshot: &Snapshot) -> Html {
                         "<h4>{} — the records around {id}'s position, as its sink sees them</h4>",
                         Escaped(&snapshot.topic_name),
                     ))) }
-                    <DeliveryLog group={group.clone()} partitions={snapshot.partitions.clone()} />
+                    <DeliveryLog snapshot={snapshot.clone()} {index} />
                 </div>
                 if !group.dead_letter_topic.is_empty() {
                     { written(|out| dead_letters(out, group)) }
