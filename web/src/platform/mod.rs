@@ -3,6 +3,7 @@
 //! the diagrams' numbers and markup written as text, keeping a number in range, reading typed
 //! numbers, the `Shared` prop, and the embedded style sheets' minifying.
 
+pub mod axis;
 pub mod bounded;
 pub mod browser;
 pub mod css;

@@ -2,18 +2,18 @@
 //!
 //! A thin layer that gives the three charts one vocabulary: a plot with the theme's paper,
 //! grid, axes, tick labels and axis titles; shaded bands; solid or dashed lines; point
-//! markers; text; a legend. Plotters picks the ticks (round numbers) and maps data to pixels;
-//! this module lays the plot out and draws each part with one call to the canvas backend, in
-//! the places and order plotters' chart builder and mesh would. Those are generic layers
-//! (label areas split and sorted, boxed elements, mesh closures) that cost every bundle some
-//! 15 KB of WebAssembly for three plain charts. This module also chooses the styles, keeps
-//! tick labels free of a needless ".0", and sizes the label areas so an axis title never
-//! overlaps a tick label. Colours are plotters' own `RGBColor`, named [`Rgb`] here.
+//! markers; text; a legend. Its [`Axis`] picks the ticks (round numbers) and maps data to
+//! pixels as plotters' own axis does; this module lays the plot out and draws each part with
+//! one call to the canvas backend, in the places and order plotters' chart builder and mesh
+//! would. Those are generic layers (label areas split and sorted, boxed elements, mesh
+//! closures) that cost every bundle some 15 KB of WebAssembly for three plain charts. This
+//! module also chooses the styles, keeps tick labels free of a needless ".0", and sizes the
+//! label areas so an axis title never overlaps a tick label. Colours are plotters' own
+//! `RGBColor`, named [`Rgb`] here.
 
+use crate::platform::axis::Axis;
 use crate::platform::measured_canvas::MeasuredCanvas;
 use crate::platform::theme::ChartInk;
-use plotters::coord::ranged1d::Ranged;
-use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::{Color, FontFamily, IntoFont, ShapeStyle, TextStyle};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
@@ -112,8 +112,8 @@ pub struct Plot {
     canvas: MeasuredCanvas,
     ink: ChartInk,
     frame: Frame,
-    x: RangedCoordf64,
-    y: RangedCoordf64,
+    x: Axis,
+    y: Axis,
 }
 
 impl Plot {
@@ -133,7 +133,7 @@ impl Plot {
         canvas
             .draw_rect((0, 0), (width, height), &ink.paper, true)
             .ok()?;
-        let y = RangedCoordf64::from(layout.y.0..layout.y.1);
+        let y = Axis::new(layout.y.0, layout.y.1);
         let y_label_area = layout
             .y_label_area
             .max(y_label_room(&mut canvas, &y, &font(&ink)));
@@ -148,7 +148,7 @@ impl Plot {
             canvas,
             ink,
             frame,
-            x: RangedCoordf64::from(layout.x.0..layout.x.1),
+            x: Axis::new(layout.x.0, layout.x.1),
             y,
         })
     }
@@ -160,12 +160,12 @@ impl Plot {
 
     /// `x` in data units to pixels across the canvas.
     fn pixel_x(&self, x: f64) -> i32 {
-        self.x.map(&x, (self.frame.left, self.frame.right - 1))
+        self.x.map(x, (self.frame.left, self.frame.right - 1))
     }
 
     /// `y` in data units to pixels down the canvas (the plot's bottom is the axis's start).
     fn pixel_y(&self, y: f64) -> i32 {
-        self.y.map(&y, (self.frame.bottom - 1, self.frame.top))
+        self.y.map(y, (self.frame.bottom - 1, self.frame.top))
     }
 
     fn pixel(&self, (x, y): (f64, f64)) -> (i32, i32) {
@@ -391,7 +391,7 @@ fn font(ink: &ChartInk) -> TextStyle<'static> {
 
 /// The width left of the plot that the y tick labels of `y`, their tick marks and the title
 /// beside them need.
-fn y_label_room(canvas: &mut MeasuredCanvas, y: &RangedCoordf64, font: &TextStyle) -> u32 {
+fn y_label_room(canvas: &mut MeasuredCanvas, y: &Axis, font: &TextStyle) -> u32 {
     let step = tick_step(y.range());
     let widest = ticks(y.range())
         .into_iter()
@@ -463,10 +463,10 @@ fn triangle(size: i32) -> Vec<(i32, i32)> {
     ]
 }
 
-/// The labelled tick positions in `range`, as plotters picks them: 1, 2 or 5 times a power
-/// of ten apart, at most [`MOST_TICKS`].
+/// The labelled tick positions in `range`: 1, 2 or 5 times a power of ten apart, at most
+/// [`MOST_TICKS`].
 fn ticks(range: Range<f64>) -> Vec<f64> {
-    RangedCoordf64::from(range).key_points(MOST_TICKS)
+    Axis::new(range.start, range.end).key_points(MOST_TICKS)
 }
 
 /// The distance between labelled ticks.

@@ -1,6 +1,8 @@
 //! Big numbers: produced, and per group processed, throughput, lag and idle members.
 
+use crate::platform::markup::{put, written, Escaped};
 use crate::platform::palette::group_colour;
+use std::fmt::Display;
 use yew::prelude::*;
 
 /// One group's counters.
@@ -32,48 +34,47 @@ pub struct CountersProps {
 pub fn counters(props: &CountersProps) -> Html {
     html! {
         <section class="counters" aria-label="Counters">
-            <div class="counter">
-                <span class="counter-value">{ props.produced }</span>
-                <span class="counter-label">{ "records produced" }</span>
-            </div>
-            { for props.groups.iter().enumerate().map(|(i, g)| html! {
-                <div class="counter-group" style={format!("border-top-color: {}", group_colour(i))}>
-                    <h3>{ &g.group_id }</h3>
-                    <div class="counter">
-                        <span class="counter-value">{ g.throughput_per_s }</span>
-                        <span class="counter-label">{ "records/s processed" }</span>
-                    </div>
-                    <div class="counter">
-                        // Re-keyed on change so the CSS flash replays.
-                        <span key={g.lag} class={classes!("counter-value", (g.lag >= 100).then_some("alert"))}>{ g.lag }</span>
-                        <span class="counter-label">{ "lag (records waiting)" }</span>
-                    </div>
-                    <div class="counter">
-                        <span key={g.idle_members} class={classes!("counter-value", "flash", (g.idle_members > 0).then_some("warn"))}>
-                            { format!("{} / {}", g.idle_members, g.members) }
-                        </span>
-                        <span class="counter-label">{ "members idle" }</span>
-                    </div>
-                    if props.membership {
-                        <div class="counter">
-                            <span key={g.rebalances} class="counter-value flash">{ g.rebalances }</span>
-                            <span class="counter-label">{ "rebalances" }</span>
-                        </div>
-                        <div class="counter">
-                            <span class={classes!("counter-value", (g.stopped_s > 0).then_some("alert"))}>{ format!("{} s", g.stopped_s) }</span>
-                            <span class="counter-label">{ "the group processed nothing" }</span>
-                        </div>
-                        <div class="counter">
-                            <span class={classes!("counter-value", (g.stalled_member_s > 0).then_some("warn"))}>{ format!("{} s", g.stalled_member_s) }</span>
-                            <span class="counter-label">{ "member-seconds stalled in rebalances" }</span>
-                        </div>
-                        <div class="counter">
-                            <span key={g.duplicates} class={classes!("counter-value", "flash", (g.duplicates > 0).then_some("repeat"))}>{ g.duplicates }</span>
-                            <span class="counter-label">{ "records processed twice" }</span>
-                        </div>
-                    }
-                </div>
-            }) }
+            { counter(props.produced, "records produced", "") }
+            { for props.groups.iter().enumerate().map(|(i, g)| group_counters(i, g, props.membership)) }
         </section>
     }
+}
+
+fn group_counters(index: usize, g: &GroupCounters, membership: bool) -> Html {
+    let above = |value: u64, class: &'static str| if value > 0 { class } else { "" };
+    let lag_class = if g.lag >= 100 { " alert" } else { "" };
+    let idle = format!("{} / {}", g.idle_members, g.members);
+    html! {
+        <div class="counter-group" style={format!("border-top-color: {}", group_colour(index))}>
+            { written(|out| put(out, format_args!("<h3>{}</h3>", Escaped(&g.group_id)))) }
+            { counter(g.throughput_per_s, "records/s processed", "") }
+            { counter(g.lag, "lag (records waiting)", lag_class) }
+            { counter(idle, "members idle", if g.idle_members > 0 { " flash warn" } else { " flash" }) }
+            if membership {
+                { counter(g.rebalances, "rebalances", " flash") }
+                // An element Yew keeps: its alert flashes when the group first stops, not again
+                // with every second it stays stopped.
+                <div class="counter">
+                    <span class={classes!("counter-value", (g.stopped_s > 0).then_some("alert"))}>{ format!("{} s", g.stopped_s) }</span>
+                    <span class="counter-label">{ "the group processed nothing" }</span>
+                </div>
+                { counter(format!("{} s", g.stalled_member_s), "member-seconds stalled in rebalances", above(g.stalled_member_s, " warn")) }
+                { counter(g.duplicates, "records processed twice", if g.duplicates > 0 { " flash repeat" } else { " flash" }) }
+            }
+        </div>
+    }
+}
+
+/// One counter, written as markup: a node of its own, which Yew replaces when its value
+/// changes, so a `flash` (or `alert`) animation in `classes` plays again, and only there.
+/// `classes` follow `counter-value`, each after a space.
+pub fn counter(value: impl Display, label: &str, classes: &str) -> Html {
+    written(|out| {
+        put(
+            out,
+            format_args!(
+                r#"<div class="counter"><span class="counter-value{classes}">{value}</span><span class="counter-label">{label}</span></div>"#
+            ),
+        )
+    })
 }

@@ -5,6 +5,7 @@
 //! (to earliest, latest or a time), or start a new group at earliest. Buttons add scheduled
 //! actions (or a group) to the scenario at the current time.
 
+use crate::families::kafka::components::counters::counter;
 use crate::families::kafka::components::delivery_log::DeliveryLog;
 use crate::platform::bounded::bounded;
 use crate::platform::markup::{put, written, Escaped};
@@ -75,7 +76,7 @@ fn group_block(index: usize, group: &GroupView, snapshot: &Shared<Snapshot>) -> 
         <div class="delivery-group" style={format!("border-top-color: {}", group_colour(index))}>
             { written(|out| put(out, format_args!("<h3>{id} — {}</h3>", strategy_words(group)))) }
             <div class="counters tallies" data-group={group.group_id.clone()}>
-                { for tallies(group).into_iter().map(counter) }
+                { for tallies(group).into_iter().map(tally) }
             </div>
             <div class="delivery-row-pair">
                 <div>
@@ -94,44 +95,40 @@ fn group_block(index: usize, group: &GroupView, snapshot: &Shared<Snapshot>) -> 
     }
 }
 
-/// A tally's value, its label, and the class its value takes when it is above zero.
+/// A tally's value, its label, and its classes when the value is above zero (` flash` alone
+/// at zero).
 type Tally = (u64, &'static str, &'static str);
 
 fn tallies(group: &GroupView) -> Vec<Tally> {
     let t = group.tallies;
     let mut tallies = vec![
-        (t.lost, "records lost (never had an effect)", " alert"),
-        (t.duplicated, "records with duplicate effects", " repeat"),
-        (t.exactly_once, "records with exactly one effect", ""),
-        (t.dead_lettered, "records dead-lettered", " warn"),
+        (t.lost, "records lost (never had an effect)", " flash alert"),
+        (
+            t.duplicated,
+            "records with duplicate effects",
+            " flash repeat",
+        ),
+        (t.exactly_once, "records with exactly one effect", " flash"),
+        (t.dead_lettered, "records dead-lettered", " flash warn"),
         (
             group.lost_to_retention,
             "of the lost: deleted by retention unread",
-            " alert",
+            " flash alert",
         ),
     ];
     if group.lost_to_deletion > 0 {
         tallies.push((
             group.lost_to_deletion,
             "deleted unread by another group's deleteRecords",
-            " alert",
+            " flash alert",
         ));
     }
     tallies
 }
 
-/// One tally, as a node of its own: a new value replaces it, so its flash plays again, and
-/// only there.
-fn counter((value, label, class): Tally) -> Html {
-    let class = if value > 0 { class } else { "" };
-    written(|out| {
-        put(
-            out,
-            format_args!(
-                r#"<div class="counter"><span class="counter-value flash{class}">{value}</span><span class="counter-label">{label}</span></div>"#
-            ),
-        )
-    })
+/// One tally: it flashes when its value changes, and takes its class above zero.
+fn tally((value, label, class): Tally) -> Html {
+    counter(value, label, if value > 0 { class } else { " flash" })
 }
 
 fn strategy_words(group: &GroupView) -> String {
@@ -407,12 +404,12 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn a_counter_flashes_always_and_takes_its_warning_class_only_above_zero() {
-        let lost = markup_of(counter((3, "records lost", " alert")));
+        let lost = markup_of(tally((3, "records lost", " flash alert")));
         assert!(
             lost.contains(r#"class="counter-value flash alert">3<"#),
             "{lost}"
         );
-        let none = markup_of(counter((0, "records lost", " alert")));
+        let none = markup_of(tally((0, "records lost", " flash alert")));
         assert!(none.contains(r#"class="counter-value flash">0<"#), "{none}");
     }
 
@@ -429,7 +426,7 @@ mod tests {
         assert!(lost > 0, "{lost} lost");
         assert_eq!(
             (label, class),
-            ("records lost (never had an effect)", " alert")
+            ("records lost (never had an effect)", " flash alert")
         );
     }
 }
