@@ -225,7 +225,10 @@ mod tests {
     #[wasm_bindgen_test]
     fn an_empty_or_undefined_axis_has_no_points_to_draw_but_does_not_fail() {
         assert_eq!(Axis::new(0.0, 10.0).key_points(0), Vec::<f64>::new());
-        assert_eq!(Axis::new(f64::NAN, f64::NAN).key_points(12), Vec::<f64>::new());
+        assert_eq!(
+            Axis::new(f64::NAN, f64::NAN).key_points(12),
+            Vec::<f64>::new()
+        );
         assert_eq!(
             Axis::new(0.0, f64::INFINITY).key_points(12),
             Vec::<f64>::new()

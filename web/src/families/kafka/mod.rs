@@ -19,7 +19,7 @@ use crate::shell::components::timeline_scrubber::TimelineMark;
 use crate::shell::family::Lesson;
 use crate::shell::family::{CompareChange, Edit, LessonFamily, Picture, RealConfig, StageContext};
 use crate::widgets::lesson_thumbnail::Thumbnail;
-use components::client_metrics::ClientMetrics;
+use components::client_metrics::client_metrics;
 use components::counters::{counters, CountersProps};
 use components::diagram::Diagram;
 use components::lag_chart::LagChart;
@@ -103,7 +103,7 @@ impl LessonFamily for KafkaFamily {
                     { draw(view, ctx) }
                 }
                 <LagChart data={view.chart.clone()} />
-                <ClientMetrics groups={view.client_metrics.clone()} />
+                { client_metrics(&view.client_metrics) }
             </>
         }
     }
@@ -211,13 +211,16 @@ fn action_name(action: MemberAction) -> &'static str {
     }
 }
 
+/// What the diagram's marks mean: fixed markup, handed to Yew whole.
+const LEGEND: &str = concat!(
+    r##"<p class="legend">"##,
+    r##"<span><svg width="14" height="10" aria-hidden="true"><polygon points="7,1 1,9 13,9" fill="white" stroke="#0072B2" stroke-width="1.5"/></svg> position: next offset poll() returns</span>"##,
+    r##"<span><svg width="14" height="10" aria-hidden="true"><polygon points="7,1 1,9 13,9" fill="#0072B2"/></svg> committed offset: where a new owner resumes</span>"##,
+    r##"<span><svg width="6" height="10" aria-hidden="true"><line x1="3" x2="3" y1="0" y2="10" stroke="#0072B2" stroke-width="2"/></svg> processed up to here</span>"##,
+    "<span>Cells are records, coloured by key; dashed members are idle. Pause, then hover a record or a marker for its details.</span>",
+    "</p>"
+);
+
 fn legend() -> Html {
-    html! {
-        <p class="legend">
-            <span><svg width="14" height="10" aria-hidden="true"><polygon points="7,1 1,9 13,9" fill="white" stroke="#0072B2" stroke-width="1.5" /></svg>{ " position: next offset poll() returns" }</span>
-            <span><svg width="14" height="10" aria-hidden="true"><polygon points="7,1 1,9 13,9" fill="#0072B2" /></svg>{ " committed offset: where a new owner resumes" }</span>
-            <span><svg width="6" height="10" aria-hidden="true"><line x1="3" x2="3" y1="0" y2="10" stroke="#0072B2" stroke-width="2" /></svg>{ " processed up to here" }</span>
-            <span>{ "Cells are records, coloured by key; dashed members are idle. Pause, then hover a record or a marker for its details." }</span>
-        </p>
-    }
+    Html::from_html_unchecked(LEGEND.into())
 }

@@ -17,13 +17,10 @@ pub struct GroupMetrics {
     pub now: [Option<f64>; 8],
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ClientMetricsProps {
-    pub groups: Vec<GroupMetrics>,
-}
-
-#[function_component(ClientMetrics)]
-pub fn client_metrics(props: &ClientMetricsProps) -> Html {
+/// The metrics of every group. A plain function rather than a component: Yew's code for one
+/// more component (its creation, props and comparison) weighed more than rebuilding these few
+/// rows with the rest of the panels.
+pub fn client_metrics(groups: &[GroupMetrics]) -> Html {
     html! {
         <details class="client-metrics" open=true>
             <summary>{ "Consumer metrics, as Kafka names them" }</summary>
@@ -33,7 +30,7 @@ pub fn client_metrics(props: &ClientMetricsProps) -> Html {
                     nothing in its window.", WINDOW_MS / 1000) }
             </p>
             <div class="client-metrics-groups">
-                { for props.groups.iter().enumerate().map(|(i, g)| group_table(i, g)) }
+                { for groups.iter().enumerate().map(|(i, g)| group_table(i, g)) }
             </div>
         </details>
     }
