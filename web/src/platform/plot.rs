@@ -106,11 +106,12 @@ struct Frame {
     bottom: i32,
 }
 
-/// A canvas being drawn on: plotters-canvas's backend, the plot's frame, and plotters' `f64`
-/// axes mapping data to pixels.
+/// A canvas being drawn on: plotters-canvas's backend, the plot's frame, and its two axes.
 pub struct Plot {
     canvas: MeasuredCanvas,
     ink: ChartInk,
+    /// The blank border around everything, in pixels.
+    margin: i32,
     frame: Frame,
     x: Axis,
     y: Axis,
@@ -147,6 +148,7 @@ impl Plot {
         Some(Plot {
             canvas,
             ink,
+            margin,
             frame,
             x: Axis::new(layout.x.0, layout.x.1),
             y,
@@ -223,8 +225,7 @@ impl Plot {
             let upwards = style
                 .transform(FontTransform::Rotate270)
                 .pos(Pos::new(HPos::Center, VPos::Top));
-            // Against the canvas's margin, which is also the plot's top.
-            let beside = (top, top + (bottom - top) / 2);
+            let beside = (self.margin, top + (bottom - top) / 2);
             let _ = self.canvas.draw_text(title, &upwards, beside);
         }
         let under = style.pos(Pos::new(HPos::Center, VPos::Bottom));
@@ -236,54 +237,72 @@ impl Plot {
 
     /// The y axis along the plot's left edge, its labels right-aligned left of their ticks.
     fn y_axis(&mut self) {
-        let style = self.axis_style();
-        let label = font(&self.ink).pos(Pos::new(HPos::Right, VPos::Center));
         let Frame {
             left, top, bottom, ..
         } = self.frame;
         let edge = left - 1;
-        let _ = self
-            .canvas
-            .draw_path([(edge, top), (edge, bottom - 1)], &style);
-        let step = tick_step(self.y.range());
-        for y in ticks(self.y.range()) {
-            let at = self.pixel_y(y);
-            if !(top..bottom).contains(&at) {
-                continue;
-            }
-            let text = tick_label(y, step);
-            let _ = self
-                .canvas
-                .draw_text(&text, &label, (left - 2 * TICK_PX, at));
-            let tick = [(edge - TICK_PX, at), (edge, at)];
-            let _ = self.canvas.draw_path(tick, &style);
-        }
+        let labels = self.labels(self.y, Plot::pixel_y, top..bottom);
+        let anchor = Pos::new(HPos::Right, VPos::Center);
+        self.axis([(edge, top), (edge, bottom - 1)], labels, anchor, |at| {
+            ([(edge - TICK_PX, at), (edge, at)], (left - 2 * TICK_PX, at))
+        });
     }
 
     /// The x axis along the plot's bottom edge, its labels centred under their ticks.
     fn x_axis(&mut self) {
-        let style = self.axis_style();
-        let label = font(&self.ink).pos(Pos::new(HPos::Center, VPos::Top));
         let Frame {
             left,
             right,
             bottom,
             ..
         } = self.frame;
-        let _ = self
-            .canvas
-            .draw_path([(left, bottom), (right - 1, bottom)], &style);
-        let step = tick_step(self.x.range());
-        for x in ticks(self.x.range()) {
-            let at = self.pixel_x(x);
-            if !(left..right).contains(&at) {
-                continue;
-            }
-            let text = tick_label(x, step);
-            let _ = self
-                .canvas
-                .draw_text(&text, &label, (at, bottom + 2 * TICK_PX));
-            let tick = [(at, bottom), (at, bottom + TICK_PX)];
+        let labels = self.labels(self.x, Plot::pixel_x, left..right);
+        let anchor = Pos::new(HPos::Center, VPos::Top);
+        self.axis(
+            [(left, bottom), (right - 1, bottom)],
+            labels,
+            anchor,
+            |at| {
+                (
+                    [(at, bottom), (at, bottom + TICK_PX)],
+                    (at, bottom + 2 * TICK_PX),
+                )
+            },
+        );
+    }
+
+    /// The labelled values of `axis` as text, at their pixels along it (`pixel`), those
+    /// `within` the plot.
+    fn labels(
+        &self,
+        axis: Axis,
+        pixel: fn(&Plot, f64) -> i32,
+        within: Range<i32>,
+    ) -> Vec<(String, i32)> {
+        let step = tick_step(axis.range());
+        ticks(axis.range())
+            .into_iter()
+            .map(|value| (tick_label(value, step), pixel(self, value)))
+            .filter(|(_, at)| within.contains(at))
+            .collect()
+    }
+
+    /// An axis's line, then at each label its text and its tick mark, as plotters draws them:
+    /// `place(at)` gives the tick's two ends and the point the label is `anchor`ed at, for a
+    /// label at pixel `at` along the axis.
+    fn axis(
+        &mut self,
+        line: [(i32, i32); 2],
+        labels: Vec<(String, i32)>,
+        anchor: Pos,
+        place: impl Fn(i32) -> ([(i32, i32); 2], (i32, i32)),
+    ) {
+        let style = self.axis_style();
+        let label = font(&self.ink).pos(anchor);
+        let _ = self.canvas.draw_path(line, &style);
+        for (text, at) in labels {
+            let (tick, label_at) = place(at);
+            let _ = self.canvas.draw_text(&text, &label, label_at);
             let _ = self.canvas.draw_path(tick, &style);
         }
     }

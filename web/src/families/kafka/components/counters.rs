@@ -41,7 +41,6 @@ pub fn counters(props: &CountersProps) -> Html {
 }
 
 fn group_counters(index: usize, g: &GroupCounters, membership: bool) -> Html {
-    let above = |value: u64, class: &'static str| if value > 0 { class } else { "" };
     let lag_class = if g.lag >= 100 { " alert" } else { "" };
     let idle = format!("{} / {}", g.idle_members, g.members);
     html! {
@@ -58,7 +57,7 @@ fn group_counters(index: usize, g: &GroupCounters, membership: bool) -> Html {
                     <span class={classes!("counter-value", (g.stopped_s > 0).then_some("alert"))}>{ format!("{} s", g.stopped_s) }</span>
                     <span class="counter-label">{ "the group processed nothing" }</span>
                 </div>
-                { counter(format!("{} s", g.stalled_member_s), "member-seconds stalled in rebalances", above(g.stalled_member_s, " warn")) }
+                { counter(format!("{} s", g.stalled_member_s), "member-seconds stalled in rebalances", if g.stalled_member_s > 0 { " warn" } else { "" }) }
                 { counter(g.duplicates, "records processed twice", if g.duplicates > 0 { " flash repeat" } else { " flash" }) }
             }
         </div>

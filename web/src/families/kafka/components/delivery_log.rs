@@ -68,9 +68,9 @@ pub fn delivery_log(props: &DeliveryLogProps) -> Html {
     }
 }
 
-/// Every record, as one path per state, one outline per risk and one text per glyph (always
-/// all of them, empty or not, so the list never changes length). Written as markup, as the
-/// marks are: the log redraws on every step of a run.
+/// Every record, as one path per state, one outline per risk and one text per glyph (all of
+/// them, empty or not). Written as markup, as the marks are: the log redraws on every step of
+/// a run, and a few long attributes are cheaper to write as text than to diff.
 fn cells(out: &mut String, rows: &[Vec<DrawnCell>]) {
     let drawing = log_outlines(rows);
     out.push_str(r#"<g class="delivery-cells">"#);
