@@ -214,25 +214,19 @@ impl Plot {
 
     /// The y title, turned to read upwards, left of the labels; the x title under the plot.
     fn titles(&mut self, x_title: &str, y_title: Option<&str>) {
-        let Frame {
-            left,
-            top,
-            right,
-            bottom,
-        } = self.frame;
+        let frame = self.frame;
         let style = font(&self.ink);
         if let Some(title) = y_title {
             let upwards = style
                 .transform(FontTransform::Rotate270)
                 .pos(Pos::new(HPos::Center, VPos::Top));
-            let beside = (self.margin, top + (bottom - top) / 2);
+            let beside = (self.margin, frame.top + (frame.bottom - frame.top) / 2);
             let _ = self.canvas.draw_text(title, &upwards, beside);
         }
         let under = style.pos(Pos::new(HPos::Center, VPos::Bottom));
-        let middle = left + (right - left) / 2;
-        let _ = self
-            .canvas
-            .draw_text(x_title, &under, (middle, bottom + X_LABEL_AREA_PX as i32));
+        let middle = frame.left + (frame.right - frame.left) / 2;
+        let foot = frame.bottom + X_LABEL_AREA_PX as i32;
+        let _ = self.canvas.draw_text(x_title, &under, (middle, foot));
     }
 
     /// The y axis along the plot's left edge, its labels right-aligned left of their ticks.
@@ -666,12 +660,8 @@ mod tests {
         let mut plot = Plot::new(&canvas(400, 200), layout()).unwrap_or_else(|| panic!("a plot"));
         let ink = plot.ink();
         plot.axes("seconds", Some("records"));
-        let Frame {
-            left,
-            top,
-            right,
-            bottom,
-        } = plot.frame;
+        let Frame { left, right, .. } = plot.frame;
+        let (top, bottom) = (plot.frame.top, plot.frame.bottom);
         let (middle_x, middle_y) = ((left + right) / 2 + 3, (top + bottom) / 2 + 3);
         // The axes are 2 px wide: the two columns left of the plot, the two rows at its foot.
         assert_eq!(
