@@ -97,6 +97,9 @@ pub struct Layout {
     pub y: (f64, f64),
 }
 
+/// Where a label at a pixel along an axis puts its tick mark (two ends) and its text.
+type TickPlace<'a> = dyn Fn(i32) -> ([(i32, i32); 2], (i32, i32)) + 'a;
+
 /// The plotting area on the canvas, in pixels; `right` and `bottom` are just outside it.
 #[derive(Clone, Copy)]
 struct Frame {
@@ -290,7 +293,7 @@ impl Plot {
         line: [(i32, i32); 2],
         labels: Vec<(String, i32)>,
         anchor: Pos,
-        place: &dyn Fn(i32) -> ([(i32, i32); 2], (i32, i32)),
+        place: &TickPlace<'_>,
     ) {
         let style = self.axis_style();
         let label = font(&self.ink).pos(anchor);
