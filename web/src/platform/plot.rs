@@ -276,10 +276,9 @@ impl Plot {
         pixel: fn(&Plot, f64) -> i32,
         within: Range<i32>,
     ) -> Vec<(String, i32)> {
-        let step = tick_step(axis.range());
-        ticks(axis.range())
+        tick_labels(axis.range())
             .into_iter()
-            .map(|value| (tick_label(value, step), pixel(self, value)))
+            .map(|(value, text)| (text, pixel(self, value)))
             .filter(|(_, at)| within.contains(at))
             .collect()
     }
@@ -377,8 +376,12 @@ impl Plot {
         let width = widest + LEGEND_SAMPLE_PX + LEGEND_PADDING_PX + 2 * margin;
         let height = (entries.len() as i32 - 1) * line_px + last_height + 2 * margin;
         let corners = ((left, top), (left + width, top + height));
-        let _ = (self.canvas).draw_rect(corners.0, corners.1, &ink.paper.mix(alpha), true);
-        let _ = (self.canvas).draw_rect(corners.0, corners.1, &ink.grid, false);
+        let _ = self
+            .canvas
+            .draw_rect(corners.0, corners.1, &ink.paper.mix(alpha), true);
+        let _ = self
+            .canvas
+            .draw_rect(corners.0, corners.1, &ink.grid, false);
         for (row, &(label, look)) in entries.iter().enumerate() {
             let line_top = top + margin + row as i32 * line_px;
             let text_left = left + margin + LEGEND_SAMPLE_PX + LEGEND_PADDING_PX;
@@ -409,14 +412,9 @@ fn font(ink: &ChartInk) -> TextStyle<'static> {
 /// The width left of the plot that the y tick labels of `y`, their tick marks and the title
 /// beside them need.
 fn y_label_room(canvas: &mut MeasuredCanvas, y: &Axis, font: &TextStyle) -> u32 {
-    let step = tick_step(y.range());
-    let widest = ticks(y.range())
+    let widest = tick_labels(y.range())
         .into_iter()
-        .filter_map(|tick| {
-            canvas
-                .estimate_text_size(&tick_label(tick, step), font)
-                .ok()
-        })
+        .filter_map(|(_, text)| canvas.estimate_text_size(&text, font).ok())
         .map(|(width, _)| width)
         .max()
         .unwrap_or(0);
@@ -487,11 +485,21 @@ fn ticks(range: Range<f64>) -> Vec<f64> {
 }
 
 /// The distance between labelled ticks.
-fn tick_step(range: Range<f64>) -> f64 {
-    match ticks(range)[..] {
+fn tick_step(ticks: &[f64]) -> f64 {
+    match ticks {
         [first, second, ..] => second - first,
         _ => 1.0,
     }
+}
+
+/// Each labelled tick in `range` with its label, the ticks found once for both.
+fn tick_labels(range: Range<f64>) -> Vec<(f64, String)> {
+    let ticks = ticks(range);
+    let step = tick_step(&ticks);
+    ticks
+        .into_iter()
+        .map(|tick| (tick, tick_label(tick, step)))
+        .collect()
 }
 
 /// A tick's label with as many decimals as the step needs ("20", "0.5", "0.25"), where
@@ -737,7 +745,7 @@ mod tests {
             [53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0]
         );
         assert_eq!(ticks(0.0..1.0).len(), 11);
-        assert_eq!(tick_step(0.0..13.2), 2.0);
+        assert_eq!(tick_step(&ticks(0.0..13.2)), 2.0);
     }
 
     #[wasm_bindgen_test]

@@ -53,14 +53,13 @@ const LEGEND: &str = concat!(
 
 #[function_component(DeliveryPanel)]
 pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
-    let snapshot = &props.snapshot;
     // The group the buttons act on, and the time a reset to a timestamp goes back to (None:
     // ten seconds before now).
     let selected = use_state(|| 0usize);
     let reset_at_s = use_state(|| None::<u64>);
     html! {
         <section class="delivery" aria-label="Delivery guarantees">
-            { for snapshot.groups.iter().enumerate().map(|(i, g)| group_block(i, g, &props.snapshot)) }
+            { for (0..props.snapshot.groups.len()).map(|index| group_block(&props.snapshot, index)) }
             { actions(props, &selected, &reset_at_s) }
             { Html::from_html_unchecked(LEGEND.into()) }
         </section>
@@ -70,7 +69,8 @@ pub fn delivery_panel(props: &DeliveryPanelProps) -> Html {
 /// One group's tallies, log, dead-letter topic and sink. Everything but the log (a component
 /// with its own pointer state) is written as markup: this panel's `html!` trees were one of
 /// the heaviest functions of the delivery bundle.
-fn group_block(index: usize, group: &GroupView, snapshot: &Shared<Snapshot>) -> Html {
+fn group_block(snapshot: &Shared<Snapshot>, index: usize) -> Html {
+    let group = &snapshot.groups[index];
     let id = Escaped(&group.group_id);
     html! {
         <div class="delivery-group" style={format!("border-top-color: {}", group_colour(index))}>
