@@ -13,6 +13,12 @@ import { assertQuiet, useSiteAndBrowser, writtenAddress } from './lesson-helpers
 const env = useSiteAndBrowser();
 
 const traceHash = (page) => page.evaluate(() => window.__streamlab.traceHash());
+/** How the page's runs started, from zero or from a kept run (rehearsals apart). */
+const runStarts = (page) => page.evaluate(() => {
+  const { fromZero, fromKept } = window.__streamlab.runStarts();
+  return { fromZero, fromKept };
+});
+const rehearsed = (page) => page.evaluate(() => window.__streamlab.runStarts().rehearsed);
 const simMs = (page) => page.evaluate(() => window.__streamlab.simMs());
 const playing = async (page) =>
   (await page.locator('.transport button.primary').innerText()).includes('Pause');
@@ -220,6 +226,44 @@ test('going back to a setting shows that setting\'s run, wherever the clock has 
   await page.close();
 });
 
+/** How long the storm's rehearsal took to finish once its page showed fifty minutes. */
+let rehearsalMs = 0;
+
+test('a page opened paused rehearses a knob change unseen: the same picture, and no run counted', { timeout: 180_000 }, async () => {
+  // Once its first picture is painted, a paused page builds its run again from zero in idle
+  // time and draws it anew, so that the learner's first change meets code the browser has
+  // already compiled. The learner must see nothing of it: not a pixel of the stage changes.
+  const visit = await openStormAtFiftyMinutes();
+  const { page } = visit;
+  const hash = await traceHash(page);
+  const starts = await runStarts(page);
+  assert.equal(await rehearsed(page), 0, 'fifty busy minutes take longer than this to build again');
+  const before = await page.locator('.stage').screenshot();
+  const waitedFrom = Date.now();
+  await page.waitForFunction(() => window.__streamlab.runStarts().rehearsed === 1, undefined, { timeout: 120_000 });
+  rehearsalMs = Date.now() - waitedFrom;
+  const after = await page.locator('.stage').screenshot();
+  assert.ok(before.equals(after), 'the stage, charts included, is pixel for pixel the same');
+  assert.equal(await traceHash(page), hash, 'the same run');
+  assert.equal(await simMs(page), 3_000_000, 'at the same time');
+  assert.deepEqual(await runStarts(page), starts, 'not counted as a run the learner asked for');
+  await page.waitForTimeout(1_000);
+  assert.equal(await rehearsed(page), 1, 'once');
+  assertQuiet(visit);
+  await page.close();
+});
+
+test('the learner acting before the rehearsal ends it ends it for good', { timeout: 180_000 }, async () => {
+  const visit = await openStormAtFiftyMinutes();
+  const { page } = visit;
+  await seek(page, 2_950_000);
+  // Twice as long as the whole rehearsal took on the page above: long enough to have finished.
+  await page.waitForTimeout(Math.max(3_000, 2 * rehearsalMs));
+  assert.equal(await rehearsed(page), 0, 'nothing rehearsed after a seek');
+  assertQuiet(visit);
+  await page.close();
+});
+
 test('a knob\'s next step, once the page has been idle, is a kept run equal to a fresh one', { timeout: 120_000 }, async () => {
   // After a knob change the page builds the runs one step either side in idle time; the next
   // step then starts from one of them instead of from zero, and must be that setting's run.
@@ -228,13 +272,13 @@ test('a knob\'s next step, once the page has been idle, is a kept run equal to a
   const setPartitions = (count) => setPartitionsOn(page, count);
   await setPartitions(7);
   await page.waitForFunction(() => window.__streamlab.nearbyPending() === 0);
-  const before = await page.evaluate(() => window.__streamlab.runStarts());
+  const before = await runStarts(page);
   await setPartitions(8);
-  const after = await page.evaluate(() => window.__streamlab.runStarts());
+  const after = await runStarts(page);
   assert.deepEqual(after, { fromZero: before.fromZero, fromKept: before.fromKept + 1 }, 'the step up was prepared');
   await page.waitForFunction(() => window.__streamlab.nearbyPending() === 0);
   await setPartitions(9);
-  assert.deepEqual(await page.evaluate(() => window.__streamlab.runStarts()), { fromZero: before.fromZero, fromKept: before.fromKept + 2 });
+  assert.deepEqual(await runStarts(page), { fromZero: before.fromZero, fromKept: before.fromKept + 2 });
   assert.equal(await simMs(page), 30_000);
   await assertSameAsFresh(page, 'a prepared step');
   assertQuiet(visit);
@@ -265,7 +309,7 @@ test('a knob change late in a busy run shows its progress, keeps a second change
       });
     }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
   });
-  const before = await page.evaluate(() => window.__streamlab.runStarts());
+  const before = await runStarts(page);
   const drawnBefore = await page.locator('svg.diagram g.partition').count();
   // Not a step either side of the current setting, so nothing was prepared for it.
   const partitions = drawnBefore + 3;
@@ -282,7 +326,7 @@ test('a knob change late in a busy run shows its progress, keeps a second change
   assert.equal(await page.locator('svg.diagram g.partition').count(), partitions);
   assert.equal(await page.inputValue('#knob-g0-members'), '5');
   assert.equal(await simMs(page), 3_000_000, 'the clock held');
-  const after = await page.evaluate(() => window.__streamlab.runStarts());
+  const after = await runStarts(page);
   assert.equal(after.fromZero, before.fromZero + 1, 'one run built, for both changes');
   await assertSameAsFresh(page, 'a run built in slices');
   assertQuiet(visit);
@@ -293,7 +337,7 @@ test('a knob turned back while its change builds ends the build, and turned agai
   const visit = await openStormAtFiftyMinutes();
   const { page } = visit;
   const hashBefore = await traceHash(page);
-  const startsBefore = await page.evaluate(() => window.__streamlab.runStarts());
+  const startsBefore = await runStarts(page);
   const original = await page.inputValue('#knob-partitions');
   const partitions = String(Number(original) + 5);
   // The moment the notice appears, the knob goes back to the setting on screen.
@@ -315,7 +359,7 @@ test('a knob turned back while its change builds ends the build, and turned agai
   assert.equal(await page.inputValue('#knob-partitions'), original);
   assert.equal(await traceHash(page), hashBefore, 'the run on screen stays');
   assert.equal(await simMs(page), 3_000_000);
-  assert.deepEqual(await page.evaluate(() => window.__streamlab.runStarts()), startsBefore,
+  assert.deepEqual(await runStarts(page), startsBefore,
     'no run was finished for the setting left');
   // The same change again: the part built before was kept, so the build starts from there
   // (and what is left may be short enough to show no notice; one shown names its start).
@@ -335,7 +379,7 @@ test('a knob turned back while its change builds ends the build, and turned agai
     const from = heading.match(/^Simulating the new setting from (\d+\.\d) s$/);
     assert.ok(from && Number(from[1]) > 0, `continued from a time past zero: ${heading}`);
   }
-  const startsAfter = await page.evaluate(() => window.__streamlab.runStarts());
+  const startsAfter = await runStarts(page);
   assert.deepEqual(startsAfter, { ...startsBefore, fromKept: startsBefore.fromKept + 1 },
     'the run came from the part kept, not from zero');
   await assertSameAsFresh(page, 'a run continued from its kept part');
@@ -362,7 +406,7 @@ test('stepping while a knob change is still building finishes it first, then ste
 test('a preset picked while a knob change is still building replaces it without finishing it', { timeout: 180_000 }, async () => {
   const visit = await openStormAtFiftyMinutes();
   const { page } = visit;
-  const before = await page.evaluate(() => window.__streamlab.runStarts());
+  const before = await runStarts(page);
   const picked = clickWhileBuilding(page, '.presets button', 'One restart stops everyone');
   await page.fill('#knob-partitions', '20');
   await page.dispatchEvent('#knob-partitions', 'change');
@@ -370,7 +414,7 @@ test('a preset picked while a knob change is still building replaces it without 
   await page.waitForFunction(() => window.__streamlab.simMs() < 3_000_000);
   assert.equal(await page.locator('.rebuild-notice').count(), 0);
   assert.equal(await page.inputValue('#knob-partitions'), '6', 'the preset\'s setting, not the one being built');
-  const after = await page.evaluate(() => window.__streamlab.runStarts());
+  const after = await runStarts(page);
   assert.equal(after.fromZero, before.fromZero + 1, 'only the preset\'s run was built');
   assertQuiet(visit);
   await page.close();

@@ -67,6 +67,14 @@ pub fn after_next_paint(then: impl FnOnce() + 'static) {
     gloo_timers::callback::Timeout::new(PAINT_WAIT_MAX_MS, move || run_once(&once)).forget();
 }
 
+/// Emits `wake` in a task of its own after `delay_ms`; dropping the timer cancels it. The
+/// playground's slices of work in the background (a rebuild, the runs prepared nearby, the
+/// rehearsal) ask for their next turn this way.
+pub fn emit_after(delay_ms: u32, wake: &yew::Callback<()>) -> gloo_timers::callback::Timeout {
+    let wake = wake.clone();
+    gloo_timers::callback::Timeout::new(delay_ms, move || wake.emit(()))
+}
+
 /// Runs the task in `slot` unless it already ran.
 fn run_once(slot: &Cell<Option<impl FnOnce()>>) {
     if let Some(then) = slot.take() {

@@ -20,6 +20,7 @@ pub mod page;
 pub mod panic_overlay;
 pub mod playground;
 pub mod rebuild;
+pub mod rehearsal;
 pub mod run;
 
 pub mod svg_png;

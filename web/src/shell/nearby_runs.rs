@@ -15,7 +15,7 @@
 use super::family::{LessonFamily, Scenario};
 use super::kept_runs;
 use super::test_hooks::{now_ms, publish_nearby_pending};
-use crate::platform::browser::after_next_paint;
+use crate::platform::browser::{after_next_paint, emit_after};
 use gloo_timers::callback::Timeout;
 use std::collections::VecDeque;
 use streamlab_sim::family::kept::Prepared;
@@ -107,7 +107,6 @@ impl<F: LessonFamily> NearbyRuns<F> {
     }
 
     fn arm(&mut self, after_ms: u32, wake: &Callback<()>) {
-        let wake = wake.clone();
-        self.timer = Some(Timeout::new(after_ms, move || wake.emit(())));
+        self.timer = Some(emit_after(after_ms, wake));
     }
 }

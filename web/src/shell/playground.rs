@@ -7,7 +7,8 @@
 //! always shows "this scenario, run to now" and the link reproduces it; an action taken now
 //! (a crash button) changes only the future, so the runs continue from now. Acting after a
 //! seek back forks: the future already seen is dropped. After a knob change, the runs of the
-//! knob's next steps are built in idle time ([`NearbyRuns`]). Every change is a history entry
+//! knob's next steps are built in idle time ([`NearbyRuns`]); before the first change, a page
+//! opened paused rehearses one unseen ([`Rehearsal`]). Every change is a history entry
 //! ([`AddressBar`]). The family ([`LessonFamily`]) draws the picture, the panels and the
 //! knobs; the shell draws the rest.
 
@@ -36,6 +37,7 @@ use super::link::{LessonLink, LinkMemo};
 use super::nearby_runs::NearbyRuns;
 use super::page::page_of;
 use super::rebuild::{Built, Rebuild, FIRST_SLICE_BUDGET_MS};
+use super::rehearsal::Rehearsal;
 use super::run::Run;
 use super::test_hooks::{now_ms, publish_frame, publish_knob_latency};
 use crate::platform::browser::{after_next_paint, prefers_reduced_motion, KeyListener};
@@ -76,6 +78,8 @@ pub enum Msg<F: LessonFamily> {
     /// Makes the share link and writes the staged address into the address bar, after the
     /// picture they describe.
     WriteAddress,
+    /// A slice of the unseen rehearsal of a knob change.
+    Rehearse,
 }
 
 impl<F: LessonFamily> TransportMsg for Msg<F> {
@@ -129,6 +133,8 @@ pub struct Playground<F: LessonFamily> {
     /// A knob change's run still being built, slice by slice.
     rebuild: Option<Rebuild<F>>,
     on_rebuild: Callback<()>,
+    rehearsal: Rehearsal<F>,
+    on_rehearse: Callback<()>,
     /// Held for its Drop, which removes the listener.
     _keys: Option<KeyListener>,
     /// Held for its Drop, which stops the course page's messages reaching this playground.
@@ -168,6 +174,7 @@ impl<F: LessonFamily> Component for Playground<F> {
             .as_ref()
             .and_then(|other| Comparison::new(lesson, other.clone(), clock.now_ms(), Side::B));
         let link = ctx.link().clone();
+        let on_rehearse = ctx.link().callback(|()| Msg::Rehearse);
         let mut playground = Self {
             lesson,
             scenario,
@@ -185,6 +192,8 @@ impl<F: LessonFamily> Component for Playground<F> {
             on_prepare: ctx.link().callback(|()| Msg::PrepareNearby),
             rebuild: None,
             on_rebuild: ctx.link().callback(|()| Msg::Rebuild),
+            rehearsal: Rehearsal::new(&on_rehearse),
+            on_rehearse,
             _keys: KeyListener::new({
                 let link = link.clone();
                 move |e| link.send_message(Msg::Key(e))
@@ -208,6 +217,9 @@ impl<F: LessonFamily> Component for Playground<F> {
     fn update(&mut self, ctx: &Context<Self>, msg: Msg<F>) -> bool {
         if self.rebuild.is_some() && settles_rebuild(&msg) {
             self.finish_rebuild_now();
+        }
+        if learner_acts(&msg) {
+            self.rehearsal.cancel();
         }
         match msg {
             Msg::Frame(timestamp) => return self.on_frame(ctx, timestamp),
@@ -270,6 +282,7 @@ impl<F: LessonFamily> Component for Playground<F> {
             Msg::Key(event) => return self.on_key(ctx, &event),
             Msg::Host(command) => return self.on_host(ctx, command),
             Msg::Rebuild => return self.rebuild_slice(),
+            Msg::Rehearse => return self.rehearse(),
             Msg::PrepareNearby => {
                 let at_ms = self.run.now_ms();
                 self.nearby
@@ -609,6 +622,25 @@ impl<F: LessonFamily> Playground<F> {
         }
     }
 
+    /// A slice of the rehearsal, given up if the page plays or shows anything but its one run
+    /// as it opened; once the run is built again it takes the place of the one on screen, and
+    /// the picture is drawn anew (the same picture).
+    fn rehearse(&mut self) -> bool {
+        if self.clock.playing || self.comparison.is_some() || self.error.is_some() {
+            self.rehearsal.cancel();
+            return false;
+        }
+        let at_ms = self.run.now_ms();
+        let Some(timeline) = self
+            .rehearsal
+            .work(&self.scenario, at_ms, &self.on_rehearse)
+        else {
+            return false;
+        };
+        self.run.renew(timeline);
+        true
+    }
+
     /// After a knob change that went through, builds the runs of its next steps in idle time.
     /// Not while comparing: the edit applies to a side the kept runs do not follow.
     fn prepare_nearby(&mut self, edit: &Edit<Scenario<F>>) {
@@ -870,6 +902,15 @@ impl<F: LessonFamily> Playground<F> {
             figures: self.run.world().figures(),
         }
     }
+}
+
+/// Whether `msg` is the learner (or a course page) doing something, which ends the
+/// rehearsal: everything but the timers' own messages.
+fn learner_acts<F: LessonFamily>(msg: &Msg<F>) -> bool {
+    !matches!(
+        msg,
+        Msg::Frame(_) | Msg::Rehearse | Msg::PrepareNearby | Msg::WriteAddress | Msg::Rebuild
+    )
 }
 
 /// Whether `msg` needs the run settled first: everything but another knob change, a preset

@@ -15,6 +15,7 @@
 use super::family::{Edit, LessonFamily, Scenario};
 use super::kept_runs;
 use super::test_hooks::now_ms;
+use crate::platform::browser::emit_after;
 use gloo_timers::callback::Timeout;
 use streamlab_sim::family::timeline::{slice_ms_toward, Timeline};
 use streamlab_sim::family::{ScenarioError, Simulation};
@@ -112,8 +113,7 @@ impl<F: LessonFamily> Rebuild<F> {
 
     /// Asks `wake` for the next slice, after the page has had its turn.
     pub fn arm(&mut self, wake: &Callback<()>) {
-        let wake = wake.clone();
-        self.timer = Some(Timeout::new(0, move || wake.emit(())));
+        self.timer = Some(emit_after(0, wake));
     }
 
     /// Whether the notice is due to be drawn or brought up to date (and from now on counts

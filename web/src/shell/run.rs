@@ -10,7 +10,7 @@
 use super::components::timeline_scrubber::TimelineMark;
 use super::family::{Lesson, LessonFamily, Scenario};
 use super::kept_runs;
-use super::test_hooks::count_run_start;
+use super::test_hooks::{count_rehearsal, count_run_start};
 use streamlab_sim::family::timeline::Timeline;
 use streamlab_sim::family::{ScenarioError, Simulation};
 
@@ -97,6 +97,19 @@ impl<F: LessonFamily> Run<F> {
             self.furthest_ms = world.now_ms();
         }
         F::refresh(&mut self.view, self.lesson, world, force);
+    }
+
+    /// Takes `timeline`, this run's scenario built again to the same time, in place of its
+    /// own, and refreshes the whole view from it: the same picture, drawn again from scratch
+    /// (see [`super::rehearsal`]). Not a run the learner asked for, so counted apart.
+    pub fn renew(&mut self, timeline: Timeline<F::Sim>) {
+        count_rehearsal();
+        let at_ms = self.now_ms();
+        debug_assert_eq!(timeline.world().now_ms(), at_ms);
+        // Freed now, in idle time: no picture waits for this one. The same run as the one
+        // taking its place, which joins the kept runs when it is replaced.
+        drop(self.timeline.replace(timeline));
+        self.seek(at_ms, true);
     }
 
     /// Continues under `scenario` from now if it changes only the future (an action taken

@@ -2,8 +2,8 @@
 //!
 //! End-to-end tests compare `traceHash()` with the native CLI's, read frame-time statistics
 //! and knob-to-picture latencies (to the rendered picture, and to the paint after it), see
-//! how runs started (from zero or from a kept run) and whether nearby runs are still being
-//! prepared, and call the benchmarks a bundle adds with [`define_hook`] (`bench()`,
+//! how runs started (from zero, from a kept run, or rehearsed unseen) and whether nearby runs
+//! are still being prepared, and call the benchmarks a bundle adds with [`define_hook`] (`bench()`,
 //! `benchStorm()` and `benchSeek()` in the partitions bundle, `benchWindow()` in the event-time
 //! one) to time the core inside the browser. The event-time playground publishes its run's
 //! fingerprint as `traceHash()` while paused. The playground publishes into a thread-local
@@ -27,6 +27,8 @@ struct Published {
     /// Runs started from time zero, and runs taken from the page's kept runs.
     runs_from_zero: u32,
     runs_from_kept: u32,
+    /// Runs built again unseen to rehearse a knob change (`super::rehearsal`).
+    runs_rehearsed: u32,
     /// Nearby runs still to be prepared in idle time.
     nearby_pending: usize,
     /// A change's address (and share link) is still to be written.
@@ -76,6 +78,11 @@ pub fn count_run_start(from_kept: bool) {
             p.runs_from_zero += 1;
         }
     });
+}
+
+/// Counts a run built again unseen to rehearse a knob change.
+pub fn count_rehearsal() {
+    PUBLISHED.with(|p| p.borrow_mut().runs_rehearsed += 1);
 }
 
 /// Records how many nearby runs are still to be prepared.
@@ -188,6 +195,7 @@ pub fn install() {
             let starts = js_sys::Object::new();
             let _ = js_sys::Reflect::set(&starts, &"fromZero".into(), &p.runs_from_zero.into());
             let _ = js_sys::Reflect::set(&starts, &"fromKept".into(), &p.runs_from_kept.into());
+            let _ = js_sys::Reflect::set(&starts, &"rehearsed".into(), &p.runs_rehearsed.into());
             starts.into()
         })
     });
