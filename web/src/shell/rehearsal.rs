@@ -8,10 +8,10 @@
 //! came two to three times later than the next change's (BENCHMARKS.md). So, a little after
 //! the first picture, the page builds the run on screen again, from zero to now, in short
 //! slices of idle time through the rebuild's own code ([`Rebuild`]), and puts it in place of
-//! the run it has ([`super::run::Run::renew`]). The core is
-//! deterministic, so the picture, drawn again from scratch, is the same picture. Any action
-//! of the learner's ends the rehearsal for good (their own change is the real thing), and a
-//! page that plays skips it: its frames keep the drawing code running.
+//! the run it has ([`super::run::Run::renew`]). The core is deterministic, so the picture,
+//! drawn again from scratch, is the same picture. Any action of the learner's ends the
+//! rehearsal for good (their own change is the real thing), and a page that plays skips it:
+//! its frames keep the drawing code running.
 
 use super::family::{Edit, LessonFamily, Scenario};
 use super::rebuild::Rebuild;

@@ -3,9 +3,9 @@
 //! End-to-end tests compare `traceHash()` with the native CLI's, read frame-time statistics
 //! and knob-to-picture latencies (to the rendered picture, and to the paint after it), see
 //! how runs started (from zero, from a kept run, or rehearsed unseen) and whether nearby runs
-//! are still being prepared, and call the benchmarks a bundle adds with [`define_hook`] (`bench()`,
-//! `benchStorm()` and `benchSeek()` in the partitions bundle, `benchWindow()` in the event-time
-//! one) to time the core inside the browser. The event-time playground publishes its run's
+//! are still being prepared, and call the benchmarks a bundle adds with [`define_hook`]
+//! (`bench()`, `benchStorm()` and `benchSeek()` in the partitions bundle, `benchWindow()` in
+//! the event-time one) to time the core inside the browser. The event-time playground publishes its run's
 //! fingerprint as `traceHash()` while paused. The playground publishes into a thread-local
 //! after each frame; the JS functions only read.
 
