@@ -622,11 +622,11 @@ impl<F: LessonFamily> Playground<F> {
         }
     }
 
-    /// A slice of the rehearsal, given up if the page plays or shows anything but its one run
-    /// as it opened; once the run is built again it takes the place of the one on screen, and
-    /// the picture is drawn anew (the same picture).
+    /// A slice of the rehearsal, given up if the page plays or compares two runs; once the run
+    /// is built again it takes the place of the one on screen, and the picture is drawn anew
+    /// (the same picture).
     fn rehearse(&mut self) -> bool {
-        if self.clock.playing || self.comparison.is_some() || self.error.is_some() {
+        if self.clock.playing || self.comparison.is_some() {
             self.rehearsal.cancel();
             return false;
         }
