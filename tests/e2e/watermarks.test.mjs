@@ -23,6 +23,33 @@ async function reopenFromLink(page) {
   await waitForApp(page);
 }
 
+/**
+ * A record's mark that nothing is drawn over: its device, its centre in the chart's
+ * coordinates and on the screen. Each path holds many marks (`M…` runs); each mark's centre
+ * is measured by drawing it alone, and the first one the browser finds its own path under is
+ * taken.
+ */
+async function markOnTop(page) {
+  return page.locator('.wm-chart > svg').evaluate((svg) => {
+    const toScreen = svg.getScreenCTM();
+    for (const path of [...svg.querySelectorAll('.wm-dots path')].reverse()) {
+      for (const outline of path.getAttribute('d').split('M').slice(1)) {
+        const probe = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+        probe.setAttribute('d', `M${outline}`);
+        svg.appendChild(probe);
+        const box = probe.getBBox();
+        probe.remove();
+        const chart = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        const screen = new DOMPoint(chart.x, chart.y).matrixTransform(toScreen);
+        if (document.elementFromPoint(screen.x, screen.y) === path) {
+          return { key: path.dataset.key, chart, screen: { x: screen.x, y: screen.y } };
+        }
+      }
+    }
+    throw new Error('no mark is uncovered');
+  });
+}
+
 /** Types `value` into the numeric knob `id` and commits it, as a learner would. */
 async function setKnob(page, id, value) {
   await page.fill(`#${id}`, String(value));
@@ -36,7 +63,11 @@ test('the lesson loads from its address and draws dots, the watermark and window
   await page.waitForFunction(() => window.__streamlab_eventtime?.simMs > 20_000);
   assert.match(await page.locator('.question').innerText(), /emitted its answer and a record for it just showed up/);
   assert.equal(await page.locator('.site-header nav a.current').innerText(), 'Watermarks and late events');
-  assert.ok((await page.locator('.wm-chart .wm-dot:not(.too-late)').count()) > 100, 'records are dots');
+  // Each device's marks of one lateness are one path, which says how many it holds.
+  const marks = await page.locator('.wm-chart .wm-dot:not(.too-late)').evaluateAll(
+    (paths) => paths.map((p) => ({ count: Number(p.dataset.count), outlines: p.getAttribute('d').split('M').length - 1 })));
+  assert.ok(marks.reduce((sum, m) => sum + m.count, 0) > 100, `records are dots: ${JSON.stringify(marks)}`);
+  for (const m of marks) assert.equal(m.outlines, m.count, 'one outline per record');
   // A device is told by its mark's shape as well as its colour, and the key says which is which.
   const shapes = await page.locator('.device-legend .device-key').evaluateAll((keys) => keys.map((k) => k.dataset.shape));
   assert.ok(shapes.length >= 4, `devices in the key: ${shapes}`);
@@ -167,6 +198,12 @@ test('a record shows its three timestamps, and the corrected timestamp rescues a
   assert.match(panel, /off by −20\.0 s/);
   assert.equal(await page.locator('.wm-selected .wm-corrected').count(), 1, 'the corrected position is marked');
   await screenshot(page, 'watermarks-three-timestamps');
+  // A real click on a mark picks that very record: the ring is drawn where the mark is.
+  const target = await markOnTop(page);
+  await page.mouse.click(target.screen.x, target.screen.y);
+  await page.locator('.record-timestamps', { hasText: `from device ${target.key}` }).waitFor();
+  const ring = await page.locator('.wm-selected circle').evaluate((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]);
+  assert.ok(Math.hypot(ring[0] - target.chart.x, ring[1] - target.chart.y) < 3, `ring at ${ring}, mark at ${JSON.stringify(target.chart)}`);
   await page.selectOption('#knob-et-event-timestamp', 'corrected');
   await reopenFromLink(page);
   const corrected = await playToEnd(page);

@@ -3,6 +3,8 @@
 //! that share a hue for a colour-blind reader still differ in outline.
 
 use crate::platform::palette::key_colour;
+use crate::platform::svg::SvgNumber;
+use std::fmt::Write;
 
 /// The shapes, in the order devices take them.
 const SHAPES: [&str; 4] = ["circle", "square", "triangle", "diamond"];
@@ -18,37 +20,57 @@ pub fn shape_name(key: u32) -> &'static str {
 
 /// An SVG path for device `key`'s mark centred on (`x`, `y`), about `r` in radius.
 pub fn mark_path(key: u32, x: f64, y: f64, r: f64) -> String {
-    match shape_index(key) {
-        0 => format!(
-            "M{:.1} {y:.1}a{r:.1} {r:.1} 0 1 0 {:.1} 0a{r:.1} {r:.1} 0 1 0 {:.1} 0z",
-            x - r,
-            2.0 * r,
-            -2.0 * r
+    let mut path = String::new();
+    push_mark_path(&mut path, key, x, y, r);
+    path
+}
+
+/// Appends [`mark_path`]'s outline to `path` (one `M…z` run), its numbers as the diagrams
+/// write them ([`SvgNumber`]).
+pub fn push_mark_path(path: &mut String, key: u32, x: f64, y: f64, r: f64) {
+    let n = SvgNumber;
+    let _ = match shape_index(key) {
+        0 => write!(
+            path,
+            "M{} {}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 {} 0z",
+            n(x - r),
+            n(y),
+            n(2.0 * r),
+            n(-2.0 * r),
+            r = n(r),
         ),
         1 => {
             let side = 1.8 * r;
-            format!(
-                "M{:.1} {:.1}h{side:.1}v{side:.1}h{:.1}z",
-                x - side / 2.0,
-                y - side / 2.0,
-                -side
+            write!(
+                path,
+                "M{} {}h{}v{}h{}z",
+                n(x - side / 2.0),
+                n(y - side / 2.0),
+                n(side),
+                n(side),
+                n(-side)
             )
         }
-        2 => format!(
-            "M{x:.1} {:.1}l{:.1} {:.1}h{:.1}z",
-            y - 1.2 * r,
-            1.1 * r,
-            2.0 * r,
-            -2.2 * r
+        2 => write!(
+            path,
+            "M{} {}l{} {}h{}z",
+            n(x),
+            n(y - 1.2 * r),
+            n(1.1 * r),
+            n(2.0 * r),
+            n(-2.2 * r)
         ),
-        _ => format!(
-            "M{x:.1} {:.1}l{r:.1} {r:.1}l{:.1} {r:.1}l{:.1} {:.1}z",
-            y - r,
-            -r,
-            -r,
-            -r
+        _ => write!(
+            path,
+            "M{} {}l{r} {r}l{} {r}l{} {}z",
+            n(x),
+            n(y - r),
+            n(-r),
+            n(-r),
+            n(-r),
+            r = n(r),
         ),
-    }
+    };
 }
 
 /// Device `key`'s colour.

@@ -7,5 +7,6 @@ pub mod record_timestamps;
 pub mod strip;
 pub mod watermark_chart;
 pub mod watermark_counters;
+pub mod watermark_dots;
 pub mod watermark_panes;
 pub mod windows_chart;

@@ -15,7 +15,9 @@ use crate::families::eventtime::components::device_legend::{device_legend, Devic
 use crate::families::eventtime::components::record_timestamps::{
     record_timestamps, RecordTimestampsProps,
 };
-use crate::families::eventtime::device_marks::{colour, mark_path};
+use crate::families::eventtime::components::watermark_dots::{
+    dots_html, lateness_of_class, nearest_dot, Place,
+};
 use crate::platform::shared::Shared;
 use streamlab_sim::eventtime::events::clock_time as clock;
 use streamlab_sim::eventtime::views::{lateness_of, watermark_before, watermark_path, Lateness};
@@ -190,9 +192,8 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
     let d = &*props.data;
     let plot_w = WIDTH - LEFT - RIGHT;
     let plot_h = HEIGHT - TOP - BOTTOM;
-    let x = |ms: i64| LEFT + ms as f64 / d.x_end_ms as f64 * plot_w;
-    // Processing time grows upwards, as in the book's diagrams.
-    let y = |ms: i64| TOP + (1.0 - ms.min(d.y_end_ms) as f64 / d.y_end_ms as f64) * plot_h;
+    let x = |ms: i64| x_at(d, ms);
+    let y = |ms: i64| y_at(d, ms);
     let column_px = d
         .windows
         .first()
@@ -209,17 +210,15 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
         .map(|&(e, p)| format!("{:.1},{:.1}", x(e), y(p)))
         .collect::<Vec<_>>()
         .join(" ");
+    let place = |dot: &ChartDot| chart_point(d, dot);
     let selected = use_state(|| None::<u32>);
     let on_pick = {
         let selected = selected.clone();
+        let data = props.data.clone();
         Callback::from(move |e: MouseEvent| {
-            let index = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|element| element.get_attribute("data-index"))
-                .and_then(|value| value.parse::<u32>().ok());
-            if index.is_some() {
-                selected.set(index);
+            let place = |dot: &ChartDot| chart_point(&data, dot);
+            if let Some(index) = picked_record(&e, &data.dots, &place) {
+                selected.set(Some(index));
             }
         })
     };
@@ -270,7 +269,7 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
                     <text x={(LEFT + plot_w - 4.0).to_string()} y={format!("{:.1}", y(d.now_ms) - 4.0)} text-anchor="end">{ format!("now {}", clock(d.now_ms)) }</text>
                 </g>
                 <g class="wm-dots" onclick={on_pick}>
-                    { for d.dots.iter().map(|dot| dot_html(dot, x(dot.event_ms), y(dot.processed_ms))) }
+                    { dots_html(&d.dots, &place) }
                 </g>
                 if let Some(dot) = picked {
                     { correction_html(dot, &x, &y) }
@@ -309,21 +308,46 @@ pub fn watermark_chart(props: &WatermarkChartProps) -> Html {
     }
 }
 
-fn dot_html(dot: &ChartDot, x: f64, y: f64) -> Html {
-    let index = dot.record.index.to_string();
-    let key = dot.key.to_string();
-    let fill = colour(dot.key);
-    match dot.lateness {
-        Lateness::OnTime => html! {
-            <path class="wm-dot" d={mark_path(dot.key, x, y, 2.8)} {fill} data-index={index} data-key={key} />
-        },
-        Lateness::Late => html! {
-            <path class="wm-dot late" d={mark_path(dot.key, x, y, 4.5)} {fill} data-index={index} data-key={key} />
-        },
-        Lateness::TooLate => html! {
-            <path class="wm-dot too-late" d={format!("M{:.1} {:.1}l8 8m-8 0l8 -8", x - 4.0, y - 4.0)} data-index={index} data-key={key} />
-        },
+/// Where `dot` is drawn, in the chart's own coordinates (its `viewBox`).
+fn chart_point(d: &WatermarkChartData, dot: &ChartDot) -> (f64, f64) {
+    (x_at(d, dot.event_ms), y_at(d, dot.processed_ms))
+}
+
+/// Where event time `ms` is along the chart.
+fn x_at(d: &WatermarkChartData, ms: i64) -> f64 {
+    LEFT + ms as f64 / d.x_end_ms as f64 * (WIDTH - LEFT - RIGHT)
+}
+
+/// Where processing time `ms` is up the chart: it grows upwards, as in the book's diagrams.
+fn y_at(d: &WatermarkChartData, ms: i64) -> f64 {
+    TOP + (1.0 - ms.min(d.y_end_ms) as f64 / d.y_end_ms as f64) * (HEIGHT - TOP - BOTTOM)
+}
+
+/// The record a click on one of the dots' paths picked: of that path's device and lateness,
+/// the one drawn nearest the pointer.
+fn picked_record(e: &MouseEvent, dots: &[ChartDot], place: Place) -> Option<u32> {
+    let path = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let key = path.get_attribute("data-key")?.parse().ok()?;
+    let lateness = lateness_of_class(&path.get_attribute("class")?)?;
+    let svg = path.closest("svg").ok()??;
+    nearest_dot(dots, key, lateness, in_view_box(&svg, e), place)
+}
+
+/// The pointer's position in the chart's `viewBox`, which the page scales to fit the width
+/// it is given, keeping its proportions and centring it (SVG's default `xMidYMid meet`).
+fn in_view_box(svg: &web_sys::Element, e: &MouseEvent) -> (f64, f64) {
+    let rect = svg.get_bounding_client_rect();
+    let scale = (rect.width() / WIDTH).min(rect.height() / HEIGHT);
+    // A chart not laid out (no size) has no point under the pointer worth finding.
+    if scale.is_nan() || scale <= 0.0 {
+        return (0.0, 0.0);
     }
+    let left = rect.left() + (rect.width() - WIDTH * scale) / 2.0;
+    let top = rect.top() + (rect.height() - HEIGHT * scale) / 2.0;
+    (
+        (f64::from(e.client_x()) - left) / scale,
+        (f64::from(e.client_y()) - top) / scale,
+    )
 }
 
 /// The selected record: a ring where it is drawn, and a hollow diamond at its corrected event

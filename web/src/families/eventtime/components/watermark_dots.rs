@@ -1,0 +1,274 @@
+//! The watermark chart's records, drawn as a few hundred SVG paths instead of an element
+//! each, and found again under a click.
+//!
+//! A run at its end has read thousands of records. Drawn as an element each (with its own
+//! outline, colour and two data attributes), they were most of the work a knob change's
+//! picture did in the watermarks lesson: building, comparing and patching thousands of
+//! elements. Marks of one device and one lateness share a colour, a shape and a line style,
+//! so they can be one path of outlines. One path per device for the whole run would draw
+//! every device's marks over the previous device's, and where records crowd (the diagonal
+//! of records that arrived at once) the last device's colour would hide the others. So the
+//! records are taken [`CHUNK_RECORDS`] at a time, in the order they were read, and each run
+//! of them gives one path per device and lateness, drawn in the order of each path's latest
+//! record: as before, a record read later lies over one read earlier, give or take a chunk.
+//! Each path carries its device (`data-key`) and how many marks it holds (`data-count`).
+//!
+//! A click on a path picks the record of that device and lateness whose mark is nearest the
+//! pointer.
+
+use crate::families::eventtime::components::watermark_chart::ChartDot;
+use crate::families::eventtime::device_marks::{colour, push_mark_path};
+use crate::platform::svg::SvgNumber;
+use std::fmt::Write;
+use streamlab_sim::eventtime::views::Lateness;
+use streamlab_sim::replay::sort::sort_by_key;
+use yew::prelude::*;
+
+/// Radius of an on-time mark and of a late one (drawn larger, with a dashed outline).
+const ON_TIME_RADIUS: f64 = 2.8;
+const LATE_RADIUS: f64 = 4.5;
+
+/// The lateness classes, with each one's class name.
+const CLASSES: [(Lateness, &str); 3] = [
+    (Lateness::OnTime, "wm-dot"),
+    (Lateness::Late, "wm-dot late"),
+    (Lateness::TooLate, "wm-dot too-late"),
+];
+
+/// Maps a record's (event time, processing time) to the chart's coordinates.
+pub type Place<'a> = &'a dyn Fn(&ChartDot) -> (f64, f64);
+
+/// Records per run of the chart's records that are grouped into paths: the chart has a few
+/// hundred paths at most, and within a run the drawing order may differ from the reading order.
+pub const CHUNK_RECORDS: usize = 50;
+
+/// The marks of one device and one lateness within a run of records, as one path.
+#[derive(Debug, PartialEq)]
+pub struct DotGroup {
+    pub key: u32,
+    pub lateness: Lateness,
+    pub class: &'static str,
+    /// Every mark's outline, in the records' order.
+    pub path: String,
+    pub count: usize,
+    /// The position of its latest record in the chart's records.
+    last: usize,
+}
+
+/// The groups in drawing order: run by run, each run's groups by their latest record.
+pub fn dot_groups(dots: &[ChartDot], place: Place) -> Vec<DotGroup> {
+    let mut groups: Vec<DotGroup> = Vec::new();
+    for (run, chunk) in dots.chunks(CHUNK_RECORDS).enumerate() {
+        let first = groups.len();
+        for (offset, dot) in chunk.iter().enumerate() {
+            let same = |g: &DotGroup| g.key == dot.key && g.lateness == dot.lateness;
+            let at = match groups[first..].iter().position(same) {
+                Some(i) => first + i,
+                None => {
+                    groups.push(DotGroup {
+                        key: dot.key,
+                        lateness: dot.lateness,
+                        class: class_of(dot.lateness),
+                        path: String::new(),
+                        count: 0,
+                        last: 0,
+                    });
+                    groups.len() - 1
+                }
+            };
+            let group = &mut groups[at];
+            let (x, y) = place(dot);
+            push_dot(&mut group.path, dot, x, y);
+            group.count += 1;
+            group.last = run * CHUNK_RECORDS + offset;
+        }
+        sort_by_key(&mut groups[first..], |group| group.last);
+    }
+    groups
+}
+
+fn class_of(lateness: Lateness) -> &'static str {
+    CLASSES
+        .iter()
+        .find(|&&(l, _)| l == lateness)
+        .map_or(CLASSES[0].1, |&(_, class)| class)
+}
+
+/// The records as [`dot_groups`] draws them.
+pub fn dots_html(dots: &[ChartDot], place: Place) -> Html {
+    dot_groups(dots, place)
+        .into_iter()
+        .map(|group| {
+            // A too-late cross is an outline in the alert colour, whatever its device.
+            let fill = (group.lateness != Lateness::TooLate).then(|| colour(group.key));
+            html! {
+                <path class={group.class} d={group.path} {fill}
+                    data-key={group.key.to_string()} data-count={group.count.to_string()} />
+            }
+        })
+        .collect()
+}
+
+fn push_dot(path: &mut String, dot: &ChartDot, x: f64, y: f64) {
+    match dot.lateness {
+        Lateness::OnTime => push_mark_path(path, dot.key, x, y, ON_TIME_RADIUS),
+        Lateness::Late => push_mark_path(path, dot.key, x, y, LATE_RADIUS),
+        Lateness::TooLate => {
+            let (x, y) = (SvgNumber(x - 4.0), SvgNumber(y - 4.0));
+            let _ = write!(path, "M{x} {y}l8 8m-8 0l8 -8");
+        }
+    }
+}
+
+/// The record of device `key` and `lateness` whose mark is nearest `pointer` (in the chart's
+/// coordinates): the one a click on that device's path landed on.
+pub fn nearest_dot(
+    dots: &[ChartDot],
+    key: u32,
+    lateness: Lateness,
+    pointer: (f64, f64),
+    place: Place,
+) -> Option<u32> {
+    let distance = |dot: &&ChartDot| {
+        let (x, y) = place(dot);
+        (x - pointer.0).powi(2) + (y - pointer.1).powi(2)
+    };
+    dots.iter()
+        .filter(|d| d.key == key && d.lateness == lateness)
+        .min_by(|a, b| distance(a).total_cmp(&distance(b)))
+        .map(|dot| dot.record.index)
+}
+
+/// The lateness whose marks a path of class `class` holds.
+pub fn lateness_of_class(class: &str) -> Option<Lateness> {
+    CLASSES
+        .iter()
+        .find(|&&(_, name)| name == class)
+        .map(|&(lateness, _)| lateness)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use streamlab_sim::eventtime::Record;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn dot(index: u32, key: u32, lateness: Lateness, at: i64) -> ChartDot {
+        ChartDot {
+            event_ms: at,
+            processed_ms: at,
+            key,
+            lateness,
+            record: Record {
+                index,
+                key,
+                partition: 0,
+                offset: u64::from(index),
+                true_ms: at,
+                occurred_ms: at,
+                sent_ms: at,
+                received_ms: at,
+                processed_ms: at,
+            },
+        }
+    }
+
+    /// x = event time, y = processing time, one unit per millisecond.
+    fn place(dot: &ChartDot) -> (f64, f64) {
+        (dot.event_ms as f64, dot.processed_ms as f64)
+    }
+
+    #[wasm_bindgen_test]
+    fn a_click_picks_the_nearest_record_of_the_path_it_landed_on() {
+        let dots = [
+            dot(0, 1, Lateness::OnTime, 100),
+            dot(1, 1, Lateness::OnTime, 200),
+            dot(2, 2, Lateness::OnTime, 205),
+            dot(3, 1, Lateness::Late, 201),
+        ];
+        assert_eq!(
+            nearest_dot(&dots, 1, Lateness::OnTime, (190.0, 190.0), &place),
+            Some(1)
+        );
+        assert_eq!(
+            nearest_dot(&dots, 1, Lateness::OnTime, (110.0, 90.0), &place),
+            Some(0)
+        );
+        // Device 2's record and the late one are nearer, but on other paths.
+        assert_eq!(
+            nearest_dot(&dots, 2, Lateness::OnTime, (0.0, 0.0), &place),
+            Some(2)
+        );
+        assert_eq!(
+            nearest_dot(&dots, 1, Lateness::Late, (0.0, 0.0), &place),
+            Some(3)
+        );
+        assert_eq!(
+            nearest_dot(&dots, 3, Lateness::OnTime, (0.0, 0.0), &place),
+            None
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_path_class_names_its_lateness() {
+        assert_eq!(lateness_of_class("wm-selected"), None);
+        for (lateness, class) in CLASSES {
+            assert_eq!(lateness_of_class(class), Some(lateness));
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn each_record_is_one_mark_in_its_devices_path_drawn_by_its_latest_record() {
+        let dots = [
+            dot(0, 2, Lateness::TooLate, 205),
+            dot(1, 1, Lateness::OnTime, 100),
+            dot(2, 1, Lateness::Late, 201),
+            dot(3, 1, Lateness::OnTime, 200),
+        ];
+        let groups = dot_groups(&dots, &place);
+        let summary: Vec<(Lateness, u32, usize, usize)> = groups
+            .iter()
+            .map(|g| (g.lateness, g.key, g.count, g.path.matches('M').count()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                (Lateness::TooLate, 2, 1, 1),
+                (Lateness::Late, 1, 1, 1),
+                (Lateness::OnTime, 1, 2, 2)
+            ]
+        );
+        assert_eq!(groups[0].class, "wm-dot too-late");
+        assert_eq!(groups[0].path, "M201 201l8 8m-8 0l8 -8");
+        // Device 1 is a square: the first mark is the record at 100, 100.
+        assert!(
+            groups[2].path.starts_with("M97.48 97.48h5.04"),
+            "{}",
+            groups[2].path
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn records_are_grouped_a_run_at_a_time() {
+        // Two devices alternating over two and a half runs.
+        let dots: Vec<ChartDot> = (0..CHUNK_RECORDS * 5 / 2)
+            .map(|i| dot(i as u32, i as u32 % 2, Lateness::OnTime, i as i64))
+            .collect();
+        let groups = dot_groups(&dots, &place);
+        let keys_and_counts: Vec<(u32, usize)> = groups.iter().map(|g| (g.key, g.count)).collect();
+        let half = CHUNK_RECORDS / 2;
+        assert_eq!(
+            keys_and_counts,
+            [
+                (0, half),
+                (1, half),
+                (0, half),
+                (1, half),
+                (0, half / 2),
+                (1, half / 2)
+            ]
+        );
+        let drawn: usize = groups.iter().map(|g| g.count).sum();
+        assert_eq!(drawn, dots.len());
+    }
+}
