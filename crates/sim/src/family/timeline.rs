@@ -353,6 +353,13 @@ mod tests {
             timeline.world().trace_hash().hex(),
             from_zero(&scenario, 1_234)
         );
+        // Exactly at the budget is within it.
+        let mut full = Timeline::new(World::new(&scenario).unwrap());
+        full.seek(10_000);
+        let mut at_budget = Timeline::new(World::new(&scenario).unwrap());
+        at_budget.budget_bytes = full.held_bytes();
+        at_budget.seek(10_000);
+        assert_eq!(at_budget.checkpoints(), (3, INITIAL_SPACING_MS));
     }
 
     #[test]
