@@ -113,7 +113,6 @@ impl<W: Simulation> Timeline<W> {
         slice_ms: u64,
         mut more_time: impl FnMut() -> bool,
     ) -> bool {
-        self.thin_ahead(target_ms);
         while self.position_ms() < target_ms {
             let slice_end_ms = self.position_ms().saturating_add(slice_ms.max(1));
             self.seek(target_ms.min(slice_end_ms));
@@ -127,8 +126,12 @@ impl<W: Simulation> Timeline<W> {
     /// Advances from the current world to `target_ms`, saving a checkpoint at every spacing
     /// boundary past the last one saved.
     fn advance_recording(&mut self, target_ms: u64) {
-        self.thin_ahead(target_ms);
-        while let Some(next_ms) = self.next_checkpoint_ms(target_ms) {
+        loop {
+            let last_ms = self.checkpoints.last().map_or(0, W::now_ms);
+            let next_ms = last_ms.saturating_add(self.spacing_ms);
+            if next_ms > target_ms || self.current.now_ms() > next_ms {
+                break;
+            }
             self.current.advance_to(next_ms);
             self.own_bytes += self.current.size_hint_bytes();
             self.checkpoints.push(self.current.clone());
@@ -137,33 +140,6 @@ impl<W: Simulation> Timeline<W> {
             }
         }
         self.current.advance_to(target_ms);
-    }
-
-    /// The next checkpoint's time on the way to `target_ms`: one spacing after the last one,
-    /// if the run has not already passed it.
-    fn next_checkpoint_ms(&self, target_ms: u64) -> Option<u64> {
-        let last_ms = self.checkpoints.last().map_or(0, W::now_ms);
-        let next_ms = last_ms.saturating_add(self.spacing_ms);
-        (next_ms <= target_ms && self.current.now_ms() <= next_ms).then_some(next_ms)
-    }
-
-    /// Thins now, as often as going on to `target_ms` would make the checkpoints outnumber
-    /// [`MAX_CHECKPOINTS`]: the ones it would make and then drop are never made. A long build
-    /// cloned its world half as many times again as it kept (ten minutes: 92 clones for 61
-    /// kept); the checkpoints it ends with are the same, every multiple of the spacing.
-    fn thin_ahead(&mut self, target_ms: u64) {
-        while self.checkpoints_at(target_ms) > MAX_CHECKPOINTS {
-            self.thin();
-        }
-    }
-
-    /// How many checkpoints there would be once the run is at `target_ms`, thinning aside:
-    /// those held, and one at every spacing from the next one to `target_ms`.
-    fn checkpoints_at(&self, target_ms: u64) -> usize {
-        let made = self
-            .next_checkpoint_ms(target_ms)
-            .map_or(0, |first_ms| 1 + (target_ms - first_ms) / self.spacing_ms);
-        self.checkpoints.len().saturating_add(made as usize)
     }
 
     fn over_bounds(&self) -> bool {
@@ -296,45 +272,18 @@ mod tests {
     }
 
     #[test]
-    fn a_long_build_spaces_its_checkpoints_for_its_end_from_the_start() {
+    fn a_run_built_in_one_go_keeps_the_checkpoints_of_one_played_a_second_at_a_time() {
         let scenario = Scenario::default();
         let mut built = Timeline::new(World::new(&scenario).unwrap());
-        assert!(!built.advance_in_slices(600_000, 2_343, || false));
-        // Ten minutes at 5 s apart would be 121 checkpoints: it is 10 s from the first slice.
-        assert_eq!(built.checkpoints(), (1, 10_000));
         built.advance_in_slices(600_000, 2_343, || true);
-        // The same checkpoints as a run played a second at a time, which thins as it goes.
         let mut played = Timeline::new(World::new(&scenario).unwrap());
         for t_ms in (1_000..=600_000).step_by(1_000) {
             played.seek(t_ms);
         }
         assert_eq!(checkpoint_times(&built), checkpoint_times(&played));
+        // Ten minutes at 5 s apart would be 121: every other one is dropped, 10 s apart.
         assert_eq!(built.checkpoints(), (61, 10_000));
-        // A seek ahead thins before it goes, to the same checkpoints.
-        let mut jumped = Timeline::new(World::new(&scenario).unwrap());
-        jumped.seek(320_000);
-        assert_eq!(jumped.checkpoints(), (33, 10_000));
-        jumped.seek(600_000);
-        assert_eq!(checkpoint_times(&jumped), checkpoint_times(&played));
-    }
-
-    #[test]
-    fn a_build_ending_on_the_checkpoint_past_the_bound_thins_before_its_first_slice() {
-        let scenario = Scenario::default();
-        let mut timeline = Timeline::new(World::new(&scenario).unwrap());
-        timeline.seek(315_000);
-        assert_eq!(
-            timeline.checkpoints(),
-            (MAX_CHECKPOINTS, INITIAL_SPACING_MS)
-        );
-        // Going on to 320 s would make a 65th: thinned before the first slice, not after.
-        assert!(!timeline.advance_in_slices(320_000, 1_000, || false));
-        assert_eq!(timeline.checkpoints(), (32, 2 * INITIAL_SPACING_MS));
-        // One short of it, nothing is thinned.
-        let mut short = Timeline::new(World::new(&scenario).unwrap());
-        short.seek(315_000);
-        assert!(!short.advance_in_slices(319_999, 1_000, || false));
-        assert_eq!(short.checkpoints(), (MAX_CHECKPOINTS, INITIAL_SPACING_MS));
+        assert_eq!(checkpoint_times(&built)[1], 10_000);
     }
 
     #[test]
