@@ -102,17 +102,18 @@ fn push_bounded(samples: &mut Vec<f64>, value: f64) {
     samples.push(value);
 }
 
-thread_local! {
-    /// The page's `performance` object, looked up once: a build asks the time after each of its
-    /// couple of hundred slices, and finding the window and its `performance` each time took
-    /// three calls into the page instead of one.
-    static PERFORMANCE: Option<web_sys::Performance> =
-        web_sys::window().and_then(|w| w.performance());
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// The page's `performance.now()`, called as one import: a build asks the time after each
+    /// of its couple of hundred slices, and through `web_sys` each ask was three calls into the
+    /// page (the window, its `performance`, then `now`).
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
 }
 
 /// Milliseconds since page load, from the browser's monotonic clock (UI only, never the core).
 pub fn now_ms() -> f64 {
-    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
+    performance_now()
 }
 
 pub fn stats(samples: &[f64]) -> JsValue {
