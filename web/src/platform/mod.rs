@@ -7,6 +7,7 @@ pub mod axis;
 pub mod bounded;
 pub mod browser;
 pub mod css;
+pub mod draw_order;
 pub mod markup;
 pub mod measured_canvas;
 pub mod palette;

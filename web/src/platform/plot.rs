@@ -336,6 +336,38 @@ impl Plot {
         }
     }
 
+    /// The look's marker at each of `points` (data units), as [`Plot::markers`] draws it, but
+    /// circles and rings are filled or stroked as one path: a strip of thousands of dots set
+    /// the colour and drew a path once per dot. Other markers are drawn one by one.
+    pub fn markers_together(&mut self, points: impl IntoIterator<Item = (f64, f64)>, look: &Look) {
+        let filled = match look.marker {
+            Marker::Circle => true,
+            Marker::Ring => false,
+            _ => return self.markers(points, look),
+        };
+        let context = self.canvas.context().clone();
+        let radius = f64::from(look.marker_size.max(0));
+        context.begin_path();
+        for at in points {
+            let (x, y) = self.pixel(at);
+            let (x, y) = (f64::from(x), f64::from(y));
+            // Each circle its own outline: no line from the previous one.
+            context.move_to(x + radius, y);
+            let _ = context.arc(x, y, radius, 0.0, std::f64::consts::TAU);
+        }
+        // The colour as plotters' canvas backend writes it, and its 1 px line for a ring.
+        let Rgb(r, g, b) = look.colour;
+        let colour = format!("rgba({r},{g},{b},1)");
+        if filled {
+            context.set_fill_style_str(&colour);
+            context.fill();
+        } else {
+            context.set_stroke_style_str(&colour);
+            context.set_line_width(1.0);
+            context.stroke();
+        }
+    }
+
     /// Text with its top-left corner at `at` (data units).
     pub fn text(&mut self, text: &str, at: (f64, f64)) {
         let at = self.pixel(at);
@@ -640,6 +672,47 @@ mod tests {
             y_label_area: 48,
             x: (0.0, 100.0),
             y: (0.0, 50.0),
+        }
+    }
+
+    /// Every pixel of the plot's canvas, as RGBA bytes.
+    fn all_pixels(plot: &Plot) -> Vec<u8> {
+        let (width, height) = plot.canvas.get_size();
+        plot.canvas
+            .context()
+            .get_image_data(0.0, 0.0, f64::from(width), f64::from(height))
+            .unwrap_or_else(|_| panic!("the canvas's pixels"))
+            .data()
+            .to_vec()
+    }
+
+    #[wasm_bindgen_test]
+    fn dots_drawn_together_look_as_dots_drawn_one_by_one() {
+        // Apart, and two overlapping: a path's outlines fill as one.
+        let points = [(10.0, 10.0), (50.0, 25.0), (51.0, 25.0), (90.0, 40.0)];
+        for marker in [Marker::Circle, Marker::Ring] {
+            let look = Look {
+                colour: Rgb(200, 30, 60),
+                width: 1,
+                dash: None,
+                marker,
+                marker_size: 2,
+            };
+            let mut one_by_one = Plot::new(&canvas(200, 120), layout()).unwrap();
+            one_by_one.markers(points, &look);
+            let mut together = Plot::new(&canvas(200, 120), layout()).unwrap();
+            together.markers_together(points, &look);
+            let (a, b) = (all_pixels(&one_by_one), all_pixels(&together));
+            // Only edge pixels may differ, by a shade: the browser smooths a path of several
+            // circles a hair differently from one circle, and fills overlapping ones as one.
+            let most = a.iter().zip(&b).map(|(p, q)| p.abs_diff(*q)).max();
+            assert!(most <= Some(16), "{marker:?}: pixels differ by {most:?}");
+            let (x, y) = together.pixel((10.0, 10.0));
+            if marker == Marker::Circle {
+                assert_eq!(pixel_at(&together, (x, y)), look.colour, "filled");
+            } else {
+                assert_eq!(pixel_at(&together, (x, y)), together.ink().paper, "hollow");
+            }
         }
     }
 

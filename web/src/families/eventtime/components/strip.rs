@@ -4,6 +4,7 @@
 //! the catch-up empties it in a rush. The outage (processing time) is shaded, and vertical
 //! lines mark the processor's clock and the watermark.
 
+use crate::platform::draw_order::grouped_in_runs;
 use crate::platform::palette::key_colour;
 use crate::platform::plot::{hex_colour, Layout, Look, Marker, Plot, Rgb};
 use crate::platform::shared::Shared;
@@ -67,6 +68,17 @@ fn spread(index: u32) -> f64 {
     f64::from(index.wrapping_mul(2_654_435_761) >> 16 & 0xff) / 255.0
 }
 
+/// Where a dot sits up the strip: its place in the waiting lane, moved toward its place in the
+/// processed lane as it lands.
+fn height(dot: &StripDot) -> f64 {
+    let (wait_low, wait_high) = WAITING_LANE;
+    let (done_low, done_high) = PROCESSED_LANE;
+    let s = spread(dot.index);
+    let waiting_y = wait_low + s * (wait_high - wait_low);
+    let done_y = done_low + s * (done_high - done_low);
+    waiting_y + (done_y - waiting_y) * dot.landed
+}
+
 fn draw(canvas: HtmlCanvasElement, data: &StripData) {
     let x_end = seconds(data.axis_end_ms).max(1.0);
     let layout = Layout {
@@ -90,25 +102,17 @@ fn draw(canvas: HtmlCanvasElement, data: &StripData) {
         (x_end * 0.005, 0.99),
     );
     plot.text("read and counted", (x_end * 0.005, 0.45));
-    for dot in &data.dots {
-        let (wait_low, wait_high) = WAITING_LANE;
-        let (done_low, done_high) = PROCESSED_LANE;
-        let s = spread(dot.index);
-        let waiting_y = wait_low + s * (wait_high - wait_low);
-        let done_y = done_low + s * (done_high - done_low);
-        let y = waiting_y + (done_y - waiting_y) * dot.landed;
+    // A run of dots at a time, one path per device and state (see `draw_order`).
+    for ((key, landed), dots) in grouped_in_runs(&data.dots, |dot| (dot.key, dot.landed > 0.0)) {
         let look = Look {
-            colour: hex_colour(key_colour(Some(dot.key))),
+            colour: hex_colour(key_colour(Some(key))),
             width: 1,
             dash: None,
-            marker: if dot.landed > 0.0 {
-                Marker::Circle
-            } else {
-                Marker::Ring
-            },
+            marker: if landed { Marker::Circle } else { Marker::Ring },
             marker_size: 2,
         };
-        plot.markers([(seconds(dot.event_ms), y)], &look);
+        let points = dots.iter().map(|dot| (seconds(dot.event_ms), height(dot)));
+        plot.markers_together(points, &look);
     }
     let ink = plot.ink();
     let clock = Look {

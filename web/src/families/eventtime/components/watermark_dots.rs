@@ -4,13 +4,9 @@
 //! A run at its end has read thousands of records. Drawn as an element each (with its own
 //! outline, colour and two data attributes), they were most of the work a knob change's
 //! picture did in the watermarks lesson: building, comparing and patching thousands of
-//! elements. Marks of one device and one lateness share a colour, a shape and a line style,
-//! so they can be one path of outlines. One path per device for the whole run would draw
-//! every device's marks over the previous device's, and where records crowd (the diagonal
-//! of records that arrived at once) the last device's colour would hide the others. So the
-//! records are taken [`CHUNK_RECORDS`] at a time, in the order they were read, and each run
-//! of them gives one path per device and lateness, drawn in the order of each path's latest
-//! record: as before, a record read later lies over one read earlier, give or take a chunk.
+//! elements. Marks of one device and one lateness share a colour, a shape and a line style, so
+//! they are one path of outlines, a run of records at a time, in reading order
+//! ([`grouped_in_runs`]): where records crowd, the devices' colours still mix as they did.
 //! Each path carries its device (`data-key`) and how many marks it holds (`data-count`).
 //!
 //! A click on a path picks the record of that device and lateness whose mark is nearest the
@@ -18,10 +14,10 @@
 
 use crate::families::eventtime::components::watermark_chart::ChartDot;
 use crate::families::eventtime::device_marks::{colour, push_mark_path};
+use crate::platform::draw_order::grouped_in_runs;
 use crate::platform::svg::SvgNumber;
 use std::fmt::Write;
 use streamlab_sim::eventtime::views::Lateness;
-use streamlab_sim::replay::sort::sort_by_key;
 use yew::prelude::*;
 
 /// Radius of an on-time mark and of a late one (drawn larger, with a dashed outline).
@@ -38,10 +34,6 @@ const CLASSES: [(Lateness, &str); 3] = [
 /// Maps a record's (event time, processing time) to the chart's coordinates.
 pub type Place<'a> = &'a dyn Fn(&ChartDot) -> (f64, f64);
 
-/// Records per run of the chart's records that are grouped into paths: the chart has a few
-/// hundred paths at most, and within a run the drawing order may differ from the reading order.
-pub const CHUNK_RECORDS: usize = 50;
-
 /// The marks of one device and one lateness within a run of records, as one path.
 #[derive(Debug, PartialEq)]
 pub struct DotGroup {
@@ -51,40 +43,27 @@ pub struct DotGroup {
     /// Every mark's outline, in the records' order.
     pub path: String,
     pub count: usize,
-    /// The position of its latest record in the chart's records.
-    last: usize,
 }
 
-/// The groups in drawing order: run by run, each run's groups by their latest record.
+/// The groups in drawing order ([`grouped_in_runs`]).
 pub fn dot_groups(dots: &[ChartDot], place: Place) -> Vec<DotGroup> {
-    let mut groups: Vec<DotGroup> = Vec::new();
-    for (run, chunk) in dots.chunks(CHUNK_RECORDS).enumerate() {
-        let first = groups.len();
-        for (offset, dot) in chunk.iter().enumerate() {
-            let same = |g: &DotGroup| g.key == dot.key && g.lateness == dot.lateness;
-            let at = match groups[first..].iter().position(same) {
-                Some(i) => first + i,
-                None => {
-                    groups.push(DotGroup {
-                        key: dot.key,
-                        lateness: dot.lateness,
-                        class: class_of(dot.lateness),
-                        path: String::new(),
-                        count: 0,
-                        last: 0,
-                    });
-                    groups.len() - 1
-                }
-            };
-            let group = &mut groups[at];
-            let (x, y) = place(dot);
-            push_dot(&mut group.path, dot, x, y);
-            group.count += 1;
-            group.last = run * CHUNK_RECORDS + offset;
-        }
-        sort_by_key(&mut groups[first..], |group| group.last);
-    }
-    groups
+    grouped_in_runs(dots, |dot| (dot.key, dot.lateness))
+        .into_iter()
+        .map(|((key, lateness), members)| {
+            let mut path = String::new();
+            for dot in &members {
+                let (x, y) = place(dot);
+                push_dot(&mut path, dot, x, y);
+            }
+            DotGroup {
+                key,
+                lateness,
+                class: class_of(lateness),
+                path,
+                count: members.len(),
+            }
+        })
+        .collect()
 }
 
 fn class_of(lateness: Lateness) -> &'static str {
@@ -246,29 +225,5 @@ mod tests {
             "{}",
             groups[2].path
         );
-    }
-
-    #[wasm_bindgen_test]
-    fn records_are_grouped_a_run_at_a_time() {
-        // Two devices alternating over two and a half runs.
-        let dots: Vec<ChartDot> = (0..CHUNK_RECORDS * 5 / 2)
-            .map(|i| dot(i as u32, i as u32 % 2, Lateness::OnTime, i as i64))
-            .collect();
-        let groups = dot_groups(&dots, &place);
-        let keys_and_counts: Vec<(u32, usize)> = groups.iter().map(|g| (g.key, g.count)).collect();
-        let half = CHUNK_RECORDS / 2;
-        assert_eq!(
-            keys_and_counts,
-            [
-                (0, half),
-                (1, half),
-                (0, half),
-                (1, half),
-                (0, half / 2),
-                (1, half / 2)
-            ]
-        );
-        let drawn: usize = groups.iter().map(|g| g.count).sum();
-        assert_eq!(drawn, dots.len());
     }
 }
