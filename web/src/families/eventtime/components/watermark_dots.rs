@@ -157,35 +157,33 @@ mod tests {
         (dot.event_ms as f64, dot.processed_ms as f64)
     }
 
-    #[wasm_bindgen_test]
-    fn a_click_picks_the_nearest_record_of_the_path_it_landed_on() {
-        let dots = [
+    /// Two devices' records, of every lateness, in reading order.
+    fn sample_dots() -> [ChartDot; 5] {
+        [
             dot(0, 1, Lateness::OnTime, 100),
             dot(1, 1, Lateness::OnTime, 200),
             dot(2, 2, Lateness::OnTime, 205),
             dot(3, 1, Lateness::Late, 201),
+            dot(4, 2, Lateness::TooLate, 205),
+        ]
+    }
+
+    #[wasm_bindgen_test]
+    fn a_click_picks_the_nearest_record_of_the_path_it_landed_on() {
+        let dots = sample_dots();
+        // (device, lateness, pointer) and the record picked. Device 2's record and the late
+        // one are nearer the origin than device 1's on-time ones, but on other paths.
+        let clicks = [
+            (1, Lateness::OnTime, (190.0, 190.0), Some(1)),
+            (1, Lateness::OnTime, (110.0, 90.0), Some(0)),
+            (2, Lateness::OnTime, (0.0, 0.0), Some(2)),
+            (1, Lateness::Late, (0.0, 0.0), Some(3)),
+            (3, Lateness::OnTime, (0.0, 0.0), None),
         ];
-        assert_eq!(
-            nearest_dot(&dots, 1, Lateness::OnTime, (190.0, 190.0), &place),
-            Some(1)
-        );
-        assert_eq!(
-            nearest_dot(&dots, 1, Lateness::OnTime, (110.0, 90.0), &place),
-            Some(0)
-        );
-        // Device 2's record and the late one are nearer, but on other paths.
-        assert_eq!(
-            nearest_dot(&dots, 2, Lateness::OnTime, (0.0, 0.0), &place),
-            Some(2)
-        );
-        assert_eq!(
-            nearest_dot(&dots, 1, Lateness::Late, (0.0, 0.0), &place),
-            Some(3)
-        );
-        assert_eq!(
-            nearest_dot(&dots, 3, Lateness::OnTime, (0.0, 0.0), &place),
-            None
-        );
+        for (key, lateness, pointer, picked) in clicks {
+            let found = nearest_dot(&dots, key, lateness, pointer, &place);
+            assert_eq!(found, picked, "device {key}, {lateness:?}, at {pointer:?}");
+        }
     }
 
     #[wasm_bindgen_test]
@@ -198,12 +196,7 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn each_record_is_one_mark_in_its_devices_path_drawn_by_its_latest_record() {
-        let dots = [
-            dot(0, 2, Lateness::TooLate, 205),
-            dot(1, 1, Lateness::OnTime, 100),
-            dot(2, 1, Lateness::Late, 201),
-            dot(3, 1, Lateness::OnTime, 200),
-        ];
+        let dots = sample_dots();
         let groups = dot_groups(&dots, &place);
         let summary: Vec<(Lateness, u32, usize, usize)> = groups
             .iter()
@@ -212,18 +205,19 @@ mod tests {
         assert_eq!(
             summary,
             [
-                (Lateness::TooLate, 2, 1, 1),
+                (Lateness::OnTime, 1, 2, 2),
+                (Lateness::OnTime, 2, 1, 1),
                 (Lateness::Late, 1, 1, 1),
-                (Lateness::OnTime, 1, 2, 2)
+                (Lateness::TooLate, 2, 1, 1)
             ]
         );
-        assert_eq!(groups[0].class, "wm-dot too-late");
-        assert_eq!(groups[0].path, "M201 201l8 8m-8 0l8 -8");
+        assert_eq!(groups[3].class, "wm-dot too-late");
+        assert_eq!(groups[3].path, "M201 201l8 8m-8 0l8 -8");
         // Device 1 is a square: the first mark is the record at 100, 100.
         assert!(
-            groups[2].path.starts_with("M97.48 97.48h5.04"),
+            groups[0].path.starts_with("M97.48 97.48h5.04"),
             "{}",
-            groups[2].path
+            groups[0].path
         );
     }
 }
