@@ -39,7 +39,6 @@ pub type Place<'a> = &'a dyn Fn(&ChartDot) -> (f64, f64);
 pub struct DotGroup {
     pub key: u32,
     pub lateness: Lateness,
-    pub class: &'static str,
     /// Every mark's outline, in the records' order.
     pub path: String,
     pub count: usize,
@@ -58,7 +57,6 @@ pub fn dot_groups(dots: &[ChartDot], place: Place) -> Vec<DotGroup> {
             DotGroup {
                 key,
                 lateness,
-                class: class_of(lateness),
                 path,
                 count: members.len(),
             }
@@ -66,6 +64,7 @@ pub fn dot_groups(dots: &[ChartDot], place: Place) -> Vec<DotGroup> {
         .collect()
 }
 
+/// The class of a path holding marks of `lateness`.
 fn class_of(lateness: Lateness) -> &'static str {
     CLASSES
         .iter()
@@ -81,7 +80,7 @@ pub fn dots_html(dots: &[ChartDot], place: Place) -> Html {
             // A too-late cross is an outline in the alert colour, whatever its device.
             let fill = (group.lateness != Lateness::TooLate).then(|| colour(group.key));
             html! {
-                <path class={group.class} d={group.path} {fill}
+                <path class={class_of(group.lateness)} d={group.path} {fill}
                     data-key={group.key.to_string()} data-count={group.count.to_string()} />
             }
         })
@@ -171,11 +170,13 @@ mod tests {
     #[wasm_bindgen_test]
     fn a_click_picks_the_nearest_record_of_the_path_it_landed_on() {
         let dots = sample_dots();
-        // (device, lateness, pointer) and the record picked. Device 2's record and the late
-        // one are nearer the origin than device 1's on-time ones, but on other paths.
+        // (device, lateness, pointer) and the record picked. Each path answers from its own
+        // records only: at the origin, device 1's on-time path gives record 0, device 2's
+        // gives record 2, device 1's late one record 3, and a device with no marks nothing.
         let clicks = [
             (1, Lateness::OnTime, (190.0, 190.0), Some(1)),
             (1, Lateness::OnTime, (110.0, 90.0), Some(0)),
+            (1, Lateness::OnTime, (0.0, 0.0), Some(0)),
             (2, Lateness::OnTime, (0.0, 0.0), Some(2)),
             (1, Lateness::Late, (0.0, 0.0), Some(3)),
             (3, Lateness::OnTime, (0.0, 0.0), None),
@@ -211,7 +212,7 @@ mod tests {
                 (Lateness::TooLate, 2, 1, 1)
             ]
         );
-        assert_eq!(groups[3].class, "wm-dot too-late");
+        assert_eq!(class_of(groups[3].lateness), "wm-dot too-late");
         assert_eq!(groups[3].path, "M201 201l8 8m-8 0l8 -8");
         // Device 1 is a square: the first mark is the record at 100, 100.
         assert!(
