@@ -62,19 +62,18 @@ fn css_font<S: BackendTextStyle>(style: &S) -> String {
 }
 
 /// Width and height of `text` in `font`: the advance width, and the font's ascent plus descent
-/// (the height of the line box a span would get, which plotters' layout expects).
+/// (the height of the line box a span would get, which plotters' layout expects). The context
+/// keeps `font` afterwards: plotters' `draw_text` sets each label's font before drawing it.
 fn measure(context: &CanvasRenderingContext2d, font: &str, text: &str) -> (u32, u32) {
     let key = (font.to_string(), text.to_string());
     if let Some(size) = MEASURED.with(|m| m.borrow().get(&key).copied()) {
         return size;
     }
-    let previous = context.font();
     context.set_font(font);
     let size = context.measure_text(text).map_or((0, 0), |metrics| {
         let height = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
         (metrics.width().ceil() as u32, height.ceil() as u32)
     });
-    context.set_font(&previous);
     MEASURED.with(|m| m.borrow_mut().insert(key, size));
     size
 }
@@ -162,5 +161,76 @@ impl DrawingBackend for MeasuredCanvas {
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
         Ok(measure(&self.context, &css_font(style), text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters::style::{FontFamily, IntoFont, TextStyle};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn backend() -> MeasuredCanvas {
+        let canvas: HtmlCanvasElement = web_sys::window()
+            .and_then(|window| window.document())
+            .and_then(|document| document.create_element("canvas").ok())
+            .and_then(|element| element.dyn_into().ok())
+            .unwrap_or_else(|| panic!("a canvas"));
+        canvas.set_width(400);
+        canvas.set_height(100);
+        MeasuredCanvas::new(&canvas).unwrap_or_else(|| panic!("a 2D context"))
+    }
+
+    fn style(px: u32) -> TextStyle<'static> {
+        (FontFamily::SansSerif, f64::from(px)).into_font().into()
+    }
+
+    fn width(backend: &MeasuredCanvas, text: &str, px: u32) -> u32 {
+        let size = backend.estimate_text_size(text, &style(px));
+        size.unwrap_or_else(|_| panic!("a size")).0
+    }
+
+    #[wasm_bindgen_test]
+    fn each_label_is_measured_in_its_own_font_whatever_was_drawn_or_measured_before() {
+        let mut sizes = backend();
+        // Texts no other test measures: the sizes remembered are per font and text.
+        let small = width(&sizes, "8,765 small", 10);
+        let large = width(&sizes, "8,765 large", 40);
+        assert!(large > 3 * small, "40px {large} against 10px {small}");
+        // Drawing in one font, then measuring in another, measures in the other.
+        let _ = sizes.draw_text("0", &style(10), (0, 0));
+        let after_drawing = width(&sizes, "8,765 after", 40);
+        assert!(
+            after_drawing > 3 * small,
+            "{after_drawing} after a 10px label"
+        );
+        // As the canvas itself measures it in that font.
+        let reference = backend().context;
+        reference.set_font(&css_font(&style(40)));
+        let measured = reference
+            .measure_text("8,765 after")
+            .map(|m| m.width().ceil() as u32);
+        assert_eq!(measured.ok(), Some(after_drawing));
+    }
+
+    #[wasm_bindgen_test]
+    fn a_measure_in_another_font_leaves_the_next_label_drawn_as_on_a_fresh_canvas() {
+        let pixels = |backend: &MeasuredCanvas| {
+            let image = backend.context.get_image_data(0.0, 0.0, 400.0, 100.0);
+            image
+                .unwrap_or_else(|_| panic!("the pixels"))
+                .data()
+                .to_vec()
+        };
+        let mut measured_first = backend();
+        width(&measured_first, "8,765 before a label", 40);
+        let _ = measured_first.draw_text("8,765", &style(10), (5, 5));
+        let mut fresh = backend();
+        let _ = fresh.draw_text("8,765", &style(10), (5, 5));
+        assert!(
+            pixels(&fresh).iter().any(|&byte| byte != 0),
+            "the label is drawn"
+        );
+        assert!(pixels(&measured_first) == pixels(&fresh));
     }
 }
