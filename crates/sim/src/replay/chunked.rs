@@ -12,18 +12,37 @@
 use std::mem::size_of;
 use std::sync::Arc;
 
-/// Items per full chunk: small enough that the open chunk a clone copies stays cheap, large
-/// enough that a long history is a few hundred pointers.
-pub(crate) const CHUNK_ITEMS: usize = 1024;
+/// Bytes of items per full chunk, at most: small enough that the open chunk a clone copies
+/// stays cheap whatever the item (a fixed 1024 items had a clone copy up to 100 KB of an event
+/// time event list's open chunk, every checkpoint), large enough that a long history is a few
+/// hundred pointers.
+const CHUNK_BYTES: usize = 8192;
+/// Items per full chunk, at most: small items keep chunks of this many, as before chunks were
+/// sized by bytes (more would make a write after a clone of a table of flags copy more).
+const CHUNK_ITEMS_MAX: usize = 1024;
+
+/// Items per full chunk for items of `item_bytes` bytes: as many as fit in [`CHUNK_BYTES`]
+/// (at most [`CHUNK_ITEMS_MAX`]), rounded down to a power of two (an index then splits into
+/// chunk and place by a shift and a mask), and at least 16.
+pub(crate) const fn chunk_items(item_bytes: usize) -> usize {
+    let fit = CHUNK_BYTES / if item_bytes == 0 { 1 } else { item_bytes };
+    if fit < 16 {
+        16
+    } else if fit > CHUNK_ITEMS_MAX {
+        CHUNK_ITEMS_MAX
+    } else {
+        1 << (usize::BITS - 1 - fit.leading_zeros())
+    }
+}
 
 /// Items in order, by index from 0. Two sequences with the same items are laid out the same
 /// way (every full chunk is sealed, the rest is open), so comparing the layout compares the
 /// items.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkedVec<T> {
-    /// Full chunks, oldest first, each exactly [`CHUNK_ITEMS`] long; shared between clones.
+    /// Full chunks, oldest first, each exactly [`Self::CHUNK_ITEMS`] long; shared between clones.
     sealed: Vec<Arc<[T]>>,
-    /// The chunk pushes go to; always shorter than [`CHUNK_ITEMS`].
+    /// The chunk pushes go to; always shorter than [`Self::CHUNK_ITEMS`].
     open: Vec<T>,
 }
 
@@ -37,6 +56,9 @@ impl<T> Default for ChunkedVec<T> {
 }
 
 impl<T> ChunkedVec<T> {
+    /// Items per full chunk ([`chunk_items`] of the item's size).
+    pub(crate) const CHUNK_ITEMS: usize = chunk_items(size_of::<T>());
+
     pub fn len(&self) -> usize {
         self.sealed_len() + self.open.len()
     }
@@ -47,7 +69,7 @@ impl<T> ChunkedVec<T> {
 
     /// How many items sit in sealed chunks, which clones share.
     pub fn sealed_len(&self) -> usize {
-        self.sealed.len() * CHUNK_ITEMS
+        self.sealed.len() * Self::CHUNK_ITEMS
     }
 
     /// Roughly the bytes a clone holds of its own: the open chunk's items and one pointer per
@@ -62,7 +84,8 @@ impl<T> ChunkedVec<T> {
     }
 
     pub fn get(&self, index: usize) -> Option<&T> {
-        self.chunk(index / CHUNK_ITEMS).get(index % CHUNK_ITEMS)
+        self.chunk(index / Self::CHUNK_ITEMS)
+            .get(index % Self::CHUNK_ITEMS)
     }
 
     pub fn last(&self) -> Option<&T> {
@@ -71,9 +94,9 @@ impl<T> ChunkedVec<T> {
 
     pub fn push(&mut self, item: T) {
         self.open.push(item);
-        if self.open.len() == CHUNK_ITEMS {
+        if self.open.len() == Self::CHUNK_ITEMS {
             // Moved, not copied: the open chunk's items become the sealed chunk's.
-            let full = std::mem::replace(&mut self.open, Vec::with_capacity(CHUNK_ITEMS));
+            let full = std::mem::replace(&mut self.open, Vec::with_capacity(Self::CHUNK_ITEMS));
             self.sealed.push(Arc::from(full));
         }
     }
@@ -102,15 +125,15 @@ impl<T> ChunkedVec<T> {
     pub fn slices(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = &[T]> {
         let to = to.min(self.len());
         let from = from.min(to);
-        let first_chunk = from / CHUNK_ITEMS;
+        let first_chunk = from / Self::CHUNK_ITEMS;
         // One past the chunk holding the last item; no chunk at all for an empty range.
         let end_chunk = if from < to {
-            (to - 1) / CHUNK_ITEMS + 1
+            (to - 1) / Self::CHUNK_ITEMS + 1
         } else {
             first_chunk
         };
         (first_chunk..end_chunk).map(move |chunk| {
-            let chunk_start = chunk * CHUNK_ITEMS;
+            let chunk_start = chunk * Self::CHUNK_ITEMS;
             let items = self.chunk(chunk);
             let start = from.max(chunk_start) - chunk_start;
             let end = to.min(chunk_start + items.len()) - chunk_start;
@@ -122,8 +145,8 @@ impl<T> ChunkedVec<T> {
     /// first (as [`slice::partition_point`]).
     pub fn partition_point(&self, mut pred: impl FnMut(&T) -> bool) -> usize {
         // Sealed chunks are full: one whose last item passes lies wholly before the point.
-        let passed = (self.sealed).partition_point(|chunk| pred(&chunk[CHUNK_ITEMS - 1]));
-        passed * CHUNK_ITEMS + self.chunk(passed).partition_point(pred)
+        let passed = (self.sealed).partition_point(|chunk| pred(&chunk[Self::CHUNK_ITEMS - 1]));
+        passed * Self::CHUNK_ITEMS + self.chunk(passed).partition_point(pred)
     }
 
     /// Chunk number `chunk`: a sealed one, the open one, or nothing past the end.
@@ -173,7 +196,7 @@ impl<T: Clone> ChunkedVec<T> {
             return Vec::new();
         }
         let removed = self.range(len, self.len()).cloned().collect();
-        let (chunk, within) = (len / CHUNK_ITEMS, len % CHUNK_ITEMS);
+        let (chunk, within) = (len / Self::CHUNK_ITEMS, len % Self::CHUNK_ITEMS);
         if chunk < self.sealed.len() {
             // The cut falls in a sealed chunk: what stays of it becomes the open chunk.
             self.open = self.sealed[chunk][..within].to_vec();
@@ -189,6 +212,9 @@ impl<T: Clone> ChunkedVec<T> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Items per chunk of the `u32` sequences most tests use (1024).
+    const CHUNK_ITEMS: usize = ChunkedVec::<u32>::CHUNK_ITEMS;
 
     /// What the chunked sequence must behave like.
     #[derive(Clone, Debug)]
@@ -274,10 +300,16 @@ mod tests {
         let mut items = ChunkedVec::default();
         plain.iter().for_each(|&item| items.push(item));
         let last = *plain.last().unwrap();
-        for bound in (0..=last + 1)
-            .step_by(97)
-            .chain([511, 512, 1023, 1024, last, u32::MAX])
-        {
+        // The values at the ends of the first two chunks.
+        let half = CHUNK_ITEMS as u32 / 2;
+        for bound in (0..=last + 1).step_by(97).chain([
+            half - 1,
+            half,
+            2 * half - 1,
+            2 * half,
+            last,
+            u32::MAX,
+        ]) {
             assert_eq!(
                 items.partition_point(|&item| item < bound),
                 plain.partition_point(|&item| item < bound),
@@ -343,10 +375,11 @@ mod tests {
             (items.own_size_hint_bytes(), items.shared_size_hint_bytes()),
             (0, 0)
         );
-        (0..2 * CHUNK_ITEMS as u64 + 5).for_each(|item| items.push(item));
+        let chunk_items = ChunkedVec::<u64>::CHUNK_ITEMS;
+        (0..2 * chunk_items as u64 + 5).for_each(|item| items.push(item));
         let pointers = 2 * size_of::<Arc<[u64]>>();
         assert_eq!(items.own_size_hint_bytes(), 5 * 8 + pointers);
-        assert_eq!(items.shared_size_hint_bytes(), 2 * CHUNK_ITEMS * 8);
+        assert_eq!(items.shared_size_hint_bytes(), 2 * chunk_items * 8);
     }
 
     #[test]
@@ -360,5 +393,37 @@ mod tests {
         items.push(7);
         assert_eq!(items.get(CHUNK_ITEMS - 3), Some(&7));
         assert_eq!(items.get(CHUNK_ITEMS - 2), None);
+    }
+
+    #[test]
+    fn a_chunk_holds_the_largest_power_of_two_of_items_that_fits_in_its_bytes() {
+        for item_bytes in CHUNK_BYTES / CHUNK_ITEMS_MAX..=CHUNK_BYTES / 16 {
+            let items = chunk_items(item_bytes);
+            assert!(items.is_power_of_two(), "{item_bytes} bytes: {items}");
+            assert!(
+                items * item_bytes <= CHUNK_BYTES,
+                "{item_bytes} bytes: {items}"
+            );
+            assert!(
+                2 * items * item_bytes > CHUNK_BYTES,
+                "{item_bytes} bytes: {items}"
+            );
+        }
+        // A pointer's worth (the Kafka events), a database change, an event time event.
+        assert_eq!(
+            [chunk_items(8), chunk_items(24), chunk_items(104)],
+            [1024, 256, 64]
+        );
+        // Items too large for sixteen in a chunk; items so small that a chunk of the most
+        // items holds fewer bytes (flags, counts), or of no size at all.
+        assert_eq!(
+            [
+                chunk_items(10_000),
+                chunk_items(4),
+                chunk_items(1),
+                chunk_items(0)
+            ],
+            [16, 1024, 1024, 1024]
+        );
     }
 }

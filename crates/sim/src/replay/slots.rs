@@ -3,13 +3,13 @@
 //! a clone copies only the chunk it lands in. Suits a table sized for the whole run whose
 //! writes gather near a moving frontier, such as the LSN each write request committed at.
 
-use super::chunked::CHUNK_ITEMS;
+use super::chunked::chunk_items;
 use std::mem::size_of;
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SharedSlots<T> {
-    /// Chunks of [`CHUNK_ITEMS`] slots (the last may be shorter), shared until written.
+    /// Chunks of [`Self::CHUNK_ITEMS`] slots (the last may be shorter), shared until written.
     chunks: Vec<Arc<Vec<T>>>,
     len: usize,
 }
@@ -18,7 +18,7 @@ impl<T: Clone> SharedSlots<T> {
     /// `len` slots, each holding `value`.
     pub fn filled(len: usize, value: T) -> Self {
         let slots = vec![value; len];
-        let chunks = (slots.chunks(CHUNK_ITEMS))
+        let chunks = (slots.chunks(Self::CHUNK_ITEMS))
             .map(|chunk| Arc::new(chunk.to_vec()))
             .collect();
         Self { chunks, len }
@@ -34,20 +34,27 @@ impl<T: Clone> SharedSlots<T> {
 
     /// Writes slot `index`, copying its chunk first if a clone shares it.
     pub fn set(&mut self, index: usize, value: T) {
-        let chunk = Arc::make_mut(&mut self.chunks[index / CHUNK_ITEMS]);
-        chunk[index % CHUNK_ITEMS] = value;
+        let chunk = Arc::make_mut(&mut self.chunks[index / Self::CHUNK_ITEMS]);
+        chunk[index % Self::CHUNK_ITEMS] = value;
     }
 
     /// Roughly the bytes a clone holds of its own: a pointer per chunk and, at most, the
     /// chunk the run is writing (the chunks behind it are shared).
     pub fn own_size_hint_bytes(&self) -> usize {
-        self.chunks.len() * size_of::<Arc<Vec<T>>>() + CHUNK_ITEMS.min(self.len) * size_of::<T>()
+        self.chunks.len() * size_of::<Arc<Vec<T>>>()
+            + Self::CHUNK_ITEMS.min(self.len) * size_of::<T>()
     }
 
     /// Roughly the bytes of every chunk, counted once however many clones share them.
     pub fn shared_size_hint_bytes(&self) -> usize {
         self.len * size_of::<T>()
     }
+}
+
+impl<T> SharedSlots<T> {
+    /// Slots per chunk: as many as a shared sequence's chunk of the same items holds
+    /// ([`chunk_items`]), so a write after a clone copies a few kilobytes at most.
+    const CHUNK_ITEMS: usize = chunk_items(size_of::<T>());
 }
 
 /// No slots, as an empty array.
@@ -70,7 +77,7 @@ impl<T> std::ops::Index<usize> for SharedSlots<T> {
             "slot {index} is past the end ({} slots)",
             self.len
         );
-        &self.chunks[index / CHUNK_ITEMS][index % CHUNK_ITEMS]
+        &self.chunks[index / Self::CHUNK_ITEMS][index % Self::CHUNK_ITEMS]
     }
 }
 
@@ -78,6 +85,9 @@ impl<T> std::ops::Index<usize> for SharedSlots<T> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Slots per chunk of the `u64` tables the tests use.
+    const CHUNK_ITEMS: usize = SharedSlots::<u64>::CHUNK_ITEMS;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
@@ -114,7 +124,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "past the end")]
     fn reading_past_the_end_panics_even_inside_the_last_chunk() {
-        let slots = SharedSlots::filled(CHUNK_ITEMS + 3, 0u8);
+        let slots = SharedSlots::filled(CHUNK_ITEMS + 3, 0u64);
         let _ = slots[CHUNK_ITEMS + 3];
     }
 
@@ -133,7 +143,7 @@ mod tests {
 
     #[test]
     fn a_clone_shares_every_chunk_until_one_is_written() {
-        let mut slots = SharedSlots::filled(3 * CHUNK_ITEMS, 0u32);
+        let mut slots = SharedSlots::filled(3 * CHUNK_ITEMS, 0u64);
         let snapshot = slots.clone();
         slots.set(CHUNK_ITEMS + 5, 9);
         let shared = (slots.chunks.iter().zip(&snapshot.chunks))
