@@ -113,7 +113,7 @@ impl SnapshotWorld {
         Self {
             writes,
             arrived: 0,
-            db: Database::new(rows),
+            db: Database::with_reads_as_of(rows),
             store: DerivedStore::new(rows, false),
             method: method_of(scenario),
             phase: Phase::Waiting,

@@ -30,16 +30,28 @@ pub struct Database {
     pub rows: Vec<u64>,
     /// Every commit, in commit order: entry `i` has LSN `i + 1`.
     pub log: ChunkedVec<Change>,
-    /// Per key, the LSNs of its commits, in order (for a read as of a log position).
+    /// Per key, the LSNs of its commits, in order, for a read as of a log position; none for
+    /// a database nobody reads that way (the dual-writes comparison), whose checkpoints would
+    /// copy a chunk per key for nothing.
     row_lsns: Vec<ChunkedVec<u64>>,
 }
 
 impl Database {
+    /// A table of `keys` keys, read only as it is now.
     pub fn new(keys: u32) -> Self {
         Self {
             rows: vec![0; keys as usize],
             log: ChunkedVec::default(),
+            row_lsns: Vec::new(),
+        }
+    }
+
+    /// A table of `keys` keys that can also be read as of any log position
+    /// ([`Database::version_at`]), as a snapshot with a position reads it.
+    pub fn with_reads_as_of(keys: u32) -> Self {
+        Self {
             row_lsns: vec![ChunkedVec::default(); keys as usize],
+            ..Self::new(keys)
         }
     }
 
@@ -52,7 +64,9 @@ impl Database {
             commit_ms: now,
         });
         let lsn = self.log.len() as u64;
-        self.row_lsns[key as usize].push(lsn);
+        if let Some(lsns) = self.row_lsns.get_mut(key as usize) {
+            lsns.push(lsn);
+        }
         lsn
     }
 
@@ -67,22 +81,13 @@ impl Database {
     }
 
     /// `key`'s version as of log position `lsn`: what a consistent read at that position
-    /// sees (version 0 if the key had no commit by then).
+    /// sees (version 0 if the key had no commit by then). Only a database made
+    /// [`Database::with_reads_as_of`] can answer; any other panics.
     pub fn version_at(&self, key: u32, lsn: u64) -> u64 {
-        let lsns = &self.row_lsns[key as usize];
-        let before = lsns.partition_point(|&l| l <= lsn);
-        match before {
-            0 => 0,
-            n => self.change(lsns[n - 1]).version,
-        }
-    }
-
-    /// The LSN of `key`'s latest commit at or before `lsn`, 0 if none.
-    pub fn last_lsn_at(&self, key: u32, lsn: u64) -> u64 {
         let lsns = &self.row_lsns[key as usize];
         match lsns.partition_point(|&l| l <= lsn) {
             0 => 0,
-            n => lsns[n - 1],
+            n => self.change(lsns[n - 1]).version,
         }
     }
 }
@@ -168,15 +173,29 @@ mod tests {
 
     #[test]
     fn a_read_as_of_a_position_sees_the_commits_up_to_it() {
-        let mut db = Database::new(2);
+        let mut db = Database::with_reads_as_of(2);
         assert_eq!(db.commit(0, 5, 10), 1);
         assert_eq!(db.commit(1, 6, 11), 2);
         assert_eq!(db.commit(0, 7, 12), 3);
         assert_eq!(db.version_at(0, 0), 0);
         assert_eq!(db.version_at(0, 2), 5);
         assert_eq!(db.version_at(0, 3), 7);
-        assert_eq!(db.last_lsn_at(1, 3), 2);
+        assert_eq!(db.version_at(1, 1), 0);
+        assert_eq!(db.version_at(1, 3), 6);
         assert_eq!(db.rows, vec![7, 6]);
+    }
+
+    #[test]
+    fn a_database_read_only_as_it_is_keeps_the_same_table_and_log() {
+        let (mut plain, mut readable) = (Database::new(3), Database::with_reads_as_of(3));
+        for (key, version, now) in [(2, 1, 5), (0, 2, 6), (2, 3, 9)] {
+            assert_eq!(
+                plain.commit(key, version, now),
+                readable.commit(key, version, now)
+            );
+        }
+        assert_eq!((&plain.rows, &plain.log), (&readable.rows, &readable.log));
+        assert_eq!(plain.change(3).version, 3);
     }
 
     #[test]
