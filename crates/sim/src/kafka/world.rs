@@ -223,6 +223,10 @@ impl World {
     /// Folds the events this tick added by their typed fields, never their narration, so
     /// rewording a sentence leaves every run's fingerprint as it was.
     fn hash_new_events(&mut self) {
+        // Most ticks add no event: nothing to walk.
+        if self.events.len() == self.events_hashed {
+            return;
+        }
         for event in self.events.iter_from(self.events_hashed) {
             if !write_commit_json(event, &mut self.trace) {
                 self.trace.write_json(&**event);
