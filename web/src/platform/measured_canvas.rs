@@ -165,20 +165,26 @@ impl DrawingBackend for MeasuredCanvas {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use plotters::style::{FontFamily, IntoFont, TextStyle};
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    fn backend() -> MeasuredCanvas {
+    /// A canvas of `width` × `height` pixels, not in the page (the chart tests draw on these
+    /// too).
+    pub(crate) fn detached_canvas(width: u32, height: u32) -> HtmlCanvasElement {
         let canvas: HtmlCanvasElement = web_sys::window()
             .and_then(|window| window.document())
             .and_then(|document| document.create_element("canvas").ok())
             .and_then(|element| element.dyn_into().ok())
             .unwrap_or_else(|| panic!("a canvas"));
-        canvas.set_width(400);
-        canvas.set_height(100);
-        MeasuredCanvas::new(&canvas).unwrap_or_else(|| panic!("a 2D context"))
+        canvas.set_width(width);
+        canvas.set_height(height);
+        canvas
+    }
+
+    fn backend() -> MeasuredCanvas {
+        MeasuredCanvas::new(&detached_canvas(400, 100)).unwrap_or_else(|| panic!("a 2D context"))
     }
 
     fn style(px: u32) -> TextStyle<'static> {

@@ -640,20 +640,8 @@ pub fn line_chart(canvas: &HtmlCanvasElement, chart: &LineChart<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::measured_canvas::tests::detached_canvas as canvas;
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    /// A canvas of `width` × `height` pixels, not in the page.
-    fn canvas(width: u32, height: u32) -> HtmlCanvasElement {
-        use wasm_bindgen::JsCast;
-        let canvas: HtmlCanvasElement = web_sys::window()
-            .and_then(|window| window.document())
-            .and_then(|document| document.create_element("canvas").ok())
-            .and_then(|element| element.dyn_into().ok())
-            .unwrap_or_else(|| panic!("a canvas"));
-        canvas.set_width(width);
-        canvas.set_height(height);
-        canvas
-    }
 
     /// The colour of the pixel at `(x, y)`.
     fn pixel_at(plot: &Plot, (x, y): (i32, i32)) -> Rgb {
