@@ -291,11 +291,7 @@ impl<F: LessonFamily> Component for Playground<F> {
             }
             Msg::WriteAddress => {
                 self.address_write_asked = false;
-                let fragment = self.fragment();
-                self.share_url = url_with(&fragment).into();
-                self.address.flush(&fragment);
-                // A course page learns of the state once the address bar holds its link.
-                host_api::publish(self.state());
+                self.write_address();
                 // The share field shows the new link.
             }
         }
@@ -754,9 +750,25 @@ impl<F: LessonFamily> Playground<F> {
             HostCommand::Play | HostCommand::Pause => {}
             // No further than a link can reopen (and than the learner's scrubber goes).
             HostCommand::Seek(at_ms) => self.seek(at_ms.min(F::Sim::MAX_AT_MS)),
-            HostCommand::Get => host_api::answer(self.state()),
+            HostCommand::Get => {
+                // A call resolves with the state after it, and the address bar already holds
+                // that state's link: a host page that reads the address next gets the same.
+                if self.address.is_staged() {
+                    self.write_address();
+                }
+                host_api::answer(self.state());
+            }
         }
         true
+    }
+
+    /// Makes the share link and writes the staged address; a course page then learns of the
+    /// state, once the address bar holds its link.
+    fn write_address(&mut self) {
+        let fragment = self.fragment();
+        self.share_url = url_with(&fragment).into();
+        self.address.flush(&fragment);
+        host_api::publish(self.state());
     }
 
     /// Moves every run to the clock's time; `force` also rebuilds the views' slow parts.
