@@ -8,7 +8,8 @@
 //! run from zero to `t`, bit for bit (tested against the trace hash). At most
 //! [`MAX_CHECKPOINTS`] are kept, holding at most [`CHECKPOINT_BUDGET_BYTES`] between them:
 //! past either bound every other one is dropped and the spacing doubles, so memory stays
-//! bounded on long or busy runs and a seek never replays more than one spacing. A world's
+//! bounded on long or busy runs and a seek never replays more than one spacing; a build
+//! toward a far time takes the spacing it will end with from the start. A world's
 //! partition logs share their sealed chunks between clones (see [`crate::kafka::topic`]), so the
 //! budget counts each chunk once and a checkpoint costs mostly its events and metric samples:
 //! ten minutes of a busy run fit at 10 s apart.
@@ -89,6 +90,13 @@ impl<W: Simulation> Timeline<W> {
 
     /// Moves the run to `target_ms`, backwards or forwards.
     pub fn seek(&mut self, target_ms: u64) {
+        self.seek_toward(target_ms, target_ms);
+    }
+
+    /// Moves the run to `target_ms` on its way to `final_ms`, with the checkpoints' spacing
+    /// already what it will be there.
+    fn seek_toward(&mut self, target_ms: u64, final_ms: u64) {
+        self.widen_toward(final_ms);
         let restore = self
             .checkpoints
             .iter()
@@ -115,7 +123,7 @@ impl<W: Simulation> Timeline<W> {
     ) -> bool {
         while self.position_ms() < target_ms {
             let slice_end_ms = self.position_ms().saturating_add(slice_ms.max(1));
-            self.seek(target_ms.min(slice_end_ms));
+            self.seek_toward(target_ms.min(slice_end_ms), target_ms);
             if !more_time() {
                 break;
             }
@@ -140,6 +148,16 @@ impl<W: Simulation> Timeline<W> {
             }
         }
         self.current.advance_to(target_ms);
+    }
+
+    /// Thins now as often as the count bound will have by the time the run reaches
+    /// `target_ms`, so a build toward a far time never makes the checkpoints it would drop on
+    /// the way (a third of a ten-minute run's clones). Thinning keeps every other checkpoint
+    /// from the first, so the checkpoints held at `target_ms` are the same either way.
+    fn widen_toward(&mut self, target_ms: u64) {
+        while target_ms / self.spacing_ms >= MAX_CHECKPOINTS as u64 {
+            self.thin();
+        }
     }
 
     fn over_bounds(&self) -> bool {
@@ -284,6 +302,24 @@ mod tests {
         // Ten minutes at 5 s apart would be 121: every other one is dropped, 10 s apart.
         assert_eq!(built.checkpoints(), (61, 10_000));
         assert_eq!(checkpoint_times(&built)[1], 10_000);
+    }
+
+    #[test]
+    fn a_build_toward_a_far_time_is_spaced_for_it_from_the_start() {
+        let scenario = Scenario::default();
+        let mut started = Timeline::new(World::new(&scenario).unwrap());
+        assert!(!started.advance_in_slices(600_000, 2_343, || false));
+        // No checkpoint at 5 s that the tenth minute would drop: the next one is at 10 s.
+        assert_eq!(started.checkpoints(), (1, 10_000));
+        started.advance_in_slices(600_000, 2_343, || true);
+        assert_eq!(started.checkpoints(), (61, 10_000));
+        // Toward just under the count bound, the first spacing stays.
+        let mut near = Timeline::new(World::new(&scenario).unwrap());
+        near.advance_in_slices(319_999, 2_343, || false);
+        assert_eq!(near.checkpoints(), (1, INITIAL_SPACING_MS));
+        let mut at_bound = Timeline::new(World::new(&scenario).unwrap());
+        at_bound.advance_in_slices(320_000, 2_343, || false);
+        assert_eq!(at_bound.checkpoints(), (1, 2 * INITIAL_SPACING_MS));
     }
 
     #[test]
