@@ -18,9 +18,10 @@ use serde::Serialize;
 /// Key index meaning "no key" (Kafka's null key).
 pub const NULL_KEY: u32 = u32::MAX;
 
-/// Records per sealed chunk: small enough that the open chunk copied by a clone stays cheap,
-/// large enough that a long log is a few hundred pointers.
-pub const CHUNK_RECORDS: usize = 1024;
+/// Records per sealed chunk: small enough that the open chunk copied by a clone stays cheap
+/// (6 KiB; at 1 024 the storm's 64 open chunks made a third of its checkpoints' cost), large
+/// enough that a long log is a few hundred pointers.
+pub const CHUNK_RECORDS: usize = 256;
 
 /// One record as stored in a partition. Its offset is its place in the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
