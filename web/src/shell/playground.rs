@@ -551,20 +551,16 @@ impl<F: LessonFamily> Playground<F> {
 
     /// The next slice of the rebuild; re-renders when it is done or its notice is due.
     fn rebuild_slice(&mut self) -> bool {
-        let Some(rebuild) = self.rebuild.take() else {
+        let Some(mut rebuild) = self.rebuild.take() else {
             return false;
         };
-        match rebuild.slice(&self.on_rebuild) {
-            Ok(built) => {
-                self.finish_rebuild(built);
-                true
-            }
-            Err(mut rebuild) => {
-                let due = rebuild.progress_due();
-                self.rebuild = Some(rebuild);
-                due
-            }
+        if rebuild.slice(&self.on_rebuild) {
+            self.finish_rebuild(rebuild.built());
+            return true;
         }
+        let due = rebuild.progress_due();
+        self.rebuild = Some(rebuild);
+        due
     }
 
     /// Builds what is left of a rebuild at once, for an action that needs the settled run.

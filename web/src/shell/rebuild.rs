@@ -101,14 +101,14 @@ impl<F: LessonFamily> Rebuild<F> {
         self.built()
     }
 
-    /// A slice of work: the finished run once it is there, else the rebuild back (`Err`),
-    /// with its next slice asked of `wake`.
-    pub fn slice(mut self, wake: &Callback<()>) -> Result<Built<F>, Self> {
-        if self.work(SLICE_BUDGET_MS) {
-            return Ok(self.built());
+    /// A slice of work: whether the run is there ([`Rebuild::built`] then takes it); if not,
+    /// its next slice is asked of `wake`.
+    pub fn slice(&mut self, wake: &Callback<()>) -> bool {
+        let done = self.work(SLICE_BUDGET_MS);
+        if !done {
+            self.arm(wake);
         }
-        self.arm(wake);
-        Err(self)
+        done
     }
 
     /// Asks `wake` for the next slice, after the page has had its turn.
@@ -149,7 +149,8 @@ impl<F: LessonFamily> Rebuild<F> {
         (self.timeline.position_ms(), self.target_ms)
     }
 
-    fn built(self) -> Built<F> {
+    /// The finished run, with the scenario and the change it was built for.
+    pub fn built(self) -> Built<F> {
         Built {
             scenario: self.scenario,
             timeline: self.timeline,
