@@ -89,12 +89,10 @@ fn window(world: &World) -> (u64, u64, usize) {
 pub fn chart_data(world: &World) -> ChartData {
     let samples = &world.metrics().samples;
     let (from_ms, to_ms, start) = window(world);
-    let shown = &samples[start..];
     let partitions = world.topic().partitions.len();
     let lag = (0..partitions)
         .map(|p| {
-            shown
-                .iter()
+            (samples.iter_from(start))
                 .map(|s| (s.at_ms, s.groups[0].lag[p]))
                 .collect()
         })
@@ -125,12 +123,12 @@ pub fn chart_data(world: &World) -> ChartData {
         lag_group_id: world.groups()[0].group_id().to_string(),
         lag,
         throughput,
-        rebalancing: rebalancing_spans(shown),
+        rebalancing: rebalancing_spans(samples.iter_from(start)),
     }
 }
 
 /// Spans of simulated time in which the first group was not Stable.
-fn rebalancing_spans(samples: &[Arc<Sample>]) -> Vec<(u64, u64)> {
+fn rebalancing_spans<'a>(samples: impl Iterator<Item = &'a Arc<Sample>>) -> Vec<(u64, u64)> {
     let mut spans: Vec<(u64, u64)> = Vec::new();
     for s in samples {
         let unstable = !matches!(s.groups[0].state, GroupState::Stable | GroupState::Empty);
@@ -154,20 +152,20 @@ pub fn timeline_data(world: &World) -> TimelineData {
     let (from_ms, to_ms, start) = window(world);
     let group = &world.groups()[0];
     let rows = (0..group.members.len())
-        .map(|m| phase_spans(&samples[start..], m))
+        .map(|m| phase_spans(samples.iter_from(start), m))
         .collect();
     TimelineData {
         from_ms,
         to_ms,
         member_ids: group.members.iter().map(|m| m.id.to_string()).collect(),
         rows,
-        rebalancing: rebalancing_spans(&samples[start..]),
+        rebalancing: rebalancing_spans(samples.iter_from(start)),
     }
 }
 
 /// Member `m` of the first group over `samples`, one span per run of consecutive samples in
 /// the same phase (samples before the member joined have none).
-fn phase_spans(samples: &[Arc<Sample>], m: usize) -> Vec<PhaseSpan> {
+fn phase_spans<'a>(samples: impl Iterator<Item = &'a Arc<Sample>>, m: usize) -> Vec<PhaseSpan> {
     let mut spans: Vec<PhaseSpan> = Vec::new();
     for sample in samples {
         let Some(&phase) = sample.groups[0].members.get(m) else {
@@ -205,7 +203,7 @@ mod tests {
         let world = storm_at(120_000);
         let data = timeline_data(&world);
         let (_, _, start) = window(&world);
-        let shown = &world.metrics().samples[start..];
+        let shown: Vec<_> = world.metrics().samples.iter_from(start).collect();
         let (mut sampled, mut bars) = (0, 0);
         for (m, row) in data.rows.iter().enumerate() {
             for pair in row.windows(2) {
@@ -216,7 +214,7 @@ mod tests {
                 );
             }
             let mut member_samples = 0;
-            for sample in shown {
+            for sample in &shown {
                 let Some(&phase) = sample.groups[0].members.get(m) else {
                     continue;
                 };
