@@ -83,7 +83,8 @@ pub fn group_metrics(metrics: &Metrics, group: usize, at_ms: u64) -> [Option<f64
     // Found by binary search: the panel refreshes all run long, and a scan from the first
     // sample would grow with the run.
     let first = metrics.samples.partition_point(|s| s.at_ms < start.at_ms);
-    let fetch_lag_max = (metrics.samples.iter_from(first))
+    let fetch_lag_max = metrics.samples[first..]
+        .iter()
         .take_while(|s| s.at_ms <= now.at_ms)
         .filter_map(|s| s.groups.get(group).map(|g| g.fetch_lag_max))
         .max();

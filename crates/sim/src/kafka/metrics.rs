@@ -63,11 +63,10 @@ pub struct GroupSample {
 /// The sampled series of a run.
 #[derive(Clone, Debug, Default)]
 pub struct Metrics {
-    /// Each sample behind its own pointer, in shared chunks: a sample never changes once
-    /// taken, and every checkpoint of the timeline clones the series, so a clone copies a
-    /// pointer per full chunk and the open chunk's pointers, not every sample's lists (at ten
-    /// minutes that was most of re-simulating for a knob change) nor every sample's pointer.
-    pub samples: ChunkedVec<Arc<Sample>>,
+    /// Each sample behind its own pointer: a sample never changes once taken, and every
+    /// checkpoint of the timeline clones the series, so a clone copies pointers instead of
+    /// every sample's lists (at ten minutes that was most of re-simulating for a knob change).
+    pub samples: Vec<Arc<Sample>>,
     /// The time lost in rebalances and stops over `samples`, counted as each is taken, so
     /// reading it costs nothing however long the run.
     stall_tally: StallTally,

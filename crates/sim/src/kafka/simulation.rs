@@ -131,7 +131,7 @@ impl Simulation for World {
         open * size_of::<Record>()
             + pointers as usize * size_of::<std::sync::Arc<[Record]>>()
             + World::events(self).own_size_hint_bytes()
-            + self.metrics().samples.own_size_hint_bytes()
+            + size_of_val(&self.metrics().samples[..])
     }
 
     /// Sealed chunks are shared by number: between the first chunk `first` holds and the last
@@ -157,7 +157,7 @@ impl Simulation for World {
 
 /// Metric samples all have the shape of the last one (members added later make earlier ones a
 /// little smaller).
-fn samples_size_hint_bytes(samples: &ChunkedVec<Arc<Sample>>) -> usize {
+fn samples_size_hint_bytes(samples: &[Arc<Sample>]) -> usize {
     let Some(last) = samples.last() else {
         return 0;
     };

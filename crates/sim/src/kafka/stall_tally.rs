@@ -65,7 +65,7 @@ mod tests {
 
     impl StallTally {
         /// The tally of `samples` from scratch, to compare the running one with.
-        fn of<'a>(samples: impl IntoIterator<Item = &'a Arc<Sample>>) -> Self {
+        fn of(samples: &[Arc<Sample>]) -> Self {
             let mut tally = Self::default();
             for sample in samples {
                 tally.count(sample);

@@ -89,10 +89,12 @@ fn window(world: &World) -> (u64, u64, usize) {
 pub fn chart_data(world: &World) -> ChartData {
     let samples = &world.metrics().samples;
     let (from_ms, to_ms, start) = window(world);
+    let shown = &samples[start..];
     let partitions = world.topic().partitions.len();
     let lag = (0..partitions)
         .map(|p| {
-            (samples.iter_from(start))
+            shown
+                .iter()
                 .map(|s| (s.at_ms, s.groups[0].lag[p]))
                 .collect()
         })
@@ -123,12 +125,12 @@ pub fn chart_data(world: &World) -> ChartData {
         lag_group_id: world.groups()[0].group_id().to_string(),
         lag,
         throughput,
-        rebalancing: rebalancing_spans(samples.iter_from(start)),
+        rebalancing: rebalancing_spans(shown),
     }
 }
 
 /// Spans of simulated time in which the first group was not Stable.
-fn rebalancing_spans<'a>(samples: impl Iterator<Item = &'a Arc<Sample>>) -> Vec<(u64, u64)> {
+fn rebalancing_spans(samples: &[Arc<Sample>]) -> Vec<(u64, u64)> {
     let mut spans: Vec<(u64, u64)> = Vec::new();
     for s in samples {
         let unstable = !matches!(s.groups[0].state, GroupState::Stable | GroupState::Empty);
@@ -152,20 +154,20 @@ pub fn timeline_data(world: &World) -> TimelineData {
     let (from_ms, to_ms, start) = window(world);
     let group = &world.groups()[0];
     let rows = (0..group.members.len())
-        .map(|m| phase_spans(samples.iter_from(start), m))
+        .map(|m| phase_spans(&samples[start..], m))
         .collect();
     TimelineData {
         from_ms,
         to_ms,
         member_ids: group.members.iter().map(|m| m.id.to_string()).collect(),
         rows,
-        rebalancing: rebalancing_spans(samples.iter_from(start)),
+        rebalancing: rebalancing_spans(&samples[start..]),
     }
 }
 
 /// Member `m` of the first group over `samples`, one span per run of consecutive samples in
 /// the same phase (samples before the member joined have none).
-fn phase_spans<'a>(samples: impl Iterator<Item = &'a Arc<Sample>>, m: usize) -> Vec<PhaseSpan> {
+fn phase_spans(samples: &[Arc<Sample>], m: usize) -> Vec<PhaseSpan> {
     let mut spans: Vec<PhaseSpan> = Vec::new();
     for sample in samples {
         let Some(&phase) = sample.groups[0].members.get(m) else {
@@ -203,7 +205,7 @@ mod tests {
         let world = storm_at(120_000);
         let data = timeline_data(&world);
         let (_, _, start) = window(&world);
-        let shown: Vec<_> = world.metrics().samples.iter_from(start).collect();
+        let shown = &world.metrics().samples[start..];
         let (mut sampled, mut bars) = (0, 0);
         for (m, row) in data.rows.iter().enumerate() {
             for pair in row.windows(2) {
@@ -214,7 +216,7 @@ mod tests {
                 );
             }
             let mut member_samples = 0;
-            for sample in &shown {
+            for sample in shown {
                 let Some(&phase) = sample.groups[0].members.get(m) else {
                     continue;
                 };
