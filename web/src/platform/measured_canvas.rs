@@ -45,8 +45,13 @@ impl MeasuredCanvas {
     }
 }
 
+/// Most sizes remembered. Time axes label every tick with its time, so an hour played brings
+/// new labels all along; past this many the sizes are forgotten and measured again as they
+/// come (a chart measures a few dozen labels a redraw).
+const MEASURED_MAX: usize = 1024;
+
 thread_local! {
-    /// Sizes already measured, by CSS font and text.
+    /// Sizes already measured, by CSS font and text; at most [`MEASURED_MAX`].
     static MEASURED: RefCell<SortedMap<(String, String), (u32, u32)>> =
         const { RefCell::new(SortedMap::new()) };
 }
@@ -74,7 +79,13 @@ fn measure(context: &CanvasRenderingContext2d, font: &str, text: &str) -> (u32, 
         let height = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
         (metrics.width().ceil() as u32, height.ceil() as u32)
     });
-    MEASURED.with(|m| m.borrow_mut().insert(key, size));
+    MEASURED.with(|m| {
+        let mut measured = m.borrow_mut();
+        if measured.len() >= MEASURED_MAX {
+            measured.clear();
+        }
+        measured.insert(key, size);
+    });
     size
 }
 
@@ -194,6 +205,19 @@ pub(crate) mod tests {
     fn width(backend: &MeasuredCanvas, text: &str, px: u32) -> u32 {
         let size = backend.estimate_text_size(text, &style(px));
         size.unwrap_or_else(|_| panic!("a size")).0
+    }
+
+    #[wasm_bindgen_test]
+    fn new_labels_all_along_keep_the_remembered_sizes_bounded_and_right() {
+        let sizes = backend();
+        let first = width(&sizes, "0:00 bounded", 12);
+        for minute in 0..2 * MEASURED_MAX {
+            width(&sizes, &format!("{minute}:00 bounded"), 12);
+            let held = MEASURED.with(|m| m.borrow().len());
+            assert!(held <= MEASURED_MAX, "{held} sizes held");
+        }
+        // Forgotten, then measured again: the same size.
+        assert_eq!(width(&sizes, "0:00 bounded", 12), first);
     }
 
     #[wasm_bindgen_test]
