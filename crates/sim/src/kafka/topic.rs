@@ -10,6 +10,7 @@
 //! jumps; here every record is its own segment and the log start moves record by record (said
 //! in the lesson); the chunks are only how memory is held, never seen.
 
+use crate::replay::chunked::chunk_items;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -18,10 +19,11 @@ use serde::Serialize;
 /// Key index meaning "no key" (Kafka's null key).
 pub const NULL_KEY: u32 = u32::MAX;
 
-/// Records per sealed chunk: small enough that the open chunk copied by a clone stays cheap
-/// (6 KiB; at 1 024 the storm's 64 open chunks made a third of its checkpoints' cost), large
-/// enough that a long log is a few hundred pointers.
-pub const CHUNK_RECORDS: usize = 256;
+/// Records per sealed chunk, sized by the rule every shared chunk follows
+/// ([`chunk_items`]: at most 8 KiB, so 256 records): the open chunk a clone copies stays
+/// cheap (at 1 024 records the storm's 64 open chunks made a third of its checkpoints'
+/// cost), and a long log is still a few hundred pointers.
+pub const CHUNK_RECORDS: usize = chunk_items(std::mem::size_of::<Record>());
 
 /// One record as stored in a partition. Its offset is its place in the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -409,7 +409,8 @@ mod tests {
                 "{item_bytes} bytes: {items}"
             );
         }
-        // A pointer's worth (the Kafka events), a database change, an event time event.
+        // A pointer's worth (the Kafka events), a database change or a partition log's
+        // record, an event time event.
         assert_eq!(
             [chunk_items(8), chunk_items(24), chunk_items(104)],
             [1024, 256, 64]
