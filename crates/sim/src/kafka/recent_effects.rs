@@ -1,73 +1,82 @@
-//! The newest effects a sink keeps for drawing: at least the newest [`RECENT_EFFECTS_MAX`]
-//! (all of them in a shorter run), in chunks that clones share.
+//! The newest effects a sink keeps for drawing: exactly the newest [`RECENT_EFFECTS_MAX`]
+//! (all of them in a shorter run), in a ring held inline.
 //!
-//! Every timeline checkpoint clones every sink. Held in one queue, a group's thousands of
-//! recent effects were copied into a fresh allocation dozens of times per run rebuilt for a
-//! knob change (about a fifth of that rebuild in the browser). Full chunks are shared
-//! pointers, as the partition logs' are (`kafka/topic.rs`), so a clone copies a few pointers
-//! and the open chunk's effects; the oldest chunk is dropped whole once the others hold the
-//! limit, and its memory becomes the next open chunk when no clone holds it (a sink writes
-//! for every record, so sealing must not allocate and copy each time).
+//! The lesson draws a handful of a sink's newest writes (a snapshot asks for at most
+//! [`DRAWN_CELLS`](crate::kafka::snapshot::DRAWN_CELLS)), so the sink keeps no more than that
+//! to draw from. Every timeline checkpoint clones every sink: a ring inside the sink is copied
+//! with it, with no allocation and no shared pointer to count. Kept in thousands, in chunks the
+//! checkpoints shared, the effects made every chunk a fresh allocation that some checkpoint held
+//! (several megabytes for a ten-minute run rebuilt for a knob change). The count of effects
+//! ever pushed is kept too, so a reader stepping a run can collect every one of them.
 
 use super::sink::Effect;
-use std::collections::VecDeque;
-use std::sync::Arc;
 
-/// The fewest newest effects a sink keeps (it keeps up to a chunk more).
-pub const RECENT_EFFECTS_MAX: usize = 4_096;
+/// How many of the newest effects a sink keeps; a power of two, so the ring's index is a mask.
+pub const RECENT_EFFECTS_MAX: usize = 32;
 
-/// Effects per chunk; divides [`RECENT_EFFECTS_MAX`].
-const CHUNK_EFFECTS: usize = 256;
+const _: () = assert!(RECENT_EFFECTS_MAX.is_power_of_two());
+const _: () = assert!(crate::kafka::snapshot::DRAWN_CELLS <= RECENT_EFFECTS_MAX);
+
+/// What an unused slot holds (never read: `len` counts only what was pushed).
+const BLANK: Effect = Effect {
+    at_ms: 0,
+    partition: 0,
+    offset: 0,
+    key: None,
+    nth: 0,
+    ignored: false,
+};
 
 /// The newest effects, oldest first.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RecentEffects {
-    /// Full chunks, oldest first, each [`CHUNK_EFFECTS`] long; shared between clones.
-    sealed: VecDeque<Arc<Vec<Effect>>>,
-    /// The chunk new effects go to; shorter than [`CHUNK_EFFECTS`].
-    open: Vec<Effect>,
+    /// Effect number `i` (counting every push) sits at `i % RECENT_EFFECTS_MAX`.
+    ring: [Effect; RECENT_EFFECTS_MAX],
+    /// Effects pushed so far, the ones the ring has dropped included.
+    pushed: u64,
+}
+
+impl Default for RecentEffects {
+    fn default() -> Self {
+        Self {
+            ring: [BLANK; RECENT_EFFECTS_MAX],
+            pushed: 0,
+        }
+    }
 }
 
 impl RecentEffects {
-    /// Adds `effect` as the newest, dropping the oldest chunk once the others hold the limit.
+    /// Adds `effect` as the newest, in place of the oldest once the ring is full.
     #[inline]
     pub fn push(&mut self, effect: Effect) {
-        self.open.push(effect);
-        if self.open.len() == CHUNK_EFFECTS {
-            self.seal();
-        }
+        self.ring[slot(self.pushed)] = effect;
+        self.pushed += 1;
     }
 
-    /// Shares the full open chunk and opens the next one, in the dropped chunk's memory when
-    /// no clone holds it (out of line: once per [`CHUNK_EFFECTS`] effects).
-    #[inline(never)]
-    fn seal(&mut self) {
-        let dropped = if self.sealed.len() * CHUNK_EFFECTS >= RECENT_EFFECTS_MAX {
-            self.sealed.pop_front()
-        } else {
-            None
-        };
-        let mut next_open = dropped
-            .and_then(|chunk| Arc::try_unwrap(chunk).ok())
-            .unwrap_or_else(|| Vec::with_capacity(CHUNK_EFFECTS));
-        next_open.clear();
-        let full = std::mem::replace(&mut self.open, next_open);
-        self.sealed.push_back(Arc::new(full));
-    }
-
+    /// Effects kept: every one pushed, up to [`RECENT_EFFECTS_MAX`].
     pub fn len(&self) -> usize {
-        self.sealed.len() * CHUNK_EFFECTS + self.open.len()
+        self.pushed.min(RECENT_EFFECTS_MAX as u64) as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.pushed == 0
+    }
+
+    /// Effects pushed since the sink began, the dropped ones included.
+    pub fn pushed_total(&self) -> u64 {
+        self.pushed
     }
 
     /// Every effect kept, oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Effect> {
-        (self.sealed.iter().map(|chunk| chunk.as_slice()))
-            .chain(std::iter::once(&self.open[..]))
-            .flatten()
+        // Until the ring is full the oldest sits at 0; after, it is the next one overwritten.
+        let oldest = if self.len() < RECENT_EFFECTS_MAX {
+            0
+        } else {
+            slot(self.pushed)
+        };
+        let (newer, older) = self.ring[..self.len()].split_at(oldest);
+        older.iter().chain(newer)
     }
 
     /// The newest `count` effects (fewer if fewer are kept), oldest first.
@@ -76,6 +85,11 @@ impl RecentEffects {
         newest.reverse();
         newest
     }
+}
+
+/// Where effect number `index` sits in the ring.
+fn slot(index: u64) -> usize {
+    (index % RECENT_EFFECTS_MAX as u64) as usize
 }
 
 #[cfg(test)]
@@ -108,55 +122,55 @@ mod tests {
     #[test]
     fn up_to_the_limit_every_effect_is_kept_in_order() {
         let limit = RECENT_EFFECTS_MAX as u64;
-        let recent = pushed(limit);
-        assert_eq!(recent.len(), RECENT_EFFECTS_MAX);
-        assert!(recent.iter().map(|e| e.offset).eq(0..limit));
+        for count in [0, 1, 5, limit - 1, limit] {
+            let recent = pushed(count);
+            assert_eq!(recent.len(), count as usize);
+            assert_eq!(recent.is_empty(), count == 0);
+            assert!(recent.iter().map(|e| e.offset).eq(0..count), "{count}");
+        }
     }
 
     #[test]
-    fn past_the_limit_the_oldest_chunk_goes_and_the_newest_stay() {
+    fn past_the_limit_the_newest_stay_oldest_first() {
         let limit = RECENT_EFFECTS_MAX as u64;
-        let chunk = CHUNK_EFFECTS as u64;
-        // One effect short of sealing the chunk past the limit: nothing dropped yet.
-        let recent = pushed(limit + chunk - 1);
-        assert_eq!(recent.iter().next().map(|e| e.offset), Some(0));
-        // Sealing it drops the oldest chunk, leaving exactly the limit.
-        let recent = pushed(limit + chunk);
-        assert_eq!(recent.len(), RECENT_EFFECTS_MAX);
-        assert!(recent.iter().map(|e| e.offset).eq(chunk..limit + chunk));
-        let recent = pushed(3 * limit + 5);
-        assert!(recent.len() >= RECENT_EFFECTS_MAX);
-        assert_eq!(recent.iter().last().map(|e| e.offset), Some(3 * limit + 4));
+        for count in [limit + 1, limit + 7, 2 * limit, 3 * limit + 5] {
+            let recent = pushed(count);
+            assert_eq!(recent.len(), RECENT_EFFECTS_MAX);
+            assert_eq!(recent.pushed_total(), count);
+            assert!(
+                recent.iter().map(|e| e.offset).eq(count - limit..count),
+                "{count}"
+            );
+            assert!(recent
+                .iter()
+                .rev()
+                .map(|e| e.offset)
+                .eq((count - limit..count).rev()));
+        }
     }
 
     #[test]
-    fn the_newest_come_oldest_first_across_chunks() {
-        let recent = pushed(CHUNK_EFFECTS as u64 + 3);
-        let boundary = CHUNK_EFFECTS as u64;
+    fn the_newest_come_oldest_first_across_the_rings_end() {
+        let limit = RECENT_EFFECTS_MAX as u64;
+        let recent = pushed(limit + 3);
         assert_eq!(
             offsets(&recent.newest(5)),
-            [
-                boundary - 2,
-                boundary - 1,
-                boundary,
-                boundary + 1,
-                boundary + 2
-            ]
+            [limit - 2, limit - 1, limit, limit + 1, limit + 2]
         );
         assert_eq!(recent.newest(10_000).len(), recent.len());
-        assert!(!recent.is_empty() && !pushed(1).is_empty());
-        assert!(pushed(0).newest(3).is_empty() && pushed(0).is_empty());
+        assert_eq!(offsets(&pushed(4).newest(2)), [2, 3]);
+        assert!(pushed(0).newest(3).is_empty());
     }
 
     #[test]
-    fn a_clone_shares_what_it_holds_and_goes_its_own_way() {
-        let mut recent = pushed(RECENT_EFFECTS_MAX as u64 + 100);
+    fn a_clone_goes_its_own_way() {
+        let mut recent = pushed(RECENT_EFFECTS_MAX as u64 + 10);
         let mut copy = recent.clone();
         assert!(copy.iter().eq(recent.iter()));
-        assert!(Arc::ptr_eq(&copy.sealed[0], &recent.sealed[0]));
         copy.push(effect(1_000_000));
         recent.push(effect(2_000_000));
         assert_eq!(copy.newest(1)[0].offset, 1_000_000);
         assert_eq!(recent.newest(1)[0].offset, 2_000_000);
+        assert_eq!(copy.pushed_total(), recent.pushed_total());
     }
 }
