@@ -129,7 +129,7 @@ impl Simulation for World {
             .map(|p| p.sealed_chunks().count() as u64)
             .sum();
         open * size_of::<Record>()
-            + pointers as usize * size_of::<std::sync::Arc<[Record]>>()
+            + pointers as usize * size_of::<std::sync::Arc<Vec<Record>>>()
             + World::events(self).own_size_hint_bytes()
             + size_of_val(&self.metrics().samples[..])
     }

@@ -45,8 +45,10 @@ pub struct PartitionLog {
     /// a multiple of [`CHUNK_RECORDS`]. Records below `log_start_offset` in the first chunk
     /// are deleted but kept until the whole chunk is.
     base_offset: u64,
-    /// Full chunks, oldest first, each exactly [`CHUNK_RECORDS`] long.
-    sealed: VecDeque<Arc<[Record]>>,
+    /// Full chunks, oldest first, each exactly [`CHUNK_RECORDS`] long. A `Vec` behind the
+    /// pointer, not a slice: sealing then moves the open chunk's buffer instead of copying it
+    /// into a new allocation (`Arc<[Record]>` needs room for its counts before the records).
+    sealed: VecDeque<Arc<Vec<Record>>>,
     /// The chunk appends go to; shorter than [`CHUNK_RECORDS`].
     open: Vec<Record>,
 }
@@ -155,7 +157,7 @@ impl PartitionLog {
         self.open.push(record);
         if self.open.len() == CHUNK_RECORDS {
             let full = std::mem::replace(&mut self.open, Vec::with_capacity(CHUNK_RECORDS));
-            self.sealed.push_back(Arc::from(full));
+            self.sealed.push_back(Arc::new(full));
         }
         offset
     }

@@ -41,7 +41,9 @@ pub(crate) const fn chunk_items(item_bytes: usize) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkedVec<T> {
     /// Full chunks, oldest first, each exactly [`Self::CHUNK_ITEMS`] long; shared between clones.
-    sealed: Vec<Arc<[T]>>,
+    /// A `Vec` behind the pointer, not a slice, so that sealing moves the open chunk's buffer
+    /// (`Arc<[T]>` would copy it into an allocation with room for its counts).
+    sealed: Vec<Arc<Vec<T>>>,
     /// The chunk pushes go to; always shorter than [`Self::CHUNK_ITEMS`].
     open: Vec<T>,
 }
@@ -75,7 +77,7 @@ impl<T> ChunkedVec<T> {
     /// Roughly the bytes a clone holds of its own: the open chunk's items and one pointer per
     /// sealed chunk (what the items point to, if anything, is not counted).
     pub fn own_size_hint_bytes(&self) -> usize {
-        self.open.len() * size_of::<T>() + self.sealed.len() * size_of::<Arc<[T]>>()
+        self.open.len() * size_of::<T>() + self.sealed.len() * size_of::<Arc<Vec<T>>>()
     }
 
     /// Roughly the bytes of the sealed chunks, which clones share.
@@ -95,9 +97,8 @@ impl<T> ChunkedVec<T> {
     pub fn push(&mut self, item: T) {
         self.open.push(item);
         if self.open.len() == Self::CHUNK_ITEMS {
-            // Moved, not copied: the open chunk's items become the sealed chunk's.
             let full = std::mem::replace(&mut self.open, Vec::with_capacity(Self::CHUNK_ITEMS));
-            self.sealed.push(Arc::from(full));
+            self.sealed.push(Arc::new(full));
         }
     }
 
@@ -114,7 +115,7 @@ impl<T> ChunkedVec<T> {
 
     /// Every item, in order.
     pub fn iter(&self) -> Iter<'_, T> {
-        let sealed: fn(&Arc<[T]>) -> &[T] = |chunk| chunk;
+        let sealed: fn(&Arc<Vec<T>>) -> &[T] = |chunk| chunk.as_slice();
         (self.sealed.iter().map(sealed))
             .chain(std::iter::once(&self.open[..]))
             .flatten()
@@ -162,7 +163,7 @@ impl<T> ChunkedVec<T> {
 /// The iterator over every item: each chunk's slice in turn.
 pub type Iter<'a, T> = std::iter::Flatten<
     std::iter::Chain<
-        std::iter::Map<std::slice::Iter<'a, Arc<[T]>>, fn(&Arc<[T]>) -> &[T]>,
+        std::iter::Map<std::slice::Iter<'a, Arc<Vec<T>>>, fn(&Arc<Vec<T>>) -> &[T]>,
         std::iter::Once<&'a [T]>,
     >,
 >;
@@ -377,7 +378,7 @@ mod tests {
         );
         let chunk_items = ChunkedVec::<u64>::CHUNK_ITEMS;
         (0..2 * chunk_items as u64 + 5).for_each(|item| items.push(item));
-        let pointers = 2 * size_of::<Arc<[u64]>>();
+        let pointers = 2 * size_of::<Arc<Vec<u64>>>();
         assert_eq!(items.own_size_hint_bytes(), 5 * 8 + pointers);
         assert_eq!(items.shared_size_hint_bytes(), 2 * chunk_items * 8);
     }
