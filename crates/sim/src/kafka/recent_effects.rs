@@ -69,13 +69,9 @@ impl RecentEffects {
 
     /// Every effect kept, oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Effect> {
-        // Until the ring is full the oldest sits at 0; after, it is the next one overwritten.
-        let oldest = if self.len() < RECENT_EFFECTS_MAX {
-            0
-        } else {
-            slot(self.pushed)
-        };
-        let (newer, older) = self.ring[..self.len()].split_at(oldest);
+        // Once the ring is full, the oldest is the next slot to be written. Before, that slot
+        // is the end of what is kept: the split leaves nothing older and every effect newer.
+        let (newer, older) = self.ring[..self.len()].split_at(slot(self.pushed));
         older.iter().chain(newer)
     }
 
