@@ -8,10 +8,9 @@
 //! same few labels over and over.
 //!
 //! It draws text itself, as `CanvasBackend` does, but sets the context's font, alignment and
-//! baseline only when they differ from what it last set: Chromium parses a font each time one
-//! is set, and plotters' backend sets all three for every label, though a chart's labels
-//! mostly share them (a profile of a delivery lesson's new picture put setting the font at a
-//! sixth of its time).
+//! baseline only when they differ from what it last set: plotters' backend sets all three for
+//! every label, though a chart's labels mostly share them, and each set is a call into the
+//! browser that parses its text.
 
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
