@@ -191,7 +191,8 @@ fn each_strategy_shows_its_failure_mode() {
 }
 
 /// Everything the sink received: the run stepped a millisecond at a time, each step's new
-/// effects and dead letters read off the sink's newest before the next step can push them out.
+/// effects and dead letters read off the sink's newest before the next step can push them out
+/// (and the invariants checked every 250 ms, as [`run`] does).
 struct SinkHistory {
     effects: Vec<Effect>,
     dead_letters: Vec<Effect>,
@@ -199,6 +200,7 @@ struct SinkHistory {
 
 fn run_collecting(scenario: &Scenario) -> (World, SinkHistory) {
     let mut world = World::new(scenario).unwrap();
+    let mut checker = InvariantChecker::default();
     let mut history = SinkHistory {
         effects: Vec::new(),
         dead_letters: Vec::new(),
@@ -213,6 +215,10 @@ fn run_collecting(scenario: &Scenario) -> (World, SinkHistory) {
         let sink = &world.groups()[0].sink;
         collect(&sink.recent, &mut history.effects);
         collect(&sink.recent_dead_letters, &mut history.dead_letters);
+        if t % 250 == 0 {
+            let checked = checker.check(&world);
+            assert!(checked.is_ok(), "at {t} ms: {checked:?}");
+        }
     }
     (world, history)
 }
