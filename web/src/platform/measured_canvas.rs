@@ -213,9 +213,8 @@ impl DrawingBackend for MeasuredCanvas {
         // record of them stays true).
         self.use_font(&css_font(style));
         self.use_anchor(align(style.anchor().h_pos), baseline(style.anchor().v_pos));
-        let (r, g, b) = colour.rgb;
-        let fill = format!("rgba({r},{g},{b},{})", colour.alpha);
-        self.context.set_fill_style_str(&fill);
+        self.context
+            .set_fill_style_str(&css_colour(colour.rgb, colour.alpha));
         // `fillText`, `translate` and `rotate` throw only for numbers that are not finite,
         // which whole pixels and quarter turns never are: there is no error to pass on.
         let (x, y) = (f64::from(pos.0), f64::from(pos.1));
@@ -230,7 +229,9 @@ impl DrawingBackend for MeasuredCanvas {
         };
         self.context.save();
         let _ = self.context.translate(x, y);
-        let _ = (self.context).rotate(quarter_turns * std::f64::consts::FRAC_PI_2);
+        let _ = self
+            .context
+            .rotate(quarter_turns * std::f64::consts::FRAC_PI_2);
         let _ = self.context.fill_text(text, 0.0, 0.0);
         self.context.restore();
         Ok(())
@@ -243,6 +244,12 @@ impl DrawingBackend for MeasuredCanvas {
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
         Ok(measure(self, &css_font(style), text))
     }
+}
+
+/// A colour as plotters' canvas backend writes it for the context (`rgba(r,g,b,alpha)`), so
+/// what is drawn beside plotters looks as what plotters draws.
+pub fn css_colour((r, g, b): (u8, u8, u8), alpha: f64) -> String {
+    format!("rgba({r},{g},{b},{alpha})")
 }
 
 /// The canvas's `textAlign` keyword for a horizontal anchor.
