@@ -16,12 +16,12 @@
 //! to that lesson's address, then followed the same way.
 
 use crate::catalog;
+use crate::platform::browser::BrowserCallback;
 use crate::registry;
 use crate::shell::address_bar::current_fragment;
 use crate::shell::embed::EmbedOptions;
 use crate::shell::page::PageShell;
 use streamlab_sim::quote::quote;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -35,7 +35,7 @@ pub fn app() -> Html {
     {
         let fragment = fragment.clone();
         use_effect_with((), move |_| {
-            let listener = Closure::<dyn FnMut()>::new(move || {
+            let listener = BrowserCallback::new(move |_: &web_sys::Event| {
                 *navigations.borrow_mut() += 1;
                 let next = current_fragment();
                 // Back over a lesson's own changes keeps the learner's place on it.

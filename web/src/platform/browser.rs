@@ -86,15 +86,23 @@ fn run_once(slot: &Cell<Option<impl FnOnce()>>) {
 /// frame (16.7 ms) on a page being painted.
 pub const PAINT_WAIT_MAX_MS: u32 = 200;
 
+/// The one shape of callback the page hands the browser: the one Yew's own event listeners
+/// have. Each distinct shape costs every bundle its own glue in the wasm and the JavaScript,
+/// so the page's listeners and observers take this one and read the argument as what the
+/// browser passes them.
+pub type BrowserCallback = Closure<dyn Fn(&web_sys::Event)>;
+
 /// A `keydown` listener on the document; dropping it removes the listener.
 pub struct KeyListener {
-    callback: Closure<dyn FnMut(KeyboardEvent)>,
+    callback: BrowserCallback,
 }
 
 impl KeyListener {
-    pub fn new(on_key: impl FnMut(KeyboardEvent) + 'static) -> Option<Self> {
+    pub fn new(on_key: impl Fn(KeyboardEvent) + 'static) -> Option<Self> {
         let document = web_sys::window()?.document()?;
-        let callback = Closure::<dyn FnMut(KeyboardEvent)>::new(on_key);
+        let callback = BrowserCallback::new(move |event: &web_sys::Event| {
+            on_key(event.clone().unchecked_into());
+        });
         document
             .add_event_listener_with_callback("keydown", callback.as_ref().unchecked_ref())
             .ok()?;

@@ -9,6 +9,7 @@
 //! uses Pym (or the three lines in the README) sizes the frame to fit. Parsing and the snippets
 //! are pure functions; only [`install_height_reporter`] touches the browser.
 
+use crate::platform::browser::BrowserCallback;
 use crate::platform::markup::Escaped;
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
@@ -210,7 +211,8 @@ pub fn install_height_reporter(child_id: String) {
         return;
     };
     let measured = body.clone();
-    let report = Closure::<dyn FnMut()>::new(move || {
+    // Called with the observer's entries, and once below with nothing: it reads neither.
+    let report = BrowserCallback::new(move |_: &web_sys::Event| {
         let height_px = measured.get_bounding_client_rect().height().ceil() as u32;
         if LAST_HEIGHT_PX.with(|h| h.replace(Some(height_px))) == Some(height_px) {
             return;

@@ -17,6 +17,7 @@
 //! handles its messages in order, answers with the state the command led to. `get()` returns
 //! the state as last drawn.
 
+use crate::platform::browser::BrowserCallback;
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -458,10 +459,9 @@ pub fn install_window_api() {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let listener =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
-            receive(&event.data());
-        });
+    let listener = BrowserCallback::new(|event: &web_sys::Event| {
+        receive(&event.unchecked_ref::<web_sys::MessageEvent>().data());
+    });
     let _ = window.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
     // It listens as long as the page lives.
     listener.forget();

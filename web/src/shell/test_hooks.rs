@@ -212,8 +212,15 @@ pub fn install() {
     let address_staged = Closure::<dyn Fn() -> JsValue>::new(|| {
         PUBLISHED.with(|p| JsValue::from_bool(p.borrow().address_staged))
     });
-    let reset_fn = Closure::<dyn Fn()>::new(reset_stats);
-    let panic_fn = Closure::<dyn Fn()>::new(|| panic!("debugPanic() was called from a test"));
+    // These two return nothing, but take the others' shape: each shape of closure costs every
+    // bundle its own glue.
+    let reset_fn = Closure::<dyn Fn() -> JsValue>::new(|| {
+        reset_stats();
+        JsValue::UNDEFINED
+    });
+    let panic_fn = Closure::<dyn Fn() -> JsValue>::new(|| -> JsValue {
+        panic!("debugPanic() was called from a test")
+    });
     define("traceHash", trace_hash.as_ref());
     define("simMs", sim_ms.as_ref());
     define("frameStats", frame_stats.as_ref());
