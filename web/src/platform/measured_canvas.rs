@@ -6,15 +6,9 @@
 //! draws exactly as `CanvasBackend` does but answers `estimate_text_size` from the canvas 2D
 //! context's `measureText` (no layout), remembering each answer, since the charts measure the
 //! same few labels over and over.
-//!
-//! It draws text itself, as `CanvasBackend` does, but sets the context's font, alignment and
-//! baseline only when they differ from what it last set: plotters' backend sets all three for
-//! every label, though a chart's labels mostly share them, and each set is a call into the
-//! browser that parses its text.
 
-use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
-    BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind, FontTransform,
+    BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
 };
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
@@ -29,18 +23,6 @@ type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
 pub struct MeasuredCanvas {
     canvas: CanvasBackend,
     context: CanvasRenderingContext2d,
-    /// The text settings this backend last gave the context. It is made for one drawing
-    /// (`Plot::new`), and only text drawing and measuring change these settings, so the
-    /// context holds them until this backend sets others.
-    text: RefCell<TextSettings>,
-}
-
-/// A context's text settings, as CSS and canvas keywords; empty until first set.
-#[derive(Default)]
-struct TextSettings {
-    font: String,
-    align: &'static str,
-    baseline: &'static str,
 }
 
 impl MeasuredCanvas {
@@ -54,30 +36,7 @@ impl MeasuredCanvas {
         Some(MeasuredCanvas {
             canvas: CanvasBackend::with_canvas_object(canvas.clone())?,
             context,
-            text: RefCell::default(),
         })
-    }
-
-    /// Sets the context's font, unless this backend set that one last.
-    fn use_font(&self, font: &str) {
-        let mut text = self.text.borrow_mut();
-        if text.font != font {
-            self.context.set_font(font);
-            text.font.replace_range(.., font);
-        }
-    }
-
-    /// Sets the context's alignment and baseline, each unless this backend set it last.
-    fn use_anchor(&self, align: &'static str, baseline: &'static str) {
-        let mut text = self.text.borrow_mut();
-        if text.align != align {
-            self.context.set_text_align(align);
-            text.align = align;
-        }
-        if text.baseline != baseline {
-            self.context.set_text_baseline(baseline);
-            text.baseline = baseline;
-        }
     }
 
     /// The canvas's 2D context, for the settings plotters has no word for (joins, dashes).
@@ -108,14 +67,15 @@ fn css_font<S: BackendTextStyle>(style: &S) -> String {
 }
 
 /// Width and height of `text` in `font`: the advance width, and the font's ascent plus descent
-/// (the height of the line box a span would get, which plotters' layout expects).
-fn measure(canvas: &MeasuredCanvas, font: &str, text: &str) -> (u32, u32) {
+/// (the height of the line box a span would get, which plotters' layout expects). The context
+/// keeps `font` afterwards: plotters' `draw_text` sets each label's font before drawing it.
+fn measure(context: &CanvasRenderingContext2d, font: &str, text: &str) -> (u32, u32) {
     let key = (font.to_string(), text.to_string());
     if let Some(size) = MEASURED.with(|m| m.borrow().get(&key).copied()) {
         return size;
     }
-    canvas.use_font(font);
-    let size = canvas.context.measure_text(text).map_or((0, 0), |metrics| {
+    context.set_font(font);
+    let size = context.measure_text(text).map_or((0, 0), |metrics| {
         let height = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
         (metrics.width().ceil() as u32, height.ceil() as u32)
     });
@@ -197,44 +157,13 @@ impl DrawingBackend for MeasuredCanvas {
         self.canvas.draw_circle(centre, radius, style, fill)
     }
 
-    /// As `CanvasBackend` draws text: in the style's colour, font and anchor, turned about
-    /// `pos` by the style's transform.
     fn draw_text<S: BackendTextStyle>(
         &mut self,
         text: &str,
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        let colour = style.color();
-        if colour.alpha == 0.0 {
-            return Ok(());
-        }
-        // Set before any turn's save, so the restore after it keeps them (and this backend's
-        // record of them stays true).
-        self.use_font(&css_font(style));
-        self.use_anchor(align(style.anchor().h_pos), baseline(style.anchor().v_pos));
-        self.context
-            .set_fill_style_str(&css_colour(colour.rgb, colour.alpha));
-        // `fillText`, `translate` and `rotate` throw only for numbers that are not finite,
-        // which whole pixels and quarter turns never are: there is no error to pass on.
-        let (x, y) = (f64::from(pos.0), f64::from(pos.1));
-        let quarter_turns = match style.transform() {
-            FontTransform::None => {
-                let _ = self.context.fill_text(text, x, y);
-                return Ok(());
-            }
-            FontTransform::Rotate90 => 1.0,
-            FontTransform::Rotate180 => 2.0,
-            FontTransform::Rotate270 => 3.0,
-        };
-        self.context.save();
-        let _ = self.context.translate(x, y);
-        let _ = self
-            .context
-            .rotate(quarter_turns * std::f64::consts::FRAC_PI_2);
-        let _ = self.context.fill_text(text, 0.0, 0.0);
-        self.context.restore();
-        Ok(())
+        self.canvas.draw_text(text, style, pos)
     }
 
     fn estimate_text_size<S: BackendTextStyle>(
@@ -242,31 +171,7 @@ impl DrawingBackend for MeasuredCanvas {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
-        Ok(measure(self, &css_font(style), text))
-    }
-}
-
-/// A colour as plotters' canvas backend writes it for the context (`rgba(r,g,b,alpha)`), so
-/// what is drawn beside plotters looks as what plotters draws.
-pub fn css_colour((r, g, b): (u8, u8, u8), alpha: f64) -> String {
-    format!("rgba({r},{g},{b},{alpha})")
-}
-
-/// The canvas's `textAlign` keyword for a horizontal anchor.
-fn align(h_pos: HPos) -> &'static str {
-    match h_pos {
-        HPos::Left => "start",
-        HPos::Center => "center",
-        HPos::Right => "end",
-    }
-}
-
-/// The canvas's `textBaseline` keyword for a vertical anchor.
-fn baseline(v_pos: VPos) -> &'static str {
-    match v_pos {
-        VPos::Top => "top",
-        VPos::Center => "middle",
-        VPos::Bottom => "bottom",
+        Ok(measure(&self.context, &css_font(style), text))
     }
 }
 
@@ -357,75 +262,5 @@ pub(crate) mod tests {
             "the label is drawn"
         );
         assert!(pixels(&measured_first) == pixels(&fresh));
-    }
-
-    #[wasm_bindgen_test]
-    fn labels_in_changing_fonts_anchors_and_turns_look_as_plotters_backend_draws_them() {
-        use plotters::style::text_anchor::{HPos, Pos, VPos};
-        use plotters::style::{Color, RED};
-        let half_red = RED.mix(0.5);
-        let labels = [
-            (style(12), HPos::Left, VPos::Top, FontTransform::None),
-            (style(12), HPos::Left, VPos::Top, FontTransform::None),
-            (style(24), HPos::Center, VPos::Center, FontTransform::None),
-            (
-                style(12),
-                HPos::Right,
-                VPos::Bottom,
-                FontTransform::Rotate270,
-            ),
-            (style(12), HPos::Right, VPos::Bottom, FontTransform::None),
-            (
-                style(18).color(&half_red),
-                HPos::Left,
-                VPos::Top,
-                FontTransform::Rotate90,
-            ),
-            (style(12), HPos::Left, VPos::Top, FontTransform::None),
-        ];
-        /// Draws one label: its text, style and position.
-        type DrawLabel<'a> = dyn FnMut(&str, &TextStyle<'_>, (i32, i32)) + 'a;
-        let draw = |backend: &mut DrawLabel| {
-            for (n, (font, h_pos, v_pos, turn)) in labels.iter().enumerate() {
-                let placed = font.pos(Pos::new(*h_pos, *v_pos)).transform(turn.clone());
-                let at = (30 + 45 * n as i32, 50);
-                backend(&format!("{n}:05 label"), &placed, at);
-            }
-        };
-        let mut ours = backend();
-        let ours_canvas = ours.context.canvas().unwrap_or_else(|| panic!("a canvas"));
-        draw(&mut |text, style, at| {
-            // A measure in another font between labels, as a chart's layout does.
-            width(&ours, &format!("{text} measured"), 30);
-            let _ = ours.draw_text(text, style, at);
-        });
-        let plain_canvas = detached_canvas(400, 100);
-        let mut plain = CanvasBackend::with_canvas_object(plain_canvas.clone())
-            .unwrap_or_else(|| panic!("a 2D context"));
-        draw(&mut |text, style, at| {
-            let _ = plain.draw_text(text, style, at);
-        });
-        let pixels = |canvas: &HtmlCanvasElement| {
-            let context: CanvasRenderingContext2d = canvas
-                .get_context("2d")
-                .ok()
-                .flatten()
-                .and_then(|c| c.dyn_into().ok())
-                .unwrap_or_else(|| panic!("a 2D context"));
-            context
-                .get_image_data(0.0, 0.0, 400.0, 100.0)
-                .unwrap_or_else(|_| panic!("the pixels"))
-                .data()
-                .to_vec()
-        };
-        let drawn = pixels(&ours_canvas);
-        assert!(
-            drawn.iter().filter(|&&byte| byte != 0).count() > 1_000,
-            "labels drawn"
-        );
-        assert!(
-            drawn == pixels(&plain_canvas),
-            "the same pixels as plotters' backend"
-        );
     }
 }

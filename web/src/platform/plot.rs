@@ -12,7 +12,7 @@
 //! `RGBColor`, named [`Rgb`] here.
 
 use crate::platform::axis::Axis;
-use crate::platform::measured_canvas::{css_colour, MeasuredCanvas};
+use crate::platform::measured_canvas::MeasuredCanvas;
 use crate::platform::theme::ChartInk;
 use plotters::prelude::{Color, FontFamily, IntoFont, ShapeStyle, TextStyle};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -355,9 +355,9 @@ impl Plot {
             context.move_to(x + radius, y);
             let _ = context.arc(x, y, radius, 0.0, std::f64::consts::TAU);
         }
-        // Plotters' 1 px line for a ring.
+        // The colour as plotters' canvas backend writes it, and its 1 px line for a ring.
         let Rgb(r, g, b) = look.colour;
-        let colour = css_colour((r, g, b), 1.0);
+        let colour = format!("rgba({r},{g},{b},1)");
         if filled {
             context.set_fill_style_str(&colour);
             context.fill();
