@@ -98,3 +98,57 @@ test('the SVG pictures (watermarks, windows, delivery log) save as PNG in the pa
     await page.close();
   }
 });
+
+/** Waits until the page's clock has stopped moving (a link with `t=` builds its run there). */
+async function settled(page) {
+  let before = -1;
+  for (;;) {
+    const now = await page.evaluate(() => window.__streamlab.simMs());
+    if (now === before && now > 0) return;
+    before = now;
+    await page.waitForTimeout(300);
+  }
+}
+
+const lagChart = '.charts figure:nth-child(1) canvas';
+
+test('a chart out of sight while a knob turns shows the new run once exported or scrolled to', { timeout: 120_000 }, async () => {
+  // The charts sit below the fold of the delivery lesson, so a new setting's drawing waits.
+  const visit = await openPage(env.browser, `${env.site.url}#/delivery?t=60000`);
+  const { page } = visit;
+  await waitForApp(page);
+  await settled(page);
+  const before = await download(page, 'Chart (PNG)');
+  const pixels = (p) => p.evaluate((s) => document.querySelector(s).toDataURL(), lagChart);
+  // Each link opened afresh draws its run's chart as it first shows it.
+  const drawnAfresh = async () => {
+    const fresh = await openPage(env.browser, await page.evaluate(() => location.href));
+    await waitForApp(fresh.page);
+    await settled(fresh.page);
+    const drawn = await pixels(fresh.page);
+    assertQuiet(fresh);
+    await fresh.page.close();
+    return drawn;
+  };
+
+  await turnPartitions(page, +1);
+  const exported = await download(page, 'Chart (PNG)');
+  assert.notDeepEqual(exported.bytes, before.bytes, 'the export shows the new setting');
+  assert.equal(await pixels(page), await drawnAfresh(), 'the export drew the new run in full');
+
+  await turnPartitions(page, +1);
+  await page.locator(lagChart).scrollIntoViewIfNeeded();
+  await page.waitForTimeout(500);
+  assert.equal(await pixels(page), await drawnAfresh(), 'scrolled to, the chart shows the new run');
+  assertQuiet(visit);
+  await page.close();
+});
+
+/** Turns the partition count by `by` and waits for the new run to be built and linked. */
+async function turnPartitions(page, by) {
+  const knob = '#knob-partitions';
+  await page.fill(knob, String(Number(await page.inputValue(knob)) + by));
+  await page.dispatchEvent(knob, 'change');
+  await page.waitForFunction(() => window.__streamlab.addressStaged() === false);
+  await settled(page);
+}

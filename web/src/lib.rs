@@ -2,7 +2,8 @@
 //!
 //! The core (`streamlab-sim`) does all the modelling; this crate only turns its plain-data
 //! snapshots into pictures, its events into narration, and user input into new scenarios.
-//! [`start`] installs the panic overlay, the test hooks and the bundle's family styles, then
+//! [`start`] installs the panic overlay, the test hooks, the bundle's family styles and the
+//! charts' drawing before printing, then
 //! mounts [`app::App`] with the lessons of one bundle (`bundles`): each binary in `src/bin/`
 //! is one bundle of the site.
 
@@ -28,6 +29,7 @@ pub fn start(bundle: &'static bundles::Bundle) {
     shell::test_hooks::install();
     (bundle.install_hooks)();
     shell::host_api::install_window_api();
+    shell::canvas::install();
     yew::Renderer::<app::App>::new().render();
 }
 

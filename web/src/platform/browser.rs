@@ -211,12 +211,12 @@ pub fn prefers_reduced_motion() -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// Resolves after `ms` of wall time.
-    async fn sleep_ms(ms: u32) {
+    pub(crate) async fn sleep_ms(ms: u32) {
         let promise = js_sys::Promise::new(&mut |resolve, _| {
             gloo_timers::callback::Timeout::new(ms, move || {
                 let _ = resolve.call0(&JsValue::NULL);

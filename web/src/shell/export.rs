@@ -91,6 +91,8 @@ pub fn download_text(name: &str, mime: &str, text: &str) {
 /// Saves the first canvas matching `selector` as a PNG called `name`; returns whether there
 /// was one.
 pub fn download_canvas(selector: &str, name: &str) -> bool {
+    // A chart scrolled out of sight may still owe its newest drawing.
+    crate::shell::canvas::draw_waiting_everywhere();
     let canvas = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector(selector).ok().flatten())
