@@ -5,7 +5,7 @@
 // Run: cargo xtask bench (builds dist/ first), or node tests/bench/browser-bench.mjs.
 
 import { deflateRawSync } from 'node:zlib';
-import { launchBrowser, openPage, serveDist, waitForApp } from '../e2e/harness.mjs';
+import { launchBrowser, openPage, serveDist, waitForApp, waitForSettledClock } from '../e2e/harness.mjs';
 
 // An optional folder to serve instead of dist/ (a build of an earlier commit, for a before/after).
 const site = await serveDist({ subPath: '/bench/', root: process.argv[2] });
@@ -197,7 +197,7 @@ async function everyLessonAtTenMinutes(browser, siteUrl) {
     const lesson = await openPage(browser, `${siteUrl}#/${slug}?t=600000`);
     const { page } = lesson;
     await waitForApp(page);
-    await settled(page);
+    await waitForSettledClock(page);
     const knob = await page.evaluate(() => {
       const input = document.querySelector('input.knob-exact[type=number]:not([disabled])');
       if (!input) return null;
@@ -222,17 +222,6 @@ async function everyLessonAtTenMinutes(browser, siteUrl) {
     console.log(`browser knob_to_picture_ms_at_10min_every_lesson ${slug}: ${JSON.stringify(figures)}`);
     for (const error of [...lesson.pageErrors, ...lesson.consoleErrors]) console.error(`page error (${slug}): ${error}`);
     await page.close();
-  }
-}
-
-// Waits until the page has reached the link's time: the clock stands still across two reads.
-async function settled(page) {
-  let before = -1;
-  for (;;) {
-    const now = await page.evaluate(() => window.__streamlab.simMs());
-    if (now === before && now > 0) return;
-    before = now;
-    await page.waitForTimeout(400);
   }
 }
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { artifactsDir, openPage, waitForApp } from './harness.mjs';
+import { artifactsDir, openPage, waitForApp, waitForSettledClock } from './harness.mjs';
 import { assertQuiet, useSiteAndBrowser } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
@@ -99,17 +99,6 @@ test('the SVG pictures (watermarks, windows, delivery log) save as PNG in the pa
   }
 });
 
-/** Waits until the page's clock has stopped moving (a link with `t=` builds its run there). */
-async function settled(page) {
-  let before = -1;
-  for (;;) {
-    const now = await page.evaluate(() => window.__streamlab.simMs());
-    if (now === before && now > 0) return;
-    before = now;
-    await page.waitForTimeout(300);
-  }
-}
-
 const lagChart = '.charts figure:nth-child(1) canvas';
 
 test('a chart out of sight while a knob turns shows the new run once exported or scrolled to', { timeout: 120_000 }, async () => {
@@ -117,14 +106,14 @@ test('a chart out of sight while a knob turns shows the new run once exported or
   const visit = await openPage(env.browser, `${env.site.url}#/delivery?t=60000`);
   const { page } = visit;
   await waitForApp(page);
-  await settled(page);
+  await waitForSettledClock(page);
   const before = await download(page, 'Chart (PNG)');
   const pixels = (p) => p.evaluate((s) => document.querySelector(s).toDataURL(), lagChart);
   // Each link opened afresh draws its run's chart as it first shows it.
   const drawnAfresh = async () => {
     const fresh = await openPage(env.browser, await page.evaluate(() => location.href));
     await waitForApp(fresh.page);
-    await settled(fresh.page);
+    await waitForSettledClock(fresh.page);
     const drawn = await pixels(fresh.page);
     assertQuiet(fresh);
     await fresh.page.close();
@@ -150,5 +139,5 @@ async function turnPartitions(page, by) {
   await page.fill(knob, String(Number(await page.inputValue(knob)) + by));
   await page.dispatchEvent(knob, 'change');
   await page.waitForFunction(() => window.__streamlab.addressStaged() === false);
-  await settled(page);
+  await waitForSettledClock(page);
 }

@@ -199,3 +199,14 @@ export async function waitForApp(page, { timeout = 30_000 } = {}) {
     { timeout },
   );
 }
+
+/** Waits until a lesson page has reached its link's time: its clock stands still across two reads. */
+export async function waitForSettledClock(page) {
+  let before = -1;
+  for (;;) {
+    const now = await page.evaluate(() => window.__streamlab.simMs());
+    if (now === before && now > 0) return;
+    before = now;
+    await page.waitForTimeout(400);
+  }
+}

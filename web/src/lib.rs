@@ -3,9 +3,8 @@
 //! The core (`streamlab-sim`) does all the modelling; this crate only turns its plain-data
 //! snapshots into pictures, its events into narration, and user input into new scenarios.
 //! [`start`] installs the panic overlay, the test hooks, the bundle's family styles and the
-//! charts' drawing before printing, then
-//! mounts [`app::App`] with the lessons of one bundle (`bundles`): each binary in `src/bin/`
-//! is one bundle of the site.
+//! charts' drawing before printing, then mounts [`app::App`] with the lessons of one bundle
+//! (`bundles`): each binary in `src/bin/` is one bundle of the site.
 
 pub mod app;
 pub mod bundles;
