@@ -69,6 +69,9 @@ impl WriteRuns {
             return 0;
         }
         let i = self.runs.partition_point(|r| r.to <= offset);
+        if let Some(before) = self.move_boundary(i, offset) {
+            return before;
+        }
         let before = match self.runs.get(i) {
             Some(run) if run.from <= offset => run.writes,
             _ => 0,
@@ -120,6 +123,26 @@ impl WriteRuns {
             }),
         }
         true
+    }
+
+    /// The common case while a partition is read again: `offset` starts run `i`, which keeps
+    /// going after it, and the run before ends at `offset` with exactly one write more. The
+    /// write moves the boundary between the two by one offset, which is what splitting and
+    /// merging would do, without shifting every later run twice. Returns how many writes
+    /// `offset` had before, or `None` when the general case applies.
+    fn move_boundary(&mut self, i: usize, offset: u64) -> Option<u32> {
+        let run = *self.runs.get(i)?;
+        let previous = self.runs.get(i.checked_sub(1)?)?;
+        let moves = run.from == offset
+            && offset + 1 < run.to
+            && previous.to == offset
+            && previous.writes == run.writes + 1;
+        if !moves {
+            return None;
+        }
+        self.runs[i - 1].to += 1;
+        self.runs[i].from += 1;
+        Some(run.writes)
     }
 
     /// Merges touching runs with equal counts near index `i`.
@@ -383,6 +406,57 @@ mod tests {
         assert_eq!(runs.run_count(), 3);
         assert_eq!(runs.counts(u32::MAX), (5, 6, 6));
         assert_eq!(runs.counts(1), (11, 0, 0));
+    }
+
+    /// The runs a per-offset count gives: one per stretch of equal, non-zero counts.
+    fn canonical_runs(counts: &[u32]) -> Vec<Run> {
+        let mut runs: Vec<Run> = Vec::new();
+        for (offset, &writes) in (0u64..).zip(counts) {
+            match runs.last_mut() {
+                _ if writes == 0 => {}
+                Some(last) if last.to == offset && last.writes == writes => last.to += 1,
+                _ => runs.push(Run {
+                    from: offset,
+                    to: offset + 1,
+                    writes,
+                }),
+            }
+        }
+        runs
+    }
+
+    #[test]
+    fn rereads_from_anywhere_keep_the_runs_exact_and_merged() {
+        // Consumers read a partition forwards, and a new owner reads again from the last
+        // commit: runs of consecutive offsets starting anywhere, overlapping earlier ones.
+        let mut rng = crate::replay::rng::SimRng::for_stream(7, 0);
+        for round in 0..200 {
+            let mut runs = WriteRuns::default();
+            let mut counts = [0u32; 64];
+            for _ in 0..1 + round % 12 {
+                let from = rng.below(64);
+                let len = 1 + rng.below(24);
+                for offset in from..(from + len).min(64) {
+                    let before = runs.add(offset);
+                    assert_eq!(before, counts[offset as usize], "offset {offset}");
+                    counts[offset as usize] += 1;
+                }
+                assert_eq!(runs.runs, canonical_runs(&counts), "round {round}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_reread_after_a_gap_leaves_the_gap_unwritten() {
+        // 0..2 written twice, 2..4 never (lost), 4..8 once; then 4 is written again.
+        let mut runs = WriteRuns::default();
+        for offset in [0, 1, 0, 1, 4, 5, 6, 7] {
+            runs.add(offset);
+        }
+        assert_eq!(runs.add(4), 1);
+        assert_eq!(runs.writes_of(2), 0);
+        assert_eq!(runs.writes_of(4), 2);
+        assert_eq!(runs.runs, canonical_runs(&[2, 2, 0, 0, 2, 1, 1, 1]));
     }
 
     #[test]
