@@ -181,8 +181,6 @@ impl Group {
         });
     }
 
-    /// Moves every partition's committed offset and position to `to`; members drop what they
-    /// fetched and read again from there.
     /// Just past the record of partition `p` a live member is processing right now (0 if
     /// none): it will be written whatever happens to the log meanwhile.
     fn in_flight_end(&self, p: u32) -> u64 {
@@ -199,6 +197,8 @@ impl Group {
             .unwrap_or(0)
     }
 
+    /// Moves every partition's committed offset and position to `to`; members drop what they
+    /// fetched and read again from there.
     pub(crate) fn reset_offsets(&mut self, to: OffsetTarget, topic: &Topic) {
         self.resets_total += 1;
         for (progress, log) in self.partitions.iter_mut().zip(&topic.partitions) {
