@@ -81,6 +81,22 @@ pub enum MemberPhase {
     Stopped,
 }
 
+impl MemberPhase {
+    /// The phase's name in lower case, as its JSON and the page's style classes spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemberPhase::Processing => "processing",
+            MemberPhase::Removed => "removed",
+            MemberPhase::Waiting => "waiting",
+            MemberPhase::Rebalancing => "rebalancing",
+            MemberPhase::Idle => "idle",
+            MemberPhase::Paused => "paused",
+            MemberPhase::Dead => "dead",
+            MemberPhase::Stopped => "stopped",
+        }
+    }
+}
+
 /// A group's progress in one partition.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PartitionProgress {
@@ -392,5 +408,28 @@ impl Group {
     pub fn next_activity_ms(&self) -> u64 {
         let members = (0..self.members.len()).map(|m| self.member_next_activity_ms(m));
         members.fold(self.membership_due_ms, u64::min)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MemberPhase;
+
+    #[test]
+    fn a_phase_is_named_as_its_json_spells_it() {
+        let phases = [
+            MemberPhase::Processing,
+            MemberPhase::Removed,
+            MemberPhase::Waiting,
+            MemberPhase::Rebalancing,
+            MemberPhase::Idle,
+            MemberPhase::Paused,
+            MemberPhase::Dead,
+            MemberPhase::Stopped,
+        ];
+        for phase in phases {
+            let json = serde_json::to_string(&phase).unwrap();
+            assert_eq!(json, format!("\"{}\"", phase.name()));
+        }
     }
 }

@@ -15,6 +15,7 @@
 //! the record cells stay elements, so a step rewrites only the `d` of the paths that changed.
 
 use super::diagram_layout::{Layout, GROUPS_X, LOG_W, LOG_X, PRODUCER_W, PRODUCER_X, TOP, WIDTH};
+use super::member_label::{digits, owned_label, SMALL_CHAR_W};
 use super::record_cells::{follow_pointer, record_paths, record_tip, HoveredCell};
 use crate::platform::bounded::bounded;
 use crate::platform::markup::{put, written, Escaped};
@@ -92,24 +93,24 @@ pub fn diagram(props: &DiagramProps) -> Html {
 
 /// A one-sentence text alternative for screen readers.
 fn describe(snapshot: &Snapshot) -> String {
-    let groups: Vec<String> = snapshot
-        .groups
-        .iter()
-        .map(|g| {
-            let lag: u64 = g.partitions.iter().map(|p| p.lag).sum();
-            format!(
-                "group {} with {} members, lag {lag}",
-                g.group_id,
-                g.members.len()
-            )
-        })
-        .collect();
-    format!(
-        "Topic {} with {} partitions; {}.",
+    let mut out = format!(
+        "Topic {} with {} partitions",
         snapshot.topic_name,
-        snapshot.partitions.len(),
-        groups.join("; ")
-    )
+        snapshot.partitions.len()
+    );
+    for group in &snapshot.groups {
+        let lag: u64 = group.partitions.iter().map(|p| p.lag).sum();
+        put(
+            &mut out,
+            format_args!(
+                "; group {} with {} members, lag {lag}",
+                group.group_id,
+                group.members.len()
+            ),
+        );
+    }
+    out.push('.');
+    out
 }
 
 fn headers(out: &mut String, snapshot: &Snapshot) {
@@ -412,15 +413,6 @@ fn member_box(
     let (x, y, w, h) = layout.member_box(g, m, group.members.len());
     let phase = member.phase;
     let label_y = N(y + h / 2.0 + 4.0);
-    let owned = match phase {
-        MemberPhase::Idle => "idle".to_string(),
-        _ => member
-            .partitions
-            .iter()
-            .map(|p| format!("p{p}"))
-            .collect::<Vec<_>>()
-            .join(","),
-    };
     // Every phase but plain work is also said in words, so colour is never the only clue.
     let retry = retry_label(member, group.max_attempts);
     let status = match phase {
@@ -432,11 +424,20 @@ fn member_box(
         MemberPhase::Dead => Some("✕ crashed"),
         MemberPhase::Stopped => Some("stopped"),
     };
+    // The partitions get the room left by the record in hand (from `x + w - 40`) and the
+    // phase in words; the tally of work done only what they leave.
+    let list_x = x + 28.0;
+    // Bytes, not characters: the symbols some phases start with are counted wide.
+    let status_w = status.map_or(0.0, |s| s.len() as f64 * SMALL_CHAR_W + 4.0);
+    let owned = match phase {
+        MemberPhase::Idle => "idle".to_string(),
+        _ => owned_label(&member.partitions, x + w - 44.0 - status_w - list_x),
+    };
     let dashed = matches!(
         phase,
         MemberPhase::Idle | MemberPhase::Removed | MemberPhase::Stopped
     );
-    let class = format!("{phase:?}").to_ascii_lowercase();
+    let class = phase.name();
     put(
         out,
         format_args!(
@@ -465,16 +466,22 @@ fn member_box(
                 N(x + w - 44.0)
             ),
         );
-    } else if w > 150.0 && phase != MemberPhase::Idle {
-        put(
-            out,
-            format_args!(
-                r#"<text x="{}" y="{label_y}" class="small" text-anchor="end">{} done · {} in batch</text>"#,
-                N(x + w - 48.0),
-                member.processed_total,
-                member.batch_remaining
-            ),
-        );
+    } else if phase != MemberPhase::Idle {
+        // The tally of work done, if it fits beside the partitions: " done · " and
+        // " in batch" are 17 characters.
+        let tally_chars = digits(member.processed_total) + digits(member.batch_remaining) + 17;
+        let tally_x = x + w - 48.0;
+        if list_x + (owned.len() + tally_chars) as f64 * SMALL_CHAR_W + 8.0 <= tally_x {
+            put(
+                out,
+                format_args!(
+                    r#"<text x="{}" y="{label_y}" class="small" text-anchor="end">{} done · {} in batch</text>"#,
+                    N(tally_x),
+                    member.processed_total,
+                    member.batch_remaining
+                ),
+            );
+        }
     }
     activity(out, member, x + w - 40.0, y, h, props);
     out.push_str("</g>");
@@ -656,5 +663,37 @@ mod tests {
         assert_eq!(text.matches(r#"<g class="lane">"#).count(), partitions);
         // Opened and closed alike, so the browser reads the layers as written.
         assert_eq!(text.matches("<g").count(), text.matches("</g>").count());
+    }
+
+    #[wasm_bindgen_test]
+    fn members_of_a_wide_topic_say_their_partitions_as_ranges() {
+        let mut scenario = Scenario::default();
+        scenario.topic.partitions = 60;
+        let text = layers_text(&scenario);
+        for range in ["p0–p19", "p20–p39", "p40–p59"] {
+            assert!(
+                text.contains(&format!(r#"class="small">{range}</text>"#)),
+                "{range} in {text}"
+            );
+        }
+        assert!(!text.contains("p0,p1,p2"), "{text}");
+        // A short list leaves room for the tally of work done beside it.
+        assert_eq!(text.matches(" in batch</text>").count(), 3, "{text}");
+    }
+
+    #[wasm_bindgen_test]
+    fn a_list_too_long_for_its_box_counts_the_rest_and_drops_the_tally() {
+        let mut scenario = Scenario::default();
+        scenario.topic.partitions = 60;
+        scenario.groups[0].partition_assignment_strategy =
+            streamlab_sim::assignor::Strategy::RoundRobin;
+        let text = layers_text(&scenario);
+        // Twenty partitions each, every third: eight fit beside the count of the rest.
+        for first in 0..3 {
+            let list = (0..8).map(|k| format!("p{}", first + 3 * k));
+            let label = format!("{} +12", list.collect::<Vec<_>>().join(","));
+            assert!(text.contains(&format!(">{label}</text>")), "no {label}");
+        }
+        assert!(!text.contains(" in batch</text>"));
     }
 }

@@ -57,7 +57,7 @@ pub fn membership(props: &MembershipProps) -> Html {
                     { for group.members.iter().map(|m| html! {
                         <tr>
                             <th scope="row">{ &m.member_id }</th>
-                            <td>{ format!("{:?}", m.phase).to_ascii_lowercase() }</td>
+                            <td>{ m.phase.name() }</td>
                             <td><button type="button" onclick={act(&m.member_id, MemberAction::Crash)} title="Dies without a word: no LeaveGroup">{ "crash" }</button></td>
                             <td><button type="button" onclick={act(&m.member_id, MemberAction::Leave)} title="close(): commits and sends LeaveGroup (dynamic members)">{ "leave" }</button></td>
                             <td><button type="button" onclick={act(&m.member_id, MemberAction::Restart { down_ms: 10_000 })} title="Leaves, and starts again 10 s later">{ "restart" }</button></td>

@@ -8,6 +8,7 @@ pub mod delivery_panel;
 pub mod diagram;
 pub mod diagram_layout;
 pub mod lag_chart;
+pub mod member_label;
 pub mod membership;
 pub mod record_cells;
 pub mod timelines;
