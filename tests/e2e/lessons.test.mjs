@@ -50,10 +50,17 @@ const cellMiddle = (page, p, slot) =>
     return { x: log.left + width * (at + 0.5), y: log.top + log.height / 2 };
   }, [p, slot]);
 
-/** The details the diagram shows for the record under the pointer, or null. */
-const recordTip = (page) => page.evaluate(() => document.querySelector('svg.diagram .record-tip text')?.textContent ?? null);
+/** The page point just under row `p`'s record cells, in the first group's lane, a third of the way in. */
+const laneTop = (page, p) =>
+  page.evaluate((row) => {
+    const log = document.querySelectorAll('svg.diagram g.partition rect.log-bg')[row].getBoundingClientRect();
+    return { x: log.left + log.width / 3, y: log.bottom + 4 };
+  }, p);
 
-test('paused, a record and a marker tell their details on hover; playing, the moving records carry none', { timeout: 90_000 }, async () => {
+/** The details the diagram shows for the record or lane under the pointer, or null. */
+const pointerTip = (page) => page.evaluate(() => document.querySelector('svg.diagram .pointer-tip text')?.textContent ?? null);
+
+test('paused, a record and a group\'s lane tell their details on hover; playing, the moving records carry none', { timeout: 90_000 }, async () => {
   const visit = await openPage(env.browser, `${env.site.url}#/partitions`);
   const { page } = visit;
   await waitForApp(page);
@@ -62,29 +69,38 @@ test('paused, a record and a marker tell their details on hover; playing, the mo
   await page.mouse.move(newest.x, newest.y);
   await page.mouse.move(newest.x + 1, newest.y);
   await page.waitForTimeout(300);
-  assert.equal(await recordTip(page), null, 'no details while playing');
+  assert.equal(await pointerTip(page), null, 'no details while playing');
   await pauseAt(page, 3000);
   // The pointer has to move for the page to look under it again.
   await page.mouse.move(newest.x - 1, newest.y);
-  await page.waitForFunction(() => document.querySelector('svg.diagram .record-tip text') !== null);
+  await page.waitForFunction(() => document.querySelector('svg.diagram .pointer-tip text') !== null);
   const end = Number((await page.locator('svg.diagram g.partition text.leo').first().textContent()).replace('end ', ''));
-  assert.match(await recordTip(page), new RegExp(`^p0 offset ${end - 1}: key-\\d+, sent at \\d+\\.\\d{3} s$`), 'the newest record of p0');
+  assert.match(await pointerTip(page), new RegExp(`^p0 offset ${end - 1}: key-\\d+, sent at \\d+\\.\\d{3} s$`), 'the newest record of p0');
   await screenshot(page, 'lesson-partitions-record-details');
   // An offset label sits on its record; the pointer on the label still finds the record.
   const label = page.locator('svg.diagram g.offsets').first().locator('text.offset').first();
   const labelled = await label.textContent();
   const box = await label.boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.waitForFunction((o) => document.querySelector('svg.diagram .record-tip text')?.textContent.startsWith(`p0 offset ${o}:`), labelled);
+  await page.waitForFunction((o) => document.querySelector('svg.diagram .pointer-tip text')?.textContent.startsWith(`p0 offset ${o}:`), labelled);
   await page.mouse.move(2, 2);
-  await page.waitForFunction(() => document.querySelector('svg.diagram .record-tip') === null);
-  const marker = page.locator('svg.diagram g.lane polygon').first();
-  assert.match(await marker.locator('title').textContent(), /^search: committed offset \d+$/);
+  await page.waitForFunction(() => document.querySelector('svg.diagram .pointer-tip') === null);
+  // A group's lane names its three markers' offsets, in the order a record passes them.
+  const lane = await laneTop(page, 0);
+  await page.mouse.move(lane.x, lane.y);
+  await page.waitForFunction(() => document.querySelector('svg.diagram .pointer-tip text')?.textContent.startsWith('search, p0:'));
+  const [, position, committed, processed] = (await pointerTip(page)).match(
+    /^search, p0: position (\d+) \(next offset poll\(\) returns\) · committed offset (\d+) · processed up to offset (\d+)$/).map(Number);
+  assert.ok(committed <= position && processed <= position && position <= end, `${committed} ${processed} ${position} ${end}`);
+  await screenshot(page, 'lesson-partitions-lane-details');
   await page.mouse.move(newest.x, newest.y);
-  await page.waitForFunction(() => document.querySelector('svg.diagram .record-tip') !== null);
+  await page.waitForFunction(() => document.querySelector('svg.diagram .pointer-tip') !== null);
   await page.keyboard.press('Space');
-  await page.waitForFunction(() => document.querySelector('svg.diagram .record-tip') === null);
-  assert.equal(await page.locator('svg.diagram g.lane polygon title').count(), 0, 'no marker tooltips while playing');
+  await page.waitForFunction(() => document.querySelector('svg.diagram .pointer-tip') === null);
+  await page.mouse.move(lane.x, lane.y);
+  await page.mouse.move(lane.x + 1, lane.y);
+  await page.waitForTimeout(300);
+  assert.equal(await pointerTip(page), null, 'no lane details while playing');
   assertQuiet(visit);
   await page.close();
 });

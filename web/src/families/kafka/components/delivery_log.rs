@@ -9,6 +9,7 @@ use super::delivery_cells::{
     cell_at, cell_corner, cell_size, cell_words, log_outlines, row_cells, DrawnCell, Risk, CELL_PX,
     CELL_STATES, LABEL_PX, ROW_PX,
 };
+use super::pointer_tip::Pointed;
 use crate::platform::markup::{put, written};
 use crate::platform::shared::Shared;
 use crate::platform::svg::svg_number;
@@ -26,9 +27,9 @@ pub struct DeliveryLogProps {
     pub index: usize,
 }
 
-/// The row and column of the record under the pointer (the diagram's type, so the two share
-/// one state hook's code).
-type Hovered = super::record_cells::HoveredCell;
+/// The row and column of the record under the pointer, as a [`Pointed::Record`] (the
+/// diagram's type, so the two share one state hook's code).
+type Hovered = Option<Pointed>;
 
 #[function_component(DeliveryLog)]
 pub fn delivery_log(props: &DeliveryLogProps) -> Html {
@@ -46,7 +47,10 @@ pub fn delivery_log(props: &DeliveryLogProps) -> Html {
         let hovered = hovered.clone();
         Callback::from(move |_: MouseEvent| hovered.set(None))
     };
-    let pointed = hovered.and_then(|(row, column)| {
+    let pointed = hovered.and_then(|pointed| {
+        let Pointed::Record(row, column) = pointed else {
+            return None;
+        };
         let column = usize::try_from(column).ok()?;
         Some((row, column, *rows.get(row)?.get(column)?))
     });
@@ -176,6 +180,8 @@ fn follow_pointer(
         }
         let x = (f64::from(event.client_x()) - bounds.left()) / scale;
         let y = (f64::from(event.client_y()) - bounds.top()) / scale;
-        hovered.set(cell_at(x, y, rows, columns).map(|(row, column)| (row, column as u64)));
+        hovered.set(
+            cell_at(x, y, rows, columns).map(|(row, column)| Pointed::Record(row, column as u64)),
+        );
     })
 }

@@ -8,22 +8,27 @@
 //! interpolating between the send/append or poll times the snapshot carries, so motion stays
 //! smooth at any speed.
 //!
-//! Every layer but the record cells and the hovered record's details is written as SVG text
+//! Every layer but the record cells and the pointed record's or lane's details is written as
+//! SVG text
 //! ([`crate::platform::markup`]): Yew's element-building code for them was the largest
 //! function of the Kafka bundles. Each layer is one raw node, which Yew leaves alone while its
 //! text stays the same (the headers, the ownership lines) and rewrites whole when it changes;
 //! the record cells stay elements, so a step rewrites only the `d` of the paths that changed.
+//! The records and the lanes' markers are a few paths each ([`super::record_cells`],
+//! [`super::lanes`]), so the pointer finds them by position ([`super::pointer_tip`]).
 
 use super::diagram_layout::{Layout, GROUPS_X, LOG_W, LOG_X, PRODUCER_W, PRODUCER_X, TOP, WIDTH};
+use super::lanes::lanes;
 use super::member_label::{digits, owned_label, SMALL_CHAR_W};
-use super::record_cells::{follow_pointer, record_paths, record_tip, HoveredCell};
+use super::pointer_tip::{follow_pointer, pointer_tip, Pointed};
+use super::record_cells::record_paths;
 use crate::platform::bounded::bounded;
 use crate::platform::markup::{put, written, Escaped};
 use crate::platform::palette::{group_colour, key_colour};
 use crate::platform::shared::Shared;
 use crate::platform::svg::SvgNumber as N;
 use streamlab_sim::kafka::group::MemberPhase;
-use streamlab_sim::kafka::snapshot::{GroupView, MemberState, MemberView, PartitionView, Snapshot};
+use streamlab_sim::kafka::snapshot::{GroupView, MemberState, MemberView, Snapshot};
 use yew::prelude::*;
 
 /// Most in-flight records drawn at once (at high rates the rest would be a blur anyway).
@@ -41,9 +46,8 @@ pub struct DiagramProps {
     /// Under `prefers-reduced-motion`, nothing travels: states just change.
     #[prop_or_default]
     pub reduced_motion: bool,
-    /// The hovered record's details and the markers' tooltips. While the clock runs they are
-    /// left out: at 32x every record moves on every frame, no one can hover one, and rewriting
-    /// some 300 tooltip texts per frame was a third of the diagram's work.
+    /// The details of the record or lane under the pointer. While the clock runs they are
+    /// left out: at 32x every record moves on every frame, and no one can point at one.
     pub hover_details: bool,
 }
 
@@ -52,10 +56,10 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let snapshot = &props.snapshot;
     let layout = Layout::new(snapshot);
     let view_box = format!("0 0 {WIDTH} {}", layout.height);
-    let hovered = use_state_eq(|| HoveredCell::None);
+    let hovered = use_state_eq(|| None::<Pointed>);
     let svg = use_node_ref();
     {
-        // A record's details are for a paused picture: forget the hovered cell once it plays.
+        // Details are for a paused picture: forget what was pointed at once it plays.
         let hovered = hovered.clone();
         use_effect_with(props.hover_details, move |&details| {
             if !details {
@@ -75,7 +79,8 @@ pub fn diagram(props: &DiagramProps) -> Html {
             aria-label={describe(snapshot)} onmousemove={follow} onmouseleave={leave}>
             { written(|out| headers(out, snapshot)) }
             { written(|out| producer(out, snapshot)) }
-            { written(|out| partitions(out, snapshot, &layout, props.hover_details)) }
+            { written(|out| partitions(out, snapshot, &layout)) }
+            { written(|out| lanes(out, snapshot, &layout)) }
             { record_paths(snapshot, &layout) }
             { written(|out| offset_labels(out, snapshot, &layout)) }
             { written(|out| ownerships(out, snapshot, &layout)) }
@@ -85,7 +90,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
                 { written(|out| fetches(out, snapshot, props, &layout)) }
             }
             if props.hover_details {
-                { record_tip(snapshot, &layout, *hovered) }
+                { pointer_tip(snapshot, &layout, *hovered) }
             }
         </svg>
     }
@@ -154,40 +159,25 @@ fn producer(out: &mut String, snapshot: &Snapshot) {
     );
 }
 
-fn partitions(out: &mut String, snapshot: &Snapshot, layout: &Layout, details: bool) {
+fn partitions(out: &mut String, snapshot: &Snapshot, layout: &Layout) {
     out.push_str(r#"<g class="partitions">"#);
     for (p, view) in snapshot.partitions.iter().enumerate() {
-        partition_row(out, p, view, snapshot, layout, details);
+        let label_y = N(layout.row_mid(p) + 4.0);
+        put(
+            out,
+            format_args!(
+                r#"<g class="partition"><text x="{}" y="{label_y}" class="row-label" text-anchor="end">p{p}</text><rect class="log-bg" x="{}" y="{}" width="{}" height="{}"/><text class="leo" x="{}" y="{label_y}">end {}</text></g>"#,
+                N(LOG_X - 8.0),
+                N(LOG_X),
+                N(layout.cell_top(p)),
+                N(LOG_W),
+                N(layout.cell_h),
+                N(LOG_X + LOG_W + 6.0),
+                view.log_end_offset,
+            ),
+        );
     }
     out.push_str("</g>");
-}
-
-fn partition_row(
-    out: &mut String,
-    p: usize,
-    view: &PartitionView,
-    snapshot: &Snapshot,
-    layout: &Layout,
-    details: bool,
-) {
-    let end = view.log_end_offset;
-    let label_y = N(layout.row_mid(p) + 4.0);
-    put(
-        out,
-        format_args!(
-            r#"<g class="partition"><text x="{}" y="{label_y}" class="row-label" text-anchor="end">p{p}</text><rect class="log-bg" x="{}" y="{}" width="{}" height="{}"/><text class="leo" x="{}" y="{label_y}">end {end}</text><g class="lanes">"#,
-            N(LOG_X - 8.0),
-            N(LOG_X),
-            N(layout.cell_top(p)),
-            N(LOG_W),
-            N(layout.cell_h),
-            N(LOG_X + LOG_W + 6.0),
-        ),
-    );
-    for (g, group) in snapshot.groups.iter().enumerate() {
-        group_lane(out, p, g, group, end, layout, details);
-    }
-    out.push_str("</g></g>");
 }
 
 /// Every partition's offset labels, every fourth record (none when the rows are too thin).
@@ -210,116 +200,6 @@ fn offset_labels(out: &mut String, snapshot: &Snapshot, layout: &Layout) {
             );
         }
         out.push_str("</g>");
-    }
-    out.push_str("</g>");
-}
-
-/// A marker triangle `size` high with its tip at (`tip_x`, `top`), as the points of a polygon.
-struct Triangle {
-    tip_x: f64,
-    top: f64,
-    size: f64,
-}
-
-/// The triangle whose tip is at (`tip_x`, `top`), `size` high.
-fn triangle(tip_x: f64, top: f64, size: f64) -> Triangle {
-    Triangle { tip_x, top, size }
-}
-
-impl std::fmt::Display for Triangle {
-    fn fmt(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let base = N(self.top + self.size);
-        let (left, right) = (
-            N(self.tip_x - self.size / 1.6),
-            N(self.tip_x + self.size / 1.6),
-        );
-        let (tip_x, top) = (N(self.tip_x), N(self.top));
-        write!(out, "{tip_x},{top} {left},{base} {right},{base}")
-    }
-}
-
-/// An element opened by `open` and closed by `close`, with a `<title>` (a tooltip) saying
-/// `title` if there is one.
-fn element_with_title(
-    out: &mut String,
-    open: std::fmt::Arguments,
-    title: Option<std::fmt::Arguments>,
-    close: &str,
-) {
-    put(out, open);
-    if let Some(title) = title {
-        put(out, format_args!("<title>{title}</title>"));
-    }
-    out.push_str(close);
-}
-
-/// One group's markers under partition `p`.
-fn group_lane(
-    out: &mut String,
-    p: usize,
-    g: usize,
-    group: &GroupView,
-    end: u64,
-    layout: &Layout,
-    details: bool,
-) {
-    let progress = group.partitions[p];
-    let lane_top = layout.row_top(p) + 4.0 + layout.cell_h + g as f64 * layout.lane_h;
-    let size = layout.lane_h.min(8.0);
-    let colour = group_colour(g);
-    let id = Escaped(&group.group_id);
-    let (position_x, _) = layout.offset_x(progress.position, end);
-    let (committed_x, _) = layout.offset_x(progress.committed, end);
-    let (processed_x, behind) = layout.offset_x(progress.processed, end);
-    out.push_str(r#"<g class="lane">"#);
-    element_with_title(
-        out,
-        format_args!(
-            r#"<line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="{colour}" stroke-width="2">"#,
-            N(lane_top - 2.0),
-            N(lane_top + size),
-            x = N(processed_x),
-        ),
-        details.then_some(format_args!(
-            "{id}: processed up to offset {}",
-            progress.processed
-        )),
-        "</line>",
-    );
-    element_with_title(
-        out,
-        format_args!(
-            r#"<polygon points="{}" fill="{colour}">"#,
-            triangle(committed_x, lane_top, size)
-        ),
-        details.then_some(format_args!(
-            "{id}: committed offset {}",
-            progress.committed
-        )),
-        "</polygon>",
-    );
-    element_with_title(
-        out,
-        format_args!(
-            r#"<polygon points="{}" fill="white" stroke="{colour}" stroke-width="1.5">"#,
-            triangle(position_x, lane_top, size)
-        ),
-        details.then_some(format_args!(
-            "{id}: position {} (next offset poll() returns)",
-            progress.position
-        )),
-        "</polygon>",
-    );
-    if behind {
-        put(
-            out,
-            format_args!(
-                r#"<text class="behind" x="{}" y="{}" fill="{colour}">◀ {} behind</text>"#,
-                N(LOG_X + 4.0),
-                N(lane_top + size),
-                progress.lag
-            ),
-        );
     }
     out.push_str("</g>");
 }
@@ -627,7 +507,8 @@ mod tests {
         let mut out = String::new();
         headers(&mut out, snapshot);
         producer(&mut out, snapshot);
-        partitions(&mut out, snapshot, &layout, true);
+        partitions(&mut out, snapshot, &layout);
+        lanes(&mut out, snapshot, &layout);
         offset_labels(&mut out, snapshot, &layout);
         ownerships(&mut out, snapshot, &layout);
         groups(&mut out, &props, &layout);
@@ -647,7 +528,8 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("topic “&lt;img src=x onerror=alert(1)&gt;”"));
-        assert!(text.contains("&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;: committed offset"));
+        assert!(text
+            .contains(r#"class="strong">&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;</text>"#));
     }
 
     #[wasm_bindgen_test]
@@ -658,9 +540,11 @@ mod tests {
         let members = scenario.groups[0].members as usize;
         assert_eq!(text.matches(r#"<g class="partition">"#).count(), partitions);
         assert_eq!(text.matches(r#"<g class="member "#).count(), members);
-        // Per partition and group: the processed tick, the committed and position triangles.
-        assert_eq!(text.matches("<polygon ").count(), 2 * partitions);
-        assert_eq!(text.matches(r#"<g class="lane">"#).count(), partitions);
+        // Per group, its markers under every partition (`lanes.rs` counts them).
+        assert_eq!(
+            text.matches(r#"<g class="lane">"#).count(),
+            scenario.groups.len()
+        );
         // Opened and closed alike, so the browser reads the layers as written.
         assert_eq!(text.matches("<g").count(), text.matches("</g>").count());
     }

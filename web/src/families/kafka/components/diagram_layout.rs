@@ -1,7 +1,7 @@
 //! Where the kafka diagram puts things: its fixed columns, the rows and lanes sized from the
-//! snapshot's shape, and the way back from a point on the page to the record drawn there (the
-//! records are drawn as paths, one per colour, so the pointer finds a record by its position
-//! rather than by an element of its own).
+//! snapshot's shape, and the way back from a point on the page to the record or the group's
+//! lane drawn there (both are drawn as a few paths, so the pointer finds them by position
+//! rather than by an element of their own).
 
 use crate::platform::bounded::bounded;
 use streamlab_sim::kafka::snapshot::Snapshot;
@@ -91,6 +91,25 @@ impl Layout {
         // The slot `CELLS - back` holds the record `back` before the end.
         let offset = (end + slot).checked_sub(CELLS)?;
         Some((p, offset))
+    }
+
+    /// The top of group `g`'s markers under partition `p` (its lane starts 2 units above,
+    /// where the row's cells end).
+    pub fn lane_top(&self, p: usize, g: usize) -> f64 {
+        self.cell_top(p) + self.cell_h + 2.0 + g as f64 * self.lane_h
+    }
+
+    /// The partition and group of the lane at (`x`, `y`), of `groups` groups: a lane spans the
+    /// log's width and a little more (a marker at the log's end sticks out), from the bottom
+    /// of its row's cells or of the lane above.
+    pub fn lane_at(&self, x: f64, y: f64, groups: usize) -> Option<(usize, usize)> {
+        if !(LOG_X - 6.0..=LOG_X + LOG_W + 6.0).contains(&x) || y < TOP {
+            return None;
+        }
+        let p = ((y - TOP) / self.row_h) as usize;
+        let into_lanes = y - self.cell_top(p) - self.cell_h;
+        let g = (into_lanes / self.lane_h) as usize;
+        (into_lanes >= 0.0 && g < groups).then_some((p, g))
     }
 
     pub fn member_box(&self, group: usize, member: usize, members: usize) -> (f64, f64, f64, f64) {
@@ -204,6 +223,54 @@ mod tests {
             layout.cell_at(LOG_X + 1.0, layout.row_mid(1), &ends),
             None,
             "an empty slot"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn every_lane_is_found_from_its_markers_and_nowhere_else() {
+        let layout = layout(6);
+        let groups = 3;
+        for p in 0..6 {
+            for g in 0..groups {
+                let top = layout.lane_top(p, g);
+                // A marker's tip, its base, and the log's ends.
+                for (x, y) in [
+                    (LOG_X + 200.0, top),
+                    (LOG_X + 200.0, top + layout.lane_h - 2.5),
+                    (LOG_X - 5.0, top),
+                    (LOG_X + LOG_W + 5.0, top),
+                ] {
+                    assert_eq!(layout.lane_at(x, y, groups), Some((p, g)), "({x}, {y})");
+                }
+            }
+            let cells_y = layout.row_mid(p);
+            assert_eq!(
+                layout.lane_at(LOG_X + 10.0, cells_y, groups),
+                None,
+                "on the cells"
+            );
+            let under = layout.lane_top(p, groups) - 1.0;
+            assert_eq!(
+                layout.lane_at(LOG_X + 10.0, under, groups),
+                None,
+                "under the lanes"
+            );
+        }
+        let y = layout.lane_top(0, 0);
+        assert_eq!(
+            layout.lane_at(LOG_X - 7.0, y, groups),
+            None,
+            "left of the log"
+        );
+        assert_eq!(
+            layout.lane_at(LOG_X + LOG_W + 7.0, y, groups),
+            None,
+            "right of it"
+        );
+        assert_eq!(
+            layout.lane_at(LOG_X, TOP - 1.0, groups),
+            None,
+            "above the rows"
         );
     }
 

@@ -5,19 +5,13 @@
 //! rewrites 9 attributes instead of some 650 fills and as many tooltips (a quarter of what
 //! the browser did to show a new picture). A record has no element of its own to carry a
 //! tooltip, so the diagram finds it from the pointer's position ([`Layout::cell_at`]) and
-//! draws its details itself while the clock is paused.
+//! draws its details itself while the clock is paused ([`super::pointer_tip`]).
 
-use super::diagram_layout::{diagram_point, Layout, PageBox, WIDTH};
-use crate::platform::bounded::bounded;
+use super::diagram_layout::Layout;
 use crate::platform::palette::{key_colour_index, record_colour, RECORD_COLOURS};
-use crate::platform::shared::Shared;
-use crate::platform::svg::{push_rect_outline, svg_number};
+use crate::platform::svg::push_rect_outline;
 use streamlab_sim::kafka::snapshot::{RecordView, Snapshot};
-use web_sys::Element;
 use yew::prelude::*;
-
-/// The record cell under the pointer: partition and offset.
-pub type HoveredCell = Option<(usize, u64)>;
 
 /// Every partition's cells, one path per record colour (always all of them, empty or not, so
 /// the list never changes length).
@@ -58,90 +52,18 @@ pub fn record_details(p: usize, record: &RecordView) -> String {
     )
 }
 
-/// The record at `hovered`, if the snapshot still draws it.
-fn hovered_record(snapshot: &Snapshot, hovered: HoveredCell) -> Option<(usize, &RecordView)> {
-    let (p, offset) = hovered?;
+/// Partition `p`'s record at `offset`, if the snapshot still draws it.
+pub fn drawn_record(snapshot: &Snapshot, p: usize, offset: u64) -> Option<&RecordView> {
     let tail = &snapshot.partitions.get(p)?.tail;
     let first = tail.first()?.offset;
-    let record = tail.get(usize::try_from(offset.checked_sub(first)?).ok()?)?;
-    Some((p, record))
-}
-
-/// The hovered record's details in a box above its cell (below it, were there no room above),
-/// and an outline around the cell.
-pub fn record_tip(snapshot: &Snapshot, layout: &Layout, hovered: HoveredCell) -> Html {
-    let Some((p, record)) = hovered_record(snapshot, hovered) else {
-        return html! {};
-    };
-    let text = record_details(p, record);
-    let end = snapshot.partitions[p].log_end_offset;
-    let (cell_x, _) = layout.offset_x(record.offset, end);
-    let cell_top = layout.cell_top(p);
-    // About the width of the details in the diagram's 11 px font.
-    let box_w = text.chars().count() as f64 * 6.2 + 12.0;
-    let box_h = 18.0;
-    let box_x = bounded(
-        cell_x + layout.cell_w / 2.0 - box_w / 2.0,
-        4.0,
-        WIDTH - box_w - 4.0,
-    );
-    let above = cell_top - box_h - 4.0;
-    let box_y = if above >= 2.0 {
-        above
-    } else {
-        cell_top + layout.cell_h + 4.0
-    };
-    html! {
-        <g class="record-tip" pointer-events="none">
-            <rect class="record-tip-cell" x={svg_number(cell_x - 1.0)} y={svg_number(cell_top - 1.0)}
-                width={svg_number(layout.cell_w + 1.0)} height={svg_number(layout.cell_h + 2.0)} />
-            <rect class="record-tip-box" x={svg_number(box_x)} y={svg_number(box_y)}
-                width={svg_number(box_w)} height={svg_number(box_h)} rx="3" />
-            <text x={svg_number(box_x + 6.0)} y={svg_number(box_y + 13.0)}>{ text }</text>
-        </g>
-    }
-}
-
-/// Follows the pointer over the diagram and sets `hovered` to the record cell under it.
-/// `svg` is the diagram's element (Yew delegates events, so the event's own current target is
-/// not the diagram).
-pub fn follow_pointer(
-    snapshot: &Shared<Snapshot>,
-    svg: &NodeRef,
-    hovered: &UseStateHandle<HoveredCell>,
-) -> Callback<MouseEvent> {
-    let (snapshot, svg, hovered) = (snapshot.clone(), svg.clone(), hovered.clone());
-    Callback::from(move |event: MouseEvent| {
-        let Some(svg) = svg.cast::<Element>() else {
-            return;
-        };
-        let rect = svg.get_bounding_client_rect();
-        let bounds = PageBox {
-            left: rect.left(),
-            top: rect.top(),
-            width: rect.width(),
-            height: rect.height(),
-        };
-        let layout = Layout::new(&snapshot);
-        let (x, y) = diagram_point(
-            f64::from(event.client_x()),
-            f64::from(event.client_y()),
-            &bounds,
-            layout.height,
-        );
-        let ends: Vec<u64> = snapshot
-            .partitions
-            .iter()
-            .map(|p| p.log_end_offset)
-            .collect();
-        hovered.set(layout.cell_at(x, y, &ends));
-    })
+    tail.get(usize::try_from(offset.checked_sub(first)?).ok()?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::platform::palette::key_colour;
+    use crate::platform::svg::svg_number;
     use streamlab_sim::kafka::snapshot::DRAWN_CELLS;
     use streamlab_sim::kafka::{Scenario, World};
     use wasm_bindgen_test::wasm_bindgen_test;
@@ -183,31 +105,26 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
-    fn the_hovered_cell_names_the_record_drawn_there_until_it_leaves_the_picture() {
+    fn the_pointed_cell_names_the_record_drawn_there_until_it_leaves_the_picture() {
         let snapshot = snapshot_at(20_000);
         let row = &snapshot.partitions[2];
         let record = row.tail[5];
-        let (p, found) =
-            hovered_record(&snapshot, Some((2, record.offset))).expect("a drawn record");
-        assert_eq!((p, *found), (2, record));
-        let details = record_details(p, found);
+        let found = drawn_record(&snapshot, 2, record.offset).expect("a drawn record");
+        assert_eq!(*found, record);
+        let details = record_details(2, found);
         assert!(
             details.starts_with(&format!("p2 offset {}: key-", record.offset)),
             "{details}"
         );
         let older = row.tail[0].offset - 1;
+        assert!(drawn_record(&snapshot, 2, older).is_none(), "scrolled out");
         assert!(
-            hovered_record(&snapshot, Some((2, older))).is_none(),
-            "scrolled out"
-        );
-        assert!(
-            hovered_record(&snapshot, Some((2, row.log_end_offset))).is_none(),
+            drawn_record(&snapshot, 2, row.log_end_offset).is_none(),
             "not yet written"
         );
         assert!(
-            hovered_record(&snapshot, Some((99, 0))).is_none(),
+            drawn_record(&snapshot, 99, 0).is_none(),
             "no such partition"
         );
-        assert!(hovered_record(&snapshot, None).is_none());
     }
 }

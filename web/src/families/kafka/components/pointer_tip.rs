@@ -1,0 +1,171 @@
+//! What the pointer is over in the kafka diagram, and the details drawn for it while the
+//! clock is paused: a record cell (its key and send time) or a group's lane under a partition
+//! (its position, committed and processed offsets). Neither has an element of its own to carry
+//! a tooltip, since both are drawn as a few paths for the whole diagram, so the pointer's
+//! position finds them ([`Layout::cell_at`], [`Layout::lane_at`]).
+
+use super::diagram_layout::{diagram_point, Layout, PageBox, LOG_W, LOG_X, WIDTH};
+use super::lanes::lane_details;
+use super::record_cells::{drawn_record, record_details};
+use crate::platform::bounded::bounded;
+use crate::platform::shared::Shared;
+use crate::platform::svg::svg_number;
+use streamlab_sim::kafka::snapshot::Snapshot;
+use web_sys::Element;
+use yew::prelude::*;
+
+/// What the pointer is over (in the delivery log too, which points at records only: one type
+/// for both, so they share one state hook's code).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pointed {
+    /// A record cell: its partition and offset.
+    Record(usize, u64),
+    /// A group's lane: the partition above it and the group's place in the snapshot.
+    Lane(usize, usize),
+}
+
+/// What is drawn at (`x`, `y`) in the diagram's coordinates, if anything the diagram details.
+pub fn pointed_at(snapshot: &Snapshot, layout: &Layout, x: f64, y: f64) -> Option<Pointed> {
+    let ends: Vec<u64> = snapshot
+        .partitions
+        .iter()
+        .map(|p| p.log_end_offset)
+        .collect();
+    if let Some((p, offset)) = layout.cell_at(x, y, &ends) {
+        return Some(Pointed::Record(p, offset));
+    }
+    let (p, g) = layout.lane_at(x, y, snapshot.groups.len())?;
+    (p < ends.len()).then_some(Pointed::Lane(p, g))
+}
+
+/// Follows the pointer over the diagram and sets `pointed` to what is under it. `svg` is the
+/// diagram's element (Yew delegates events, so the event's own current target is not the
+/// diagram).
+pub fn follow_pointer(
+    snapshot: &Shared<Snapshot>,
+    svg: &NodeRef,
+    pointed: &UseStateHandle<Option<Pointed>>,
+) -> Callback<MouseEvent> {
+    let (snapshot, svg, pointed) = (snapshot.clone(), svg.clone(), pointed.clone());
+    Callback::from(move |event: MouseEvent| {
+        let Some(svg) = svg.cast::<Element>() else {
+            return;
+        };
+        let rect = svg.get_bounding_client_rect();
+        let bounds = PageBox {
+            left: rect.left(),
+            top: rect.top(),
+            width: rect.width(),
+            height: rect.height(),
+        };
+        let layout = Layout::new(&snapshot);
+        let (x, y) = diagram_point(
+            f64::from(event.client_x()),
+            f64::from(event.client_y()),
+            &bounds,
+            layout.height,
+        );
+        pointed.set(pointed_at(&snapshot, &layout, x, y));
+    })
+}
+
+/// The details of what is pointed at, and the box (`x`, `y`, width, height) they are about;
+/// `None` once the snapshot no longer draws it.
+fn details(snapshot: &Snapshot, layout: &Layout, pointed: Pointed) -> Option<(String, [f64; 4])> {
+    match pointed {
+        Pointed::Record(p, offset) => {
+            let record = drawn_record(snapshot, p, offset)?;
+            let (x, _) = layout.offset_x(offset, snapshot.partitions[p].log_end_offset);
+            let target = [x, layout.cell_top(p), layout.cell_w, layout.cell_h];
+            Some((record_details(p, record), target))
+        }
+        Pointed::Lane(p, g) => {
+            let text = lane_details(snapshot.groups.get(g)?, p)?;
+            let top = layout.lane_top(p, g) - 2.0;
+            Some((text, [LOG_X, top, LOG_W, layout.lane_h]))
+        }
+    }
+}
+
+/// The pointed thing's details in a box above it (below it, were there no room above), and an
+/// outline around it.
+pub fn pointer_tip(snapshot: &Snapshot, layout: &Layout, pointed: Option<Pointed>) -> Html {
+    let Some((text, [x, y, w, h])) = pointed.and_then(|p| details(snapshot, layout, p)) else {
+        return html! {};
+    };
+    // About the width of the details in the diagram's 11 px font.
+    let box_w = text.chars().count() as f64 * 6.2 + 12.0;
+    let box_h = 18.0;
+    let box_x = bounded(x + w / 2.0 - box_w / 2.0, 4.0, WIDTH - box_w - 4.0);
+    let above = y - box_h - 4.0;
+    let box_y = if above >= 2.0 { above } else { y + h + 4.0 };
+    html! {
+        <g class="pointer-tip" pointer-events="none">
+            <rect class="pointer-tip-target" x={svg_number(x - 1.0)} y={svg_number(y - 1.0)}
+                width={svg_number(w + 1.0)} height={svg_number(h + 2.0)} />
+            <rect class="pointer-tip-box" x={svg_number(box_x)} y={svg_number(box_y)}
+                width={svg_number(box_w)} height={svg_number(box_h)} rx="3" />
+            <text x={svg_number(box_x + 6.0)} y={svg_number(box_y + 13.0)}>{ text }</text>
+        </g>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use streamlab_sim::kafka::snapshot::DRAWN_CELLS;
+    use streamlab_sim::kafka::{Scenario, World};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn default_lesson_at(at_ms: u64) -> Snapshot {
+        let mut world = World::new(&Scenario::default()).expect("the default lesson runs");
+        world.advance_to(at_ms);
+        world.snapshot(DRAWN_CELLS)
+    }
+
+    #[wasm_bindgen_test]
+    fn the_pointer_finds_a_record_on_its_cell_and_a_lane_under_it() {
+        let snapshot = default_lesson_at(20_000);
+        let layout = Layout::new(&snapshot);
+        let row = &snapshot.partitions[3];
+        let newest = row.tail.last().expect("a record").offset;
+        let (x, _) = layout.offset_x(newest, row.log_end_offset);
+        let x = x + layout.cell_w / 2.0;
+        assert_eq!(
+            pointed_at(&snapshot, &layout, x, layout.row_mid(3)),
+            Some(Pointed::Record(3, newest))
+        );
+        assert_eq!(
+            pointed_at(&snapshot, &layout, x, layout.lane_top(3, 0)),
+            Some(Pointed::Lane(3, 0))
+        );
+        let below_the_rows = layout.lane_top(snapshot.partitions.len(), 0);
+        assert_eq!(pointed_at(&snapshot, &layout, x, below_the_rows), None);
+        assert_eq!(
+            pointed_at(&snapshot, &layout, 10.0, layout.row_mid(3)),
+            None
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_pointed_lane_is_detailed_over_its_own_row() {
+        let snapshot = default_lesson_at(20_000);
+        let layout = Layout::new(&snapshot);
+        let (text, [x, y, w, h]) =
+            details(&snapshot, &layout, Pointed::Lane(2, 0)).expect("a drawn lane");
+        assert_eq!(Some(text), lane_details(&snapshot.groups[0], 2));
+        assert_eq!((x, w), (LOG_X, LOG_W));
+        assert!(
+            y > layout.cell_top(2) && y + h < layout.row_top(3),
+            "{y} {h}"
+        );
+        assert!(
+            details(&snapshot, &layout, Pointed::Lane(2, 9)).is_none(),
+            "no such group"
+        );
+        let record = snapshot.partitions[2].tail[4];
+        let (text, _) =
+            details(&snapshot, &layout, Pointed::Record(2, record.offset)).expect("a drawn record");
+        assert_eq!(text, record_details(2, &record));
+    }
+}
