@@ -13,7 +13,7 @@ use super::pointer_tip::Pointed;
 use crate::platform::markup::{put, written};
 use crate::platform::shared::Shared;
 use crate::platform::svg::svg_number;
-use streamlab_sim::kafka::snapshot::{GroupPartitionView, GroupView, Snapshot};
+use streamlab_sim::kafka::snapshot::{GroupView, Snapshot};
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -103,49 +103,41 @@ fn cells(out: &mut String, rows: &[Vec<DrawnCell>]) {
     out.push_str("</g>");
 }
 
-/// Each partition's label, processed mark and committed offset, on a log `columns` records
-/// wide.
+/// Each partition's label, and its processed marks and committed offsets as one path each, on
+/// a log `columns` records wide (a mark or offset outside the drawn records is left out).
 fn marks(out: &mut String, group: &GroupView, columns: usize) {
+    let [mut processed, mut committed] = <[String; 2]>::default();
     out.push_str(r#"<g class="delivery-marks">"#);
     for (p, (progress, cells)) in group.partitions.iter().zip(&group.cells).enumerate() {
-        row_marks(out, p, progress, cells.from, columns);
+        let y = ROW_PX * p as f64 + 2.0;
+        let (from, to) = (cells.from, cells.from + columns as u64);
+        let x_of = |offset: u64| LABEL_PX + CELL_PX * offset.saturating_sub(from) as f64;
+        put(
+            out,
+            format_args!(
+                r#"<text x="2" y="{}" class="row-label">p{p}</text>"#,
+                y + 16.0
+            ),
+        );
+        if (from..=to).contains(&progress.processed) {
+            let x = x_of(progress.processed);
+            put(&mut processed, format_args!("M{x} {y}V{}", y + 22.0));
+        }
+        if (from..=to).contains(&progress.committed) {
+            let x = x_of(progress.committed);
+            let (apex, base, left) = (y + 21.0, y + 28.0, x - 5.0);
+            put(
+                &mut committed,
+                format_args!("M{x} {apex}L{left} {base}h10z"),
+            );
+        }
     }
-    out.push_str("</g>");
-}
-
-/// Partition `p`'s label, processed mark and committed offset, for a row whose first cell is
-/// offset `from`.
-fn row_marks(out: &mut String, p: usize, progress: &GroupPartitionView, from: u64, columns: usize) {
-    let y = ROW_PX * p as f64 + 2.0;
-    let x_of = |offset: u64| LABEL_PX + CELL_PX * offset.saturating_sub(from) as f64;
-    let in_view = |offset: u64| offset >= from && offset <= from + columns as u64;
     put(
         out,
         format_args!(
-            r#"<g class="delivery-row"><text x="2" y="{}" class="row-label">p{p}</text>"#,
-            y + 16.0
+            r#"<path class="mark-processed" d="{processed}"/><path class="mark-committed" d="{committed}"/></g>"#
         ),
     );
-    if in_view(progress.processed) {
-        let (x, bottom) = (x_of(progress.processed), y + 22.0);
-        put(
-            out,
-            format_args!(
-                r#"<line class="mark-processed" x1="{x}" x2="{x}" y1="{y}" y2="{bottom}"/>"#
-            ),
-        );
-    }
-    if in_view(progress.committed) {
-        let x = x_of(progress.committed);
-        let (apex, base, left, right) = (y + 21.0, y + 28.0, x - 5.0, x + 5.0);
-        put(
-            out,
-            format_args!(
-                r#"<polygon class="mark-committed" points="{x},{apex} {left},{base} {right},{base}"/>"#
-            ),
-        );
-    }
-    out.push_str("</g>");
 }
 
 /// A frame around the record under the pointer.
@@ -184,4 +176,61 @@ fn follow_pointer(
             cell_at(x, y, rows, columns).map(|(row, column)| Pointed::Record(row, column as u64)),
         );
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use streamlab_sim::kafka::{presets, snapshot::DRAWN_CELLS, World};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The `d` of the marks' path of class `class`.
+    fn path_of<'a>(text: &'a str, class: &str) -> &'a str {
+        let from = text.find(&format!(r#"class="{class}" d=""#)).expect(class) + class.len() + 12;
+        &text[from..from + text[from..].find('"').expect("a closed d")]
+    }
+
+    #[wasm_bindgen_test]
+    fn each_partition_has_its_label_and_its_marks_where_they_fall_on_the_log() {
+        let scenario = (presets::find("commit-before-loss")
+            .expect("a delivery preset")
+            .build)();
+        let mut world = World::new(&scenario).expect("the preset runs");
+        world.advance_to(9_000);
+        let snapshot = world.snapshot(DRAWN_CELLS);
+        let group = &snapshot.groups[0];
+        let columns = group.cells[0].writes.len();
+        let mut text = String::new();
+        marks(&mut text, group, columns);
+        let partitions = group.partitions.len();
+        assert_eq!(text.matches(r#"class="row-label">p"#).count(), partitions);
+        assert_eq!(text.matches("<path ").count(), 2, "{text}");
+        let in_view = |offset: u64, from: u64| (from..=from + columns as u64).contains(&offset);
+        let (mut processed, mut committed) = (0, 0);
+        for (progress, cells) in group.partitions.iter().zip(&group.cells) {
+            processed += usize::from(in_view(progress.processed, cells.from));
+            committed += usize::from(in_view(progress.committed, cells.from));
+        }
+        assert!(processed > 0 && committed > 0, "{processed} {committed}");
+        assert_eq!(
+            path_of(&text, "mark-processed").matches('M').count(),
+            processed
+        );
+        assert_eq!(
+            path_of(&text, "mark-committed").matches('M').count(),
+            committed
+        );
+        // A committed offset in view: a triangle pointing up at its boundary, in its row.
+        let (p, (progress, cells)) = group
+            .partitions
+            .iter()
+            .zip(&group.cells)
+            .enumerate()
+            .find(|(_, (progress, cells))| in_view(progress.committed, cells.from))
+            .expect("a committed offset in view");
+        let x = LABEL_PX + CELL_PX * (progress.committed - cells.from) as f64;
+        let apex = format!("M{x} {}L{} ", ROW_PX * p as f64 + 2.0 + 21.0, x - 5.0);
+        let d = path_of(&text, "mark-committed");
+        assert!(d.contains(&apex), "{apex} in {d}");
+    }
 }

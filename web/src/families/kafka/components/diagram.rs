@@ -204,11 +204,11 @@ fn offset_labels(out: &mut String, snapshot: &Snapshot, layout: &Layout) {
     out.push_str("</g>");
 }
 
+/// The lines from each partition to the member that owns it, one path per group.
 fn ownerships(out: &mut String, snapshot: &Snapshot, layout: &Layout) {
     out.push_str(r#"<g class="ownerships">"#);
     for (g, group) in snapshot.groups.iter().enumerate() {
-        let colour = group_colour(g);
-        out.push_str(r#"<g class="ownership">"#);
+        let mut lines = String::new();
         for (p, progress) in group.partitions.iter().enumerate() {
             let Some(owner) = progress.owner else {
                 continue;
@@ -225,13 +225,17 @@ fn ownerships(out: &mut String, snapshot: &Snapshot, layout: &Layout) {
             ]
             .map(N);
             put(
-                out,
-                format_args!(
-                    r#"<path d="M {from_x} {from_y} C {bend_1} {from_y}, {bend_2} {to_y}, {to_x} {to_y}" stroke="{colour}" fill="none" stroke-opacity="0.45" stroke-width="1.5"/>"#
-                ),
+                &mut lines,
+                format_args!("M{from_x} {from_y}C{bend_1} {from_y},{bend_2} {to_y},{to_x} {to_y}"),
             );
         }
-        out.push_str("</g>");
+        put(
+            out,
+            format_args!(
+                r#"<path class="ownership" d="{lines}" stroke="{}" fill="none" stroke-opacity="0.45" stroke-width="1.5"/>"#,
+                group_colour(g)
+            ),
+        );
     }
     out.push_str("</g>");
 }
@@ -540,10 +544,21 @@ mod tests {
         let members = scenario.groups[0].members as usize;
         assert_eq!(text.matches(r#"<g class="partition">"#).count(), partitions);
         assert_eq!(text.matches(r#"<g class="member "#).count(), members);
-        // Per group, its markers under every partition (`lanes.rs` counts them).
+        // Per group, its markers under every partition (`lanes.rs` counts them), and a line
+        // from each partition to its owner.
         assert_eq!(
             text.matches(r#"<g class="lane">"#).count(),
             scenario.groups.len()
+        );
+        let lines = text
+            .split(r#"<path class="ownership" d=""#)
+            .nth(1)
+            .expect("lines");
+        assert_eq!(
+            lines[..lines.find('"').expect("a closed d")]
+                .matches('M')
+                .count(),
+            partitions
         );
         // Opened and closed alike, so the browser reads the layers as written.
         assert_eq!(text.matches("<g").count(), text.matches("</g>").count());
