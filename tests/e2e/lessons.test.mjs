@@ -74,7 +74,7 @@ test('paused, a record and a group\'s lane tell their details on hover; playing,
   // The pointer has to move for the page to look under it again.
   await page.mouse.move(newest.x - 1, newest.y);
   await page.waitForFunction(() => document.querySelector('svg.diagram .pointer-tip text') !== null);
-  const end = Number((await page.locator('svg.diagram g.partition text.leo').first().textContent()).replace('end ', ''));
+  const end = Number((await page.locator('svg.diagram text.leo').first().textContent()).replace('end ', ''));
   assert.match(await pointerTip(page), new RegExp(`^p0 offset ${end - 1}: key-\\d+, sent at \\d+\\.\\d{3} s$`), 'the newest record of p0');
   await screenshot(page, 'lesson-partitions-record-details');
   // An offset label sits on its record; the pointer on the label still finds the record.

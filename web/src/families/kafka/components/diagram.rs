@@ -159,35 +159,44 @@ fn producer(out: &mut String, snapshot: &Snapshot) {
     );
 }
 
+/// Each partition's name and the ground its records are drawn on: the same text while the
+/// topic keeps its shape, so playing never rewrites it.
 fn partitions(out: &mut String, snapshot: &Snapshot, layout: &Layout) {
     out.push_str(r#"<g class="partitions">"#);
-    for (p, view) in snapshot.partitions.iter().enumerate() {
-        let label_y = N(layout.row_mid(p) + 4.0);
+    for p in 0..snapshot.partitions.len() {
         put(
             out,
             format_args!(
-                r#"<g class="partition"><text x="{}" y="{label_y}" class="row-label" text-anchor="end">p{p}</text><rect class="log-bg" x="{}" y="{}" width="{}" height="{}"/><text class="leo" x="{}" y="{label_y}">end {}</text></g>"#,
+                r#"<g class="partition"><text x="{}" y="{}" class="row-label" text-anchor="end">p{p}</text><rect class="log-bg" x="{}" y="{}" width="{}" height="{}"/></g>"#,
                 N(LOG_X - 8.0),
+                N(layout.row_mid(p) + 4.0),
                 N(LOG_X),
                 N(layout.cell_top(p)),
                 N(LOG_W),
                 N(layout.cell_h),
-                N(LOG_X + LOG_W + 6.0),
-                view.log_end_offset,
             ),
         );
     }
     out.push_str("</g>");
 }
 
-/// Every partition's offset labels, every fourth record (none when the rows are too thin).
-/// They are drawn over the record cells, which sit in a layer of their own under them.
+/// Every partition's offset labels, every fourth record (none when the rows are too thin),
+/// and its log end offset beside the row. The labels are drawn over the record cells, which
+/// sit in a layer of their own under them.
 fn offset_labels(out: &mut String, snapshot: &Snapshot, layout: &Layout) {
     let label_every = if layout.cell_h >= 16.0 { 4 } else { u64::MAX };
     out.push_str(r#"<g class="offset-labels">"#);
     for (p, view) in snapshot.partitions.iter().enumerate() {
         let y = N(layout.cell_top(p) + layout.cell_h - 4.0);
-        out.push_str(r#"<g class="offsets">"#);
+        put(
+            out,
+            format_args!(
+                r#"<g class="offsets"><text class="leo" x="{}" y="{}">end {}</text>"#,
+                N(LOG_X + LOG_W + 6.0),
+                N(layout.row_mid(p) + 4.0),
+                view.log_end_offset
+            ),
+        );
         for record in view.tail.iter().filter(|r| r.offset % label_every == 0) {
             let (x, _) = layout.offset_x(record.offset, view.log_end_offset);
             put(
@@ -562,6 +571,26 @@ mod tests {
         );
         // Opened and closed alike, so the browser reads the layers as written.
         assert_eq!(text.matches("<g").count(), text.matches("</g>").count());
+    }
+
+    #[wasm_bindgen_test]
+    fn playing_rewrites_the_log_end_offsets_but_never_the_rows_beneath_them() {
+        let mut world = World::new(&Scenario::default()).expect("the default lesson runs");
+        let mut layers_at = |at_ms| {
+            world.advance_to(at_ms);
+            let snapshot = world.snapshot(DRAWN_CELLS);
+            let layout = Layout::new(&snapshot);
+            let (mut rows, mut offsets) = (String::new(), String::new());
+            partitions(&mut rows, &snapshot, &layout);
+            offset_labels(&mut offsets, &snapshot, &layout);
+            (rows, offsets, snapshot.partitions[0].log_end_offset)
+        };
+        let (rows_before, offsets_before, end_before) = layers_at(5_000);
+        let (rows_after, offsets_after, end_after) = layers_at(6_000);
+        assert_eq!(rows_before, rows_after);
+        assert!(offsets_before.contains(&format!(">end {end_before}</text>")));
+        assert!(offsets_after.contains(&format!(">end {end_after}</text>")));
+        assert_ne!(end_before, end_after);
     }
 
     #[wasm_bindgen_test]
