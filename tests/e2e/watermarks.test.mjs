@@ -8,14 +8,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, waitForApp } from './harness.mjs';
-import { assertQuiet, figures, playToEnd, useSiteAndBrowser } from './lesson-helpers.mjs';
+import { assertQuiet, figures, playToEnd, useSiteAndBrowser, writtenAddress } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
 
 /**
- * Opens the page again from the link in the address bar, once a knob change has put it there,
- * so the next run is played from the start (a change made at the end of a run is simulated in
- * one jump, and the figures would be read before the page had drawn them).
+ * Opens the page again from the link in the address bar (`setKnob` waits for a change to be
+ * in it), so the next run is played from the start (a change made at the end of a run is
+ * simulated in one jump, and the figures would be read before the page had drawn them).
  */
 async function reopenFromLink(page) {
   await page.waitForFunction(() => location.hash.includes('?s=2.'));
@@ -50,10 +50,17 @@ async function markOnTop(page) {
   });
 }
 
-/** Types `value` into the numeric knob `id` and commits it, as a learner would. */
+/**
+ * Types `value` into the numeric knob `id` and commits it, as a learner would, and waits for
+ * the address to carry it (the link is written a task after the new picture: reloading
+ * before that would reopen the run before the change).
+ */
 async function setKnob(page, id, value) {
+  const before = await page.evaluate(() => location.href);
   await page.fill(`#${id}`, String(value));
   await page.dispatchEvent(`#${id}`, 'change');
+  await page.waitForFunction((old) => location.href !== old, before);
+  await writtenAddress(page);
 }
 
 test('the lesson loads from its address and draws dots, the watermark and window columns', { timeout: 90_000 }, async () => {

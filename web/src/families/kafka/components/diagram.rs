@@ -9,13 +9,13 @@
 //! smooth at any speed.
 //!
 //! Every layer but the record cells and the pointed record's or lane's details is written as
-//! SVG text
-//! ([`crate::platform::markup`]): Yew's element-building code for them was the largest
-//! function of the Kafka bundles. Each layer is one raw node, which Yew leaves alone while its
-//! text stays the same (the headers, the ownership lines) and rewrites whole when it changes;
-//! the record cells stay elements, so a step rewrites only the `d` of the paths that changed.
-//! The records and the lanes' markers are a few paths each ([`super::record_cells`],
-//! [`super::lanes`]), so the pointer finds them by position ([`super::pointer_tip`]).
+//! SVG text ([`crate::platform::markup`]): Yew's element-building code for them was the
+//! largest function of the Kafka bundles. Each layer is one raw node, which Yew leaves alone
+//! while its text stays the same (the headers, the rows' names and ground, the ownership
+//! lines) and rewrites whole when it changes; the record cells stay elements, so a step
+//! rewrites only the `d` of the paths that changed. The records and the lanes' markers are a
+//! few paths each ([`super::record_cells`], [`super::lanes`]), so the pointer finds them by
+//! position ([`super::pointer_tip`]).
 
 use super::diagram_layout::{Layout, GROUPS_X, LOG_W, LOG_X, PRODUCER_W, PRODUCER_X, TOP, WIDTH};
 use super::lanes::lanes;
