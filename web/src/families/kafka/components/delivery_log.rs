@@ -181,7 +181,8 @@ fn follow_pointer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use streamlab_sim::kafka::{presets, snapshot::DRAWN_CELLS, World};
+    use crate::families::kafka::components::test_support::snapshot_of;
+    use streamlab_sim::kafka::presets;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// The `d` of the marks' path of class `class`.
@@ -195,9 +196,7 @@ mod tests {
         let scenario = (presets::find("commit-before-loss")
             .expect("a delivery preset")
             .build)();
-        let mut world = World::new(&scenario).expect("the preset runs");
-        world.advance_to(9_000);
-        let snapshot = world.snapshot(DRAWN_CELLS);
+        let snapshot = snapshot_of(&scenario, 9_000);
         let group = &snapshot.groups[0];
         let columns = group.cells[0].writes.len();
         let mut text = String::new();

@@ -103,15 +103,9 @@ pub fn lane_details(group: &GroupView, p: usize) -> Option<String> {
 mod tests {
     use super::*;
     use crate::families::kafka::components::diagram_layout::CELLS;
-    use streamlab_sim::kafka::snapshot::DRAWN_CELLS;
-    use streamlab_sim::kafka::{Scenario, World};
+    use crate::families::kafka::components::test_support::{default_lesson_at, snapshot_of};
+    use streamlab_sim::kafka::Scenario;
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    fn snapshot_of(scenario: &Scenario, at_ms: u64) -> Snapshot {
-        let mut world = World::new(scenario).expect("a valid scenario");
-        world.advance_to(at_ms);
-        world.snapshot(DRAWN_CELLS)
-    }
 
     fn lanes_text(snapshot: &Snapshot) -> String {
         let mut out = String::new();
@@ -147,7 +141,7 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn a_marker_stands_at_its_offset_in_its_partitions_lane() {
-        let snapshot = snapshot_of(&Scenario::default(), 5_000);
+        let snapshot = default_lesson_at(5_000);
         let layout = Layout::new(&snapshot);
         let text = lanes_text(&snapshot);
         let p = 2;
@@ -193,7 +187,7 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn a_lane_tells_its_group_partition_and_three_offsets() {
-        let snapshot = snapshot_of(&Scenario::default(), 5_000);
+        let snapshot = default_lesson_at(5_000);
         let group = &snapshot.groups[0];
         let progress = group.partitions[1];
         assert_eq!(

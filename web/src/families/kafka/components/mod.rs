@@ -13,4 +13,6 @@ pub mod member_label;
 pub mod membership;
 pub mod pointer_tip;
 pub mod record_cells;
+#[cfg(test)]
+mod test_support;
 pub mod timelines;

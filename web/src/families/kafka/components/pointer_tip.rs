@@ -113,15 +113,8 @@ pub fn pointer_tip(snapshot: &Snapshot, layout: &Layout, pointed: Option<Pointed
 #[cfg(test)]
 mod tests {
     use super::*;
-    use streamlab_sim::kafka::snapshot::DRAWN_CELLS;
-    use streamlab_sim::kafka::{Scenario, World};
+    use crate::families::kafka::components::test_support::default_lesson_at;
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    fn default_lesson_at(at_ms: u64) -> Snapshot {
-        let mut world = World::new(&Scenario::default()).expect("the default lesson runs");
-        world.advance_to(at_ms);
-        world.snapshot(DRAWN_CELLS)
-    }
 
     #[wasm_bindgen_test]
     fn the_pointer_finds_a_record_on_its_cell_and_a_lane_under_it() {

@@ -62,22 +62,15 @@ pub fn drawn_record(snapshot: &Snapshot, p: usize, offset: u64) -> Option<&Recor
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::kafka::components::test_support::default_lesson_at;
     use crate::platform::palette::key_colour;
     use crate::platform::svg::svg_number;
     use streamlab_sim::kafka::snapshot::DRAWN_CELLS;
-    use streamlab_sim::kafka::{Scenario, World};
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    /// The default lesson's snapshot at `at_ms`.
-    fn snapshot_at(at_ms: u64) -> Snapshot {
-        let mut world = World::new(&Scenario::default()).expect("the default lesson runs");
-        world.advance_to(at_ms);
-        world.snapshot(DRAWN_CELLS)
-    }
 
     #[wasm_bindgen_test]
     fn every_drawn_record_is_one_cell_in_the_path_of_its_key_colour() {
-        let snapshot = snapshot_at(20_000);
+        let snapshot = default_lesson_at(20_000);
         let layout = Layout::new(&snapshot);
         let outlines = cell_outlines(&snapshot, &layout);
         for (colour, outline) in outlines.iter().enumerate() {
@@ -106,7 +99,7 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn the_pointed_cell_names_the_record_drawn_there_until_it_leaves_the_picture() {
-        let snapshot = snapshot_at(20_000);
+        let snapshot = default_lesson_at(20_000);
         let row = &snapshot.partitions[2];
         let record = row.tail[5];
         let found = drawn_record(&snapshot, 2, record.offset).expect("a drawn record");
