@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, waitForApp } from './harness.mjs';
-import { assertQuiet, canvasHasInk, playToEnd, useSiteAndBrowser } from './lesson-helpers.mjs';
+import { assertQuiet, canvasHasInk, playToEnd, useSiteAndBrowser, writtenAddress } from './lesson-helpers.mjs';
 
 const env = useSiteAndBrowser();
 
@@ -48,12 +48,13 @@ test('a knob change lands in the link and the link reproduces the run', { timeou
   const { page } = visit;
   await waitForApp(page);
   const before = await playToEnd(page);
+  const unchanged = await page.evaluate(() => location.href);
   await page.fill('#knob-et-outage-duration', '80000');
   await page.dispatchEvent('#knob-et-outage-duration', 'change');
-  await page.waitForFunction(() => location.hash.includes('?s=2.'));
-  const link = await page.evaluate(() => location.href);
-  // The address is written while handling the change, the share box when the page renders.
-  await page.waitForFunction((l) => document.querySelector('.share-url').value === l, link);
+  // The link is written a task after the new picture, the address and the share box together.
+  await page.waitForFunction((old) => location.href !== old, unchanged);
+  const link = await writtenAddress(page);
+  assert.match(link, /\?s=2\./);
   // Played again from the start of the link: a change made at the end of a run is simulated in
   // one jump, and the figures would be read before the page had drawn them.
   await page.reload();
