@@ -11,7 +11,9 @@ import { launchBrowser, openPage, serveDist, waitForApp, waitForSettledClock } f
 const site = await serveDist({ subPath: '/bench/', root: process.argv[2] });
 // `STREAMLAB_BENCH_ONLY=every_lesson` runs only the knob changes in every lesson (a quicker
 // before/after for that figure); `STREAMLAB_BENCH_LESSONS=partitions,delivery` picks lessons.
+// `STREAMLAB_BENCH_ONLY=wide_topic` runs only the delivery lesson at sixty partitions.
 const onlyEveryLesson = process.env.STREAMLAB_BENCH_ONLY === 'every_lesson';
+const onlyWideTopic = process.env.STREAMLAB_BENCH_ONLY === 'wide_topic';
 // Every lesson the gallery lists, in the order it lists them.
 const LESSONS = [
   'partitions', 'rebalances', 'delivery', 'which-clock', 'watermarks', 'windows', 'queues',
@@ -25,9 +27,9 @@ const LESSONS = [
 const FRESH_SETTINGS = 20;
 // gc() and exact heap sizes, so the heap is compared after a collection, not between two.
 const browser = await launchBrowser({ extraArgs: ['--js-flags=--expose-gc', '--enable-precise-memory-info'] });
-if (onlyEveryLesson) {
+if (onlyEveryLesson || onlyWideTopic) {
   try {
-    await everyLessonAtTenMinutes(browser, site.url);
+    await (onlyEveryLesson ? everyLessonAtTenMinutes : wideTopic)(browser, site.url);
   } finally {
     await browser.close();
     await site.close();
@@ -179,6 +181,7 @@ try {
   for (const error of [...long.pageErrors, ...long.consoleErrors, ...visit.pageErrors, ...visit.consoleErrors, ...windows.pageErrors, ...windows.consoleErrors]) {
     console.error(`page error: ${error}`);
   }
+  await wideTopic(browser, site.url);
 } finally {
   await browser.close();
   await site.close();
@@ -227,6 +230,39 @@ async function everyLessonAtTenMinutes(browser, siteUrl) {
 
 function inRange(knob, value) {
   return value >= knob.min && value <= knob.max;
+}
+
+// The delivery lesson at sixty partitions, where a step's and a frame's picture is largest (the
+// kafka diagram and the delivery log draw every partition): paused at ten minutes, six single
+// steps of the partitions knob from 58, each after the page had prepared it, timed to the
+// rendered picture and to the paint; then, played at 32x for six seconds, the page's own frame
+// work and how many frames the browser showed.
+async function wideTopic(browser, siteUrl) {
+  const lesson = await openPage(browser, `${siteUrl}#/delivery?t=600000`);
+  const { page } = lesson;
+  await waitForApp(page);
+  await waitForSettledClock(page);
+  const knob = { id: 'knob-partitions', value: 58, step: 1, min: 1, max: 64 };
+  await changeKnob(page, knob, [knob.value], false);
+  const steps = await changeKnob(page, knob, [59, 60, 61, 62, 63, 64], true);
+  await page.locator('.question').click();
+  await page.keyboard.press('Space');
+  // From 1x to 32x.
+  for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowUp');
+  await page.waitForTimeout(1500);
+  const playedFromMs = await page.evaluate(() => window.__streamlab.simMs());
+  await page.evaluate(() => {
+    window.__streamlab.resetStats();
+    window.__benchFrames = 0;
+    const count = () => { window.__benchFrames += 1; requestAnimationFrame(count); };
+    requestAnimationFrame(count);
+  });
+  await page.waitForTimeout(6000);
+  const frames = await page.evaluate(() => ({ work_ms: window.__streamlab.frameStats(), shown_in_6s: window.__benchFrames }));
+  frames.simulated_ms = (await page.evaluate(() => window.__streamlab.simMs())) - playedFromMs;
+  console.log(`browser delivery_60_partitions_at_10min: ${JSON.stringify({ next_step: steps, playing_at_32x: frames })}`);
+  for (const error of [...lesson.pageErrors, ...lesson.consoleErrors]) console.error(`page error (wide topic): ${error}`);
+  await page.close();
 }
 
 // FRESH_SETTINGS settings three steps apart, upwards while the range allows, then downwards
