@@ -69,43 +69,68 @@ pub fn follow_pointer(
     })
 }
 
-/// The details of what is pointed at, and the box (`x`, `y`, width, height) they are about;
-/// `None` once the snapshot no longer draws it.
-fn details(snapshot: &Snapshot, layout: &Layout, pointed: Pointed) -> Option<(String, [f64; 4])> {
+/// Height of the details' box, in the diagram's units.
+const TIP_H: f64 = 18.0;
+
+/// What the tip says, and where: the box (`x`, `y`, width, height) it is about, and whether
+/// it goes under that box first (a lane's, so its own partition's records stay in view) or
+/// over it (a record's, so the pointer does not hide it).
+struct Tip {
+    text: String,
+    target: [f64; 4],
+    under_first: bool,
+}
+
+/// The tip for what is pointed at; `None` once the snapshot no longer draws it.
+fn details(snapshot: &Snapshot, layout: &Layout, pointed: Pointed) -> Option<Tip> {
     match pointed {
         Pointed::Record(p, offset) => {
             let record = drawn_record(snapshot, p, offset)?;
             let (x, _) = layout.offset_x(offset, snapshot.partitions[p].log_end_offset);
-            let target = [x, layout.cell_top(p), layout.cell_w, layout.cell_h];
-            Some((record_details(p, record), target))
+            Some(Tip {
+                text: record_details(p, record),
+                target: [x, layout.cell_top(p), layout.cell_w, layout.cell_h],
+                under_first: false,
+            })
         }
-        Pointed::Lane(p, g) => {
-            let text = lane_details(snapshot.groups.get(g)?, p)?;
-            let top = layout.lane_top(p, g) - 2.0;
-            Some((text, [LOG_X, top, LOG_W, layout.lane_h]))
-        }
+        Pointed::Lane(p, g) => Some(Tip {
+            text: lane_details(snapshot.groups.get(g)?, p)?,
+            target: [LOG_X, layout.lane_top(p, g) - 2.0, LOG_W, layout.lane_h],
+            under_first: true,
+        }),
     }
 }
 
-/// The pointed thing's details in a box above it (below it, were there no room above), and an
-/// outline around it.
+/// The top of the details' box for a target from `top` to `bottom`, in a diagram `height`
+/// high: on the side the tip prefers while it fits there, else on the other.
+fn tip_top(top: f64, bottom: f64, under_first: bool, height: f64) -> f64 {
+    let (over, under) = (top - TIP_H - 4.0, bottom + 4.0);
+    let fits_over = over >= 2.0;
+    let fits_under = under + TIP_H <= height - 2.0;
+    if (under_first && fits_under) || !fits_over {
+        under
+    } else {
+        over
+    }
+}
+
+/// The pointed thing's details in a box beside it, and an outline around it.
 pub fn pointer_tip(snapshot: &Snapshot, layout: &Layout, pointed: Option<Pointed>) -> Html {
-    let Some((text, [x, y, w, h])) = pointed.and_then(|p| details(snapshot, layout, p)) else {
+    let Some(tip) = pointed.and_then(|p| details(snapshot, layout, p)) else {
         return html! {};
     };
+    let [x, y, w, h] = tip.target;
     // About the width of the details in the diagram's 11 px font.
-    let box_w = text.chars().count() as f64 * 6.2 + 12.0;
-    let box_h = 18.0;
+    let box_w = tip.text.chars().count() as f64 * 6.2 + 12.0;
     let box_x = bounded(x + w / 2.0 - box_w / 2.0, 4.0, WIDTH - box_w - 4.0);
-    let above = y - box_h - 4.0;
-    let box_y = if above >= 2.0 { above } else { y + h + 4.0 };
+    let box_y = tip_top(y, y + h, tip.under_first, layout.height);
     html! {
         <g class="pointer-tip" pointer-events="none">
             <rect class="pointer-tip-target" x={svg_number(x - 1.0)} y={svg_number(y - 1.0)}
                 width={svg_number(w + 1.0)} height={svg_number(h + 2.0)} />
             <rect class="pointer-tip-box" x={svg_number(box_x)} y={svg_number(box_y)}
-                width={svg_number(box_w)} height={svg_number(box_h)} rx="3" />
-            <text x={svg_number(box_x + 6.0)} y={svg_number(box_y + 13.0)}>{ text }</text>
+                width={svg_number(box_w)} height={svg_number(TIP_H)} rx="3" />
+            <text x={svg_number(box_x + 6.0)} y={svg_number(box_y + 13.0)}>{ tip.text }</text>
         </g>
     }
 }
@@ -141,24 +166,40 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
-    fn a_pointed_lane_is_detailed_over_its_own_row() {
+    fn a_pointed_lane_is_detailed_in_its_own_row() {
         let snapshot = default_lesson_at(20_000);
         let layout = Layout::new(&snapshot);
-        let (text, [x, y, w, h]) =
-            details(&snapshot, &layout, Pointed::Lane(2, 0)).expect("a drawn lane");
-        assert_eq!(Some(text), lane_details(&snapshot.groups[0], 2));
+        let tip = details(&snapshot, &layout, Pointed::Lane(2, 0)).expect("a drawn lane");
+        assert_eq!(Some(tip.text), lane_details(&snapshot.groups[0], 2));
+        let [x, y, w, h] = tip.target;
         assert_eq!((x, w), (LOG_X, LOG_W));
         assert!(
             y > layout.cell_top(2) && y + h < layout.row_top(3),
             "{y} {h}"
         );
+        assert!(tip.under_first);
         assert!(
             details(&snapshot, &layout, Pointed::Lane(2, 9)).is_none(),
             "no such group"
         );
         let record = snapshot.partitions[2].tail[4];
-        let (text, _) =
+        let tip =
             details(&snapshot, &layout, Pointed::Record(2, record.offset)).expect("a drawn record");
-        assert_eq!(text, record_details(2, &record));
+        assert_eq!(tip.text, record_details(2, &record));
+        assert!(!tip.under_first);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_tip_goes_on_its_preferred_side_while_it_fits_there() {
+        let height = 400.0;
+        // A lane's tip under it, a record's over it.
+        assert_eq!(tip_top(100.0, 110.0, true, height), 114.0);
+        assert_eq!(tip_top(100.0, 110.0, false, height), 78.0);
+        // Near the bottom, a lane's tip goes over; near the top, a record's goes under.
+        assert_eq!(tip_top(370.0, 380.0, true, height), 348.0);
+        assert_eq!(tip_top(10.0, 20.0, false, height), 24.0);
+        // Exactly at the edges it still fits.
+        assert_eq!(tip_top(24.0, 30.0, false, height), 2.0);
+        assert_eq!(tip_top(350.0, 376.0, true, height), 380.0);
     }
 }
