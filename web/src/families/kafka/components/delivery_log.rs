@@ -181,15 +181,9 @@ fn follow_pointer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::families::kafka::components::test_support::snapshot_of;
+    use crate::families::kafka::components::test_support::{path_d, snapshot_of};
     use streamlab_sim::kafka::presets;
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    /// The `d` of the marks' path of class `class`.
-    fn path_of<'a>(text: &'a str, class: &str) -> &'a str {
-        let from = text.find(&format!(r#"class="{class}" d=""#)).expect(class) + class.len() + 12;
-        &text[from..from + text[from..].find('"').expect("a closed d")]
-    }
 
     #[wasm_bindgen_test]
     fn each_partition_has_its_label_and_its_marks_where_they_fall_on_the_log() {
@@ -212,11 +206,11 @@ mod tests {
         }
         assert!(processed > 0 && committed > 0, "{processed} {committed}");
         assert_eq!(
-            path_of(&text, "mark-processed").matches('M').count(),
+            path_d(&text, "mark-processed").matches('M').count(),
             processed
         );
         assert_eq!(
-            path_of(&text, "mark-committed").matches('M').count(),
+            path_d(&text, "mark-committed").matches('M').count(),
             committed
         );
         // A committed offset in view: a triangle pointing up at its boundary, in its row.
@@ -229,7 +223,7 @@ mod tests {
             .expect("a committed offset in view");
         let x = LABEL_PX + CELL_PX * (progress.committed - cells.from) as f64;
         let apex = format!("M{x} {}L{} ", ROW_PX * p as f64 + 2.0 + 21.0, x - 5.0);
-        let d = path_of(&text, "mark-committed");
+        let d = path_d(&text, "mark-committed");
         assert!(d.contains(&apex), "{apex} in {d}");
     }
 }

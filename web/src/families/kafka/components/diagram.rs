@@ -500,6 +500,7 @@ fn fetch_packets(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::families::kafka::components::test_support::path_d;
     use streamlab_sim::kafka::snapshot::DRAWN_CELLS;
     use streamlab_sim::kafka::{Scenario, World};
     use wasm_bindgen_test::wasm_bindgen_test;
@@ -559,16 +560,7 @@ mod tests {
             text.matches(r#"<g class="lane">"#).count(),
             scenario.groups.len()
         );
-        let lines = text
-            .split(r#"<path class="ownership" d=""#)
-            .nth(1)
-            .expect("lines");
-        assert_eq!(
-            lines[..lines.find('"').expect("a closed d")]
-                .matches('M')
-                .count(),
-            partitions
-        );
+        assert_eq!(path_d(&text, "ownership").matches('M').count(), partitions);
         // Opened and closed alike, so the browser reads the layers as written.
         assert_eq!(text.matches("<g").count(), text.matches("</g>").count());
     }

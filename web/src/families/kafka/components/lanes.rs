@@ -103,7 +103,9 @@ pub fn lane_details(group: &GroupView, p: usize) -> Option<String> {
 mod tests {
     use super::*;
     use crate::families::kafka::components::diagram_layout::CELLS;
-    use crate::families::kafka::components::test_support::{default_lesson_at, snapshot_of};
+    use crate::families::kafka::components::test_support::{
+        default_lesson_at, path_d, snapshot_of,
+    };
     use streamlab_sim::kafka::Scenario;
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -119,8 +121,7 @@ mod tests {
             .split(r#"<g class="lane">"#)
             .nth(g + 1)
             .expect("the lane");
-        let from = lane.find(&format!(r#"class="{class}" d=""#)).expect(class) + class.len() + 12;
-        &lane[from..from + lane[from..].find('"').expect("a closed d")]
+        path_d(lane, class)
     }
 
     #[wasm_bindgen_test]
