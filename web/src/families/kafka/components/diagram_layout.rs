@@ -93,10 +93,16 @@ impl Layout {
         Some((p, offset))
     }
 
-    /// The top of group `g`'s markers under partition `p` (its lane starts 2 units above,
-    /// where the row's cells end).
+    /// Where group `g`'s lane under partition `p` starts: at the bottom of the row's cells or
+    /// of the lane above. Its processed tick reaches up to here, and its tip points here.
+    pub fn lane_start(&self, p: usize, g: usize) -> f64 {
+        self.cell_top(p) + self.cell_h + g as f64 * self.lane_h
+    }
+
+    /// The top of group `g`'s markers under partition `p`, a little below the lane's start so
+    /// that they do not touch the cells above.
     pub fn lane_top(&self, p: usize, g: usize) -> f64 {
-        self.cell_top(p) + self.cell_h + 2.0 + g as f64 * self.lane_h
+        self.lane_start(p, g) + 2.0
     }
 
     /// The partition and group of the lane at (`x`, `y`), of `groups` groups: a lane spans the
@@ -107,7 +113,7 @@ impl Layout {
             return None;
         }
         let p = ((y - TOP) / self.row_h) as usize;
-        let into_lanes = y - self.cell_top(p) - self.cell_h;
+        let into_lanes = y - self.lane_start(p, 0);
         let g = (into_lanes / self.lane_h) as usize;
         (into_lanes >= 0.0 && g < groups).then_some((p, g))
     }

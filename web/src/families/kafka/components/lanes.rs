@@ -38,9 +38,10 @@ fn group_lanes(
         let end = snapshot.partitions[p].log_end_offset;
         let top = layout.lane_top(p, g);
         let (processed_x, is_behind) = layout.offset_x(progress.processed, end);
+        let start = layout.lane_start(p, g);
         put(
             &mut processed,
-            format_args!("M{} {}V{}", N(processed_x), N(top - 2.0), N(top + size)),
+            format_args!("M{} {}V{}", N(processed_x), N(start), N(top + size)),
         );
         triangle(
             &mut committed,

@@ -95,7 +95,7 @@ fn details(snapshot: &Snapshot, layout: &Layout, pointed: Pointed) -> Option<Tip
         }
         Pointed::Lane(p, g) => Some(Tip {
             text: lane_details(snapshot.groups.get(g)?, p)?,
-            target: [LOG_X, layout.lane_top(p, g) - 2.0, LOG_W, layout.lane_h],
+            target: [LOG_X, layout.lane_start(p, g), LOG_W, layout.lane_h],
             under_first: true,
         }),
     }
