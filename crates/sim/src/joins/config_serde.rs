@@ -6,6 +6,7 @@
 use super::config::{
     IntervalConfig, JoinConfig, Outer, TemporalConfig, TemporalTime, TopKConfig, MAX_K,
 };
+use crate::replay::share::typed_tree::from_tree;
 use crate::window::WindowSpec;
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
@@ -55,7 +56,7 @@ impl Fields {
     /// The field `name`, read as `T`; its absence or a wrong type names the field.
     fn take<T: DeserializeOwned, E: de::Error>(&mut self, name: &'static str) -> Result<T, E> {
         let value = self.0.remove(name).ok_or_else(|| E::missing_field(name))?;
-        serde_json::from_value(value).map_err(|error| E::custom(format!("{name}: {error}")))
+        from_tree(value).map_err(|error| E::custom(format!("{name}: {error}")))
     }
 
     /// A string field that must be one of `allowed`.

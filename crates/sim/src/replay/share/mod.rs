@@ -23,6 +23,7 @@ mod inflate;
 pub mod json_tree;
 pub mod patch;
 pub mod query;
+pub mod typed_tree;
 
 pub use json_tree::{nearest_double, ReadDecimal};
 
@@ -32,6 +33,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
+use typed_tree::{from_tree, TreeError};
 
 /// The link format this build writes.
 pub const LINK_FORMAT_VERSION: u32 = 2;
@@ -65,7 +67,7 @@ where
     // What a reader of the link will rebuild: the base's tree with the changes applied.
     let mut rebuilt = base_json;
     let reproduces = patch::apply(&mut rebuilt, &changes).is_ok()
-        && T::deserialize(rebuilt).is_ok_and(|decoded| decoded == *value);
+        && from_tree::<T>(rebuilt).is_ok_and(|decoded| decoded == *value);
     if reproduces {
         pack_changes(&changes)
     } else {
@@ -101,7 +103,7 @@ where
             value
         }
     };
-    T::deserialize(tree).map_err(malformed)
+    from_tree(tree).map_err(malformed)
 }
 
 fn read_tree(json: &[u8], read_decimal: ReadDecimal) -> Result<Value, ShareError> {
@@ -161,12 +163,9 @@ fn unpack(link: &str) -> Result<(u32, Vec<u8>), ShareError> {
     Ok((version, json))
 }
 
-fn malformed(e: serde_json::Error) -> ShareError {
+fn malformed(e: TreeError) -> ShareError {
     // serde's message quotes the offending value, which a crafted link can make huge.
-    unreadable(&format!(
-        "its scenario is malformed ({})",
-        shorten(&e.to_string())
-    ))
+    unreadable(&format!("its scenario is malformed ({})", shorten(&e.0)))
 }
 
 /// The one sentence every unreadable link gets, with the reason.
