@@ -543,7 +543,7 @@ impl<F: LessonFamily> Playground<F> {
             self.finish_rebuild(rebuild.finish_now());
             return true;
         }
-        rebuild.arm(&self.on_rebuild);
+        rebuild.build_next_slice(&self.on_rebuild);
         self.rebuild = Some(rebuild);
         // Nothing to draw yet: the notice comes once the build has taken a while.
         false

@@ -11,12 +11,18 @@
 //! the clock holds (a playing lesson plays on after it); another knob change applies on top of
 //! it (or, going back to the setting on screen, ends it); anything else the learner does first
 //! finishes the build at once, so every other action meets a settled run.
+//!
+//! The slices after the first run in their timer's own task, outside Yew's scheduler, which
+//! gives the browser a turn once it has run 16 ms: a slice run inside it used that time up,
+//! and the finished run's picture was cut in two, part painted a frame before the rest.
 
 use super::family::{Edit, LessonFamily, Scenario};
 use super::kept_runs;
 use super::test_hooks::now_ms;
 use crate::platform::browser::emit_after;
 use gloo_timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
 use streamlab_sim::family::timeline::{slice_ms_toward, Timeline};
 use streamlab_sim::family::{ScenarioError, Simulation};
 use yew::Callback;
@@ -37,11 +43,15 @@ const PROGRESS_EVERY_MS: f64 = 250.0;
 
 pub struct Rebuild<F: LessonFamily> {
     scenario: Scenario<F>,
-    timeline: Timeline<F::Sim>,
+    /// The run being built. The next slice's timer holds it weakly ([`Rebuild::build_next_slice`]),
+    /// so the rebuild always holds the one strong reference and can take it back whole.
+    timeline: Rc<RefCell<Timeline<F::Sim>>>,
     /// Whether the run was taken from the page's kept runs (prepared or left earlier).
     from_kept: bool,
     /// Where the build started: 0, or how far the kept run had been built.
     from_ms: u64,
+    /// How far the run had been built at the last slice: what the notice shows.
+    built_ms: u64,
     target_ms: u64,
     /// The change that asked for it, whose nearby steps are prepared once it is done.
     edit: Edit<Scenario<F>>,
@@ -77,7 +87,8 @@ impl<F: LessonFamily> Rebuild<F> {
         Ok(Self {
             scenario,
             from_ms: timeline.position_ms(),
-            timeline,
+            built_ms: timeline.position_ms(),
+            timeline: Rc::new(RefCell::new(timeline)),
             from_kept,
             target_ms,
             edit,
@@ -89,10 +100,7 @@ impl<F: LessonFamily> Rebuild<F> {
     /// Builds for up to `budget_ms` of wall time; returns whether the run is there.
     pub fn work(&mut self, budget_ms: f64) -> bool {
         self.timer = None;
-        let deadline_ms = now_ms() + budget_ms;
-        let slice_ms = slice_ms_toward(self.target_ms);
-        self.timeline
-            .advance_in_slices(self.target_ms, slice_ms, || now_ms() < deadline_ms)
+        build_for(&mut self.timeline.borrow_mut(), self.target_ms, budget_ms)
     }
 
     /// Builds what is left in one go, for an action that needs the settled run now.
@@ -101,12 +109,13 @@ impl<F: LessonFamily> Rebuild<F> {
         self.built()
     }
 
-    /// A slice of work: whether the run is there ([`Rebuild::built`] then takes it); if not,
-    /// its next slice is asked of `wake`.
+    /// Whether the run is there ([`Rebuild::built`] then takes it); if not, its next slice is
+    /// built, and `wake` emitted after it ([`Rebuild::build_next_slice`]).
     pub fn slice(&mut self, wake: &Callback<()>) -> bool {
-        let done = self.work(SLICE_BUDGET_MS);
+        self.built_ms = self.timeline.borrow().position_ms();
+        let done = self.built_ms >= self.target_ms;
         if !done {
-            self.arm(wake);
+            self.build_next_slice(wake);
         }
         done
     }
@@ -114,6 +123,20 @@ impl<F: LessonFamily> Rebuild<F> {
     /// Asks `wake` for the next slice, after the page has had its turn.
     pub fn arm(&mut self, wake: &Callback<()>) {
         self.timer = Some(emit_after(0, wake));
+    }
+
+    /// Builds the next slice in a task of its own after the page has had its turn, then emits
+    /// `wake`. The slice runs before Yew's scheduler starts, so the picture of a run it
+    /// finishes is drawn with the scheduler's whole turn, in the same task.
+    pub fn build_next_slice(&mut self, wake: &Callback<()>) {
+        let (run, target_ms, wake) = (Rc::downgrade(&self.timeline), self.target_ms, wake.clone());
+        let build_then_wake = Callback::from(move |()| {
+            if let Some(timeline) = run.upgrade() {
+                build_for(&mut timeline.borrow_mut(), target_ms, SLICE_BUDGET_MS);
+            }
+            wake.emit(());
+        });
+        self.timer = Some(emit_after(0, &build_then_wake));
     }
 
     /// Whether the notice is due to be drawn or brought up to date (and from now on counts
@@ -135,7 +158,7 @@ impl<F: LessonFamily> Rebuild<F> {
     /// The scenario, for a further change on top of it; the run built so far joins the page's
     /// kept runs, so going back to this setting continues it rather than starting again.
     pub fn into_scenario(self) -> Scenario<F> {
-        kept_runs::keep(self.timeline);
+        kept_runs::keep(run_of(self.timeline));
         self.scenario
     }
 
@@ -146,16 +169,80 @@ impl<F: LessonFamily> Rebuild<F> {
 
     /// How far the run has been built, and where it is going.
     pub fn progress_ms(&self) -> (u64, u64) {
-        (self.timeline.position_ms(), self.target_ms)
+        (self.built_ms, self.target_ms)
     }
 
     /// The finished run, with the scenario and the change it was built for.
     pub fn built(self) -> Built<F> {
         Built {
             scenario: self.scenario,
-            timeline: self.timeline,
+            timeline: run_of(self.timeline),
             from_kept: self.from_kept,
             edit: self.edit,
         }
+    }
+}
+
+/// The run out of its rebuild, whose reference is the one strong one (a slice's timer holds a
+/// weak one, and upgrades it only while it runs), so this never fails.
+fn run_of<W>(timeline: Rc<RefCell<W>>) -> W {
+    Rc::into_inner(timeline).unwrap().into_inner()
+}
+
+/// Builds `timeline` toward `target_ms` for up to `budget_ms` of wall time; returns whether
+/// it got there.
+fn build_for<W: Simulation>(timeline: &mut Timeline<W>, target_ms: u64, budget_ms: f64) -> bool {
+    let deadline_ms = now_ms() + budget_ms;
+    let slice_ms = slice_ms_toward(target_ms);
+    timeline.advance_in_slices(target_ms, slice_ms, || now_ms() < deadline_ms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::kafka::KafkaFamily;
+    use crate::platform::browser::tests::sleep_ms;
+    use std::cell::Cell;
+    use streamlab_sim::kafka::{Scenario as KafkaScenario, World};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    async fn the_slices_are_built_by_their_timers_into_the_run_a_page_would_build() {
+        // A scenario of its own: the page's kept runs are shared by every test.
+        let mut scenario = KafkaScenario::default();
+        scenario.topic.partitions = 13;
+        let target_ms = 240_000;
+        let unchanged = Edit::new(|_: &mut KafkaScenario| {});
+        let mut rebuild = Rebuild::<KafkaFamily>::start(scenario.clone(), target_ms, unchanged)
+            .unwrap_or_else(|_| panic!("the scenario runs"));
+        let wakes = Rc::new(Cell::new(0));
+        let wake = {
+            let wakes = wakes.clone();
+            Callback::from(move |()| wakes.set(wakes.get() + 1))
+        };
+        assert!(
+            !rebuild.slice(&wake),
+            "nothing is built before its timer runs"
+        );
+        let mut shown_ms = Vec::new();
+        for _ in 0..1_000 {
+            let seen = wakes.get();
+            while wakes.get() == seen {
+                sleep_ms(1).await;
+            }
+            if rebuild.slice(&wake) {
+                break;
+            }
+            shown_ms.push(rebuild.progress_ms().0);
+        }
+        assert!(
+            shown_ms.windows(2).all(|pair| pair[0] < pair[1]),
+            "{shown_ms:?}"
+        );
+        let built = rebuild.built().timeline;
+        let mut direct = Timeline::new(World::new(&scenario).unwrap_or_else(|_| panic!("runs")));
+        direct.seek(target_ms);
+        assert_eq!(built.position_ms(), target_ms);
+        assert_eq!(built.world().trace_hash(), direct.world().trace_hash());
     }
 }
