@@ -274,6 +274,7 @@ fn wrong_type(found: &Value, expected: &dyn de::Expected) -> TreeError {
     de::Error::invalid_type(unexpected(found), expected)
 }
 
+/// An enum written as an object of other than one field.
 fn not_one_field() -> TreeError {
     de::Error::invalid_value(Unexpected::Map, &"map with a single key")
 }
@@ -341,6 +342,8 @@ impl<'de> MapAccess<'de> for Fields {
             return Ok(None);
         };
         self.value = Some(value);
+        // Read as a string only: serde_json would also read a number out of a key, but no
+        // scenario keys a map by number (the test over every preset would say otherwise).
         let name: StringDeserializer<TreeError> = name.into_deserializer();
         seed.deserialize(name).map(Some)
     }
