@@ -68,6 +68,15 @@ pub fn from_tree<T: DeserializeOwned>(tree: Value) -> Result<T, TreeError> {
 /// A tree (or a part of one) being read.
 struct Tree(Value);
 
+/// `Deserializer` methods that read their kind the way another one does.
+macro_rules! read_as {
+    ($reader:ident: $($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
+            self.$reader(visitor)
+        }
+    )*};
+}
+
 impl<'de> Deserializer<'de> for Tree {
     type Error = TreeError;
 
@@ -188,50 +197,9 @@ impl<'de> Deserializer<'de> for Tree {
     // Every number reads as a number does, whatever its width; a string, a unit struct, a
     // tuple as their kind does (the visitor names a wrong one); the rest as anything.
     serde::forward_to_deserialize_any! { i128 u128 char bytes byte_buf }
-
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_u64(visitor)
-    }
-
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_u64(visitor)
-    }
-
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_u64(visitor)
-    }
-
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_u64(visitor)
-    }
-
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_u64(visitor)
-    }
-
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_u64(visitor)
-    }
-
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_u64(visitor)
-    }
-
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_u64(visitor)
-    }
-
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_u64(visitor)
-    }
-
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_string(visitor)
-    }
-
-    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, TreeError> {
-        self.deserialize_string(visitor)
-    }
+    read_as!(deserialize_u64: deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_f32 deserialize_f64);
+    read_as!(deserialize_string: deserialize_str deserialize_identifier);
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
