@@ -298,7 +298,17 @@ test('a page opened paused rehearses a knob change unseen: the same picture, and
 test('the learner acting before the rehearsal ends it ends it for good', { timeout: 180_000 }, async () => {
   const visit = await openStormAtFiftyMinutes();
   const { page } = visit;
-  await seek(page, 2_950_000);
+  // The scrubber moved in the same task as the check that the rehearsal is still under way,
+  // as a learner's drag would move it (the page takes the seek before any timer of its own).
+  const underWay = await page.evaluate((ms) => {
+    const building = window.__streamlab.runStarts().rehearsed === 0;
+    const scrubber = document.querySelector('.scrubber-input');
+    scrubber.value = String(ms);
+    scrubber.dispatchEvent(new Event('input', { bubbles: true }));
+    return building;
+  }, 2_950_000);
+  assert.ok(underWay, 'the seek comes while the rehearsal is under way');
+  await page.waitForFunction((t) => window.__streamlab.simMs() === t, 2_950_000);
   // Twice as long as the whole rehearsal took on the page above: long enough to have finished.
   await page.waitForTimeout(Math.max(3_000, 2 * rehearsalMs));
   assert.equal(await rehearsed(page), 0, 'nothing rehearsed after a seek');
