@@ -62,8 +62,57 @@ impl Layout {
         let key_length = first_special_byte(rest)?;
         let (key, rest) = rest.split_at(key_length);
         let digits = rest.strip_prefix(self.middle)?.strip_suffix(b"}")?;
-        Some((key, natural(digits)?))
+        // The line up to the time's last digit: with the opening and the middle, at least
+        // seventeen bytes, so its last sixteen can be read as two words.
+        let until_digits_end = &line[..line.len() - 1];
+        Some((key, natural_at_end(until_digits_end, digits.len())?))
     }
+}
+
+/// The last `count` bytes of `text` as a non-negative integer, as [`natural`] reads them; up to
+/// sixteen digits (a time in epoch milliseconds has thirteen) are read eight at a time
+/// ([`eight_digits`]) when `text` holds sixteen bytes.
+fn natural_at_end(text: &[u8], count: usize) -> Option<i64> {
+    let digits = &text[text.len() - count..];
+    // A first digit 0 is the number 0 alone, or a leading zero: `natural` tells which.
+    if count == 0 || count > 16 || text.len() < 16 || digits[0] == b'0' {
+        return natural(digits);
+    }
+    let word = |from_end: usize| {
+        let start = text.len() - from_end;
+        text[start..start + 8].try_into().expect("eight bytes")
+    };
+    if count <= 8 {
+        return eight_digits(word(8), count);
+    }
+    let high = eight_digits(word(16), count - 8)?;
+    Some(high * 100_000_000 + eight_digits(word(8), 8)?)
+}
+
+/// The last `count` (1 to 8) bytes of `word` as a decimal number, if they are all digits.
+///
+/// Reading a time digit by digit is a chain of multiplications each waiting on the one
+/// before; this reads them at once (the bytes before the digits are taken as zeros, then
+/// neighbouring digits are combined in pairs, pairs in fours and fours in the eight).
+fn eight_digits(word: [u8; 8], count: usize) -> Option<i64> {
+    const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
+    const HIGH_NIBBLES: u64 = u64::from_le_bytes([0xF0; 8]);
+    const SIXES: u64 = u64::from_le_bytes([0x06; 8]);
+    const THREES: u64 = u64::from_le_bytes([0x33; 8]);
+    // The digits are the high bytes of the little-endian word; the low ones become '0'.
+    let before = (1u64 << (8 * (8 - count))) - 1;
+    let word = (u64::from_le_bytes(word) & !before) | (ZEROS & before);
+    // A byte is a digit when it is 0x30..=0x3F and still below 0x40 once six is added (a
+    // byte whose addition carries into the next one is not a digit itself, so it fails here).
+    let high = word & HIGH_NIBBLES;
+    let high_after_six = word.wrapping_add(SIXES) & HIGH_NIBBLES;
+    if high | (high_after_six >> 4) != THREES {
+        return None;
+    }
+    let pairs = ((word & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(10 << 8 | 1)) >> 8;
+    let fours = ((pairs & 0x00FF_00FF_00FF_00FF).wrapping_mul(100 << 16 | 1)) >> 16;
+    let eight = ((fours & 0x0000_FFFF_0000_FFFF).wrapping_mul(10_000 << 32 | 1)) >> 32;
+    Some(eight as i64)
 }
 
 /// Reads a plain line token by token, whatever its whitespace and member order.

@@ -345,3 +345,42 @@ proptest! {
         prop_assert_eq!(super::first_special_byte(&bytes), expected);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn a_time_at_a_lines_end_reads_as_digit_by_digit(
+        before in proptest::collection::vec(any::<u8>(), 0..20),
+        digits in proptest::collection::vec(
+            prop_oneof![4 => b'0'..=b'9', 1 => any::<u8>()], 1..20),
+    ) {
+        let mut text = before;
+        text.extend_from_slice(&digits);
+        prop_assert_eq!(super::natural_at_end(&text, digits.len()), super::natural(&digits));
+    }
+}
+
+#[test]
+fn eight_digits_read_every_length_and_refuse_a_byte_beside_the_digit_range() {
+    for count in 1..=8 {
+        let digits = &b"98765432"[8 - count..];
+        let mut word = *b"\", \"x\": ";
+        word[8 - count..].copy_from_slice(digits);
+        let expected: i64 = std::str::from_utf8(digits).unwrap().parse().unwrap();
+        assert_eq!(
+            super::eight_digits(word, count),
+            Some(expected),
+            "{count} digits"
+        );
+        for odd in [b'/', b':', 0xFA, 0xFF, b'0' + 0x80] {
+            let mut word = word;
+            word[7] = odd;
+            assert_eq!(
+                super::eight_digits(word, count),
+                None,
+                "{count} digits ending in {odd:#x}"
+            );
+        }
+    }
+}
