@@ -59,6 +59,7 @@ impl PartitionLog {
     }
 
     /// The offset the next appended record will get.
+    #[inline(always)]
     pub fn log_end_offset(&self) -> u64 {
         self.open_base_offset() + self.open.len() as u64
     }
@@ -84,6 +85,7 @@ impl PartitionLog {
         self.open.len()
     }
 
+    #[inline(always)]
     fn open_base_offset(&self) -> u64 {
         self.base_offset + (self.sealed.len() * CHUNK_RECORDS) as u64
     }
@@ -95,6 +97,7 @@ impl PartitionLog {
 
     /// Records from `from` (held, at or after `base_offset`) up to `to` or the end of the
     /// chunk holding `from`, whichever comes first.
+    #[inline(always)]
     fn contiguous(&self, from: u64, to: u64) -> &[Record] {
         let index = (from - self.base_offset) as usize;
         let (chunk, within) = (index / CHUNK_RECORDS, index % CHUNK_RECORDS);
@@ -162,7 +165,10 @@ impl PartitionLog {
         offset
     }
 
-    /// The record at `offset`, if it is still in the log.
+    /// The record at `offset`, if it is still in the log. Inlined by hand, like the offsets
+    /// and the chunk lookup under it: the size build calls small functions instead, and these
+    /// run several times per record.
+    #[inline(always)]
     pub fn get(&self, offset: u64) -> Option<&Record> {
         if offset < self.log_start_offset || offset >= self.log_end_offset() {
             return None;
@@ -280,14 +286,17 @@ pub struct Retention {
 #[derive(Clone, Debug)]
 pub struct Topic {
     pub name: String,
-    pub partitions: Vec<PartitionLog>,
+    /// A boxed slice, not a `Vec`: the site builds the core for size (opt-level "z"), where
+    /// indexing a `Vec` is a call, and every record is looked up here by partition; a slice's
+    /// indexing is built into the language.
+    pub partitions: Box<[PartitionLog]>,
 }
 
 impl Topic {
     pub fn new(name: &str, partition_count: u32) -> Self {
         Self {
             name: name.to_string(),
-            partitions: vec![PartitionLog::default(); partition_count as usize],
+            partitions: vec![PartitionLog::default(); partition_count as usize].into_boxed_slice(),
         }
     }
 

@@ -25,7 +25,10 @@ impl Group {
             None if action == MemberAction::Start => {
                 let mut member = Member::new(member_id.into(), now_ms);
                 member.liveness = Liveness::Stopped;
-                self.members.push(member);
+                // Rare (a scheduled start of a new id): the slice is rebuilt one longer.
+                let mut members = std::mem::take(&mut self.members).into_vec();
+                members.push(member);
+                self.members = members.into_boxed_slice();
                 self.members.len() - 1
             }
             // A reset is the group's business, whoever runs the tool.

@@ -272,16 +272,28 @@ impl Group {
         });
     }
 
-    /// Completes the rebalance once every member has rejoined or the timeout has passed.
+    /// Completes the rebalance once every member has rejoined or the timeout has passed. Runs
+    /// every tick and finds no rebalance on most: only that check is inlined, so a quiet tick
+    /// does not call into the work behind it.
+    #[inline(always)]
     pub(crate) fn try_complete_rebalance(
         &mut self,
         now_ms: u64,
         topic: &Topic,
         sink: &mut StepSink,
     ) {
-        let Some(rebalance) = self.rebalance else {
-            return;
-        };
+        if let Some(rebalance) = self.rebalance {
+            self.complete_rebalance_if_due(rebalance, now_ms, topic, sink);
+        }
+    }
+
+    fn complete_rebalance_if_due(
+        &mut self,
+        rebalance: Rebalance,
+        now_ms: u64,
+        topic: &Topic,
+        sink: &mut StepSink,
+    ) {
         let all_joined = self.members.iter().filter(|m| m.in_group).all(|m| m.joined);
         let due = now_ms >= rebalance.deadline_ms || (!rebalance.initial && all_joined);
         if !due {

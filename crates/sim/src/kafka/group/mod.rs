@@ -169,9 +169,11 @@ pub struct Group {
     pub state: GroupState,
     /// Bumped on every completed rebalance (Kafka's generation id).
     pub generation: u32,
-    pub members: Vec<Member>,
+    /// Boxed slices, not `Vec`s, like the topic's partitions: see [`crate::kafka::topic::Topic`].
+    /// A member is added only by a scheduled start of a new id, which rebuilds the slice.
+    pub members: Box<[Member]>,
     /// Progress per partition, indexed by partition number.
-    pub partitions: Vec<PartitionProgress>,
+    pub partitions: Box<[PartitionProgress]>,
     /// Records processed by the group, duplicates included.
     pub processed_total: u64,
     /// Records processed more than once (whether the sink applied the repeat or not).
@@ -273,7 +275,7 @@ impl Group {
             state: GroupState::Empty,
             generation: 0,
             members,
-            partitions: vec![progress; partition_count as usize],
+            partitions: vec![progress; partition_count as usize].into_boxed_slice(),
             processed_total: 0,
             duplicates_total: 0,
             out_of_produced_order: 0,
@@ -404,10 +406,14 @@ impl Group {
         self.partitions.iter().map(|p| p.lost_to_deletion).sum()
     }
 
-    /// The earliest tick at which something in the group has work.
+    /// The earliest tick at which something in the group has work. Asked on most ticks: a
+    /// plain loop, since an iterator chain's adapters stay calls in the size build.
     pub fn next_activity_ms(&self) -> u64 {
-        let members = (0..self.members.len()).map(|m| self.member_next_activity_ms(m));
-        members.fold(self.membership_due_ms, u64::min)
+        let mut earliest_ms = self.membership_due_ms;
+        for m in 0..self.members.len() {
+            earliest_ms = earliest_ms.min(self.member_next_activity_ms(m));
+        }
+        earliest_ms
     }
 }
 
