@@ -29,7 +29,7 @@ pub fn key_bytes(index: u32) -> Vec<u8> {
 #[derive(Clone, Debug)]
 pub struct Producer {
     rate_per_s: u32,
-    linger_ms: u64,
+    linger_ms: u32,
     /// Records sent so far; record `sent` is the next one.
     sent: u64,
     /// The Zipf law's key draw.
@@ -51,7 +51,7 @@ impl Producer {
             .collect();
         Self {
             rate_per_s: config.rate_per_s,
-            linger_ms: u64::from(config.linger_ms),
+            linger_ms: config.linger_ms,
             sent: 0,
             keys: KeyDraw::new(zipf_cdf(config.key_count, config.key_skew)),
             key_partition,
@@ -86,7 +86,7 @@ impl Producer {
     pub fn next_append_ms(&self) -> u64 {
         self.in_flight
             .front()
-            .map_or(u64::MAX, |(_, r)| r.append_ms)
+            .map_or(u64::MAX, |(_, r)| r.append_ms())
     }
 
     /// Sends every record due at or before `now_ms` into the buffer.
@@ -101,7 +101,7 @@ impl Producer {
             let record = Record {
                 key,
                 send_ms,
-                append_ms: send_ms + self.linger_ms,
+                linger_ms: self.linger_ms,
             };
             self.in_flight.push_back((partition, record));
             self.sent += 1;
@@ -118,7 +118,7 @@ impl Producer {
     ) {
         // Linger is the same for every record, so the buffer is already in append order.
         while let Some(&(partition, record)) = self.in_flight.front() {
-            if record.append_ms > now_ms {
+            if record.append_ms() > now_ms {
                 break;
             }
             self.in_flight.pop_front();
@@ -211,7 +211,7 @@ mod tests {
         for (partition, offset, key) in seen {
             assert_eq!(partition, partition_for_key(&key_bytes(key), 6));
             let record = topic.partitions[partition as usize].get(offset).unwrap();
-            assert_eq!(record.append_ms, record.send_ms + 5);
+            assert_eq!(record.append_ms(), record.send_ms + 5);
         }
     }
 

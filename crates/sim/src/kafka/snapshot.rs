@@ -254,7 +254,7 @@ fn record_view(offset: u64, record: &Record) -> RecordView {
         offset,
         key: (record.key != NULL_KEY).then_some(record.key),
         send_ms: record.send_ms,
-        append_ms: record.append_ms,
+        append_ms: record.append_ms(),
     }
 }
 

@@ -78,7 +78,7 @@ pub fn time_lag_ms(group: &Group, topic: &Topic, now_ms: u64) -> u64 {
         .map(|(progress, log)| {
             let next = progress.processed.max(log.log_start_offset());
             log.get(next)
-                .map_or(0, |record| now_ms.saturating_sub(record.append_ms))
+                .map_or(0, |record| now_ms.saturating_sub(record.append_ms()))
         })
         .max()
         .unwrap_or(0)

@@ -114,7 +114,7 @@ fn advance_committed<T: Copy>(
 /// The first offset of `log` whose record was appended at or after `at_ms`.
 fn offset_for_time(log: &PartitionLog, at_ms: u64) -> u64 {
     let records = log.range(log.log_start_offset(), log.log_end_offset());
-    log.log_start_offset() + records.partition_point(|r| r.append_ms < at_ms) as u64
+    log.log_start_offset() + records.partition_point(|r| r.append_ms() < at_ms) as u64
 }
 
 impl Group {
