@@ -483,3 +483,30 @@ fn expand_schedule(
     crate::replay::sort::sort_by_key(&mut expanded, |a| a.at_ms);
     expanded
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The world runs only the ticks where something has work; every tick it skips must be
+    /// one where nothing would have happened.
+    #[test]
+    fn the_world_skips_only_ticks_where_nothing_happens() {
+        let mut world = World::new(&Scenario::default()).unwrap();
+        let mut skipped = 0;
+        while world.now_ms < 30_000 {
+            // As `advance_to` asks it: "now" means "the next millisecond".
+            let next_ms = world.next_activity_ms().max(world.now_ms + 1);
+            if next_ms > world.now_ms + 1 {
+                let mut ticked = world.clone();
+                ticked.tick(world.now_ms + 1);
+                assert_eq!(ticked.trace_hash().finish(), world.trace_hash().finish());
+                assert_eq!(ticked.events().len(), world.events().len());
+                skipped += next_ms - world.now_ms - 1;
+            }
+            world.tick(next_ms);
+        }
+        // The default lesson sends every 5 ms and its members wake on the same grid.
+        assert!(skipped > 20_000, "{skipped} ms skipped");
+    }
+}
