@@ -18,8 +18,11 @@
 //!   processed plus lost plus waiting, and a broker never loses one.
 //! * Kinesis shards never accept more than their limits in a second.
 //! * Events are in time order and never ahead of the clock.
+//! * The due time the world keeps for each reader lane is the one the lane gives now (a lane
+//!   whose steps a tick skipped must have had nothing to do).
 
 use super::kinesis::{SHARD_BYTES_PER_S, SHARD_RECORDS_PER_S};
+use super::lane_dues::LaneDues;
 use super::world::QueuesWorld;
 
 /// How far the run had got when the latest tick began.
@@ -45,7 +48,20 @@ pub(crate) fn check(world: &QueuesWorld) -> Result<(), String> {
     check_share_group(world)?;
     check_queue(world)?;
     check_pipes(world)?;
-    check_kinesis(world)
+    check_kinesis(world)?;
+    check_lane_dues(world)
+}
+
+/// The kept due times are the lanes' own.
+fn check_lane_dues(world: &QueuesWorld) -> Result<(), String> {
+    let fresh = LaneDues::of(world);
+    if world.lane_dues != fresh {
+        return Err(format!(
+            "the reader lanes' kept due times {:?} are not what the lanes say, {fresh:?}",
+            world.lane_dues
+        ));
+    }
+    Ok(())
 }
 
 /// Every record due by now has gone into the topic, the queue or the stream.
@@ -321,6 +337,14 @@ mod tests {
         let holder = group.locks[0].member as usize;
         group.members[holder].holds_lock = false;
         assert!(check(&world).unwrap_err().contains("lock batches"));
+    }
+
+    #[test]
+    fn a_lane_due_time_kept_stale_is_caught() {
+        let mut world = QueuesWorld::new(QueuesScenario::default()).unwrap();
+        world.advance_to(2_000);
+        world.lane_dues.queue = Some(1);
+        assert!(check(&world).unwrap_err().contains("kept due times"));
     }
 
     #[test]

@@ -53,6 +53,7 @@ pub mod events;
 mod invariants;
 pub mod kinesis;
 pub mod knobs;
+mod lane_dues;
 pub mod order;
 pub mod pipes;
 mod presets;

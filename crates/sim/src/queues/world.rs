@@ -13,6 +13,7 @@ use super::consumer_group::ConsumerGroupLane;
 use super::events::{InversionCause, PipeKind, QueuesEvent, QueuesEventKind, Reader};
 use super::invariants::TickMarks;
 use super::kinesis::KinesisLane;
+use super::lane_dues::{LaneDues, LaneRuns};
 use super::order::Completion;
 use super::pipes::PipeLane;
 use super::queue::{QueueLane, QueueNews};
@@ -93,6 +94,8 @@ pub struct QueuesWorld {
     pub(crate) queue: Option<QueueLane>,
     pub(crate) pipes: Vec<PipeLane>,
     pub(crate) kinesis: Option<KinesisLane>,
+    /// The reader lanes' own next due times, kept between ticks (see `lane_dues`).
+    pub(crate) lane_dues: LaneDues,
     crash_pending: bool,
     restart_at_ms: Option<u64>,
     late_pending: bool,
@@ -126,6 +129,7 @@ impl QueuesWorld {
                 .map(|&kind| PipeLane::new(kind, &scenario))
                 .collect(),
             kinesis: (scenario.mode == Mode::Kinesis).then(|| KinesisLane::new(&scenario)),
+            lane_dues: LaneDues::default(),
             crash_pending: scenario.crash.enabled && scenario.mode != Mode::Kinesis,
             restart_at_ms: None,
             late_pending: readers && scenario.late_reader.enabled,
@@ -145,6 +149,7 @@ impl QueuesWorld {
             scenario,
         };
         world.assign_at_start();
+        world.lane_dues = LaneDues::of(&world);
         Ok(world)
     }
 
@@ -274,13 +279,7 @@ impl QueuesWorld {
         let repartition = self.repartition_pending.then_some(s.repartition.at_ms);
         let crash = self.crash_pending.then_some(s.crash.at_ms);
         let late = self.late_pending.then_some(s.late_reader.start_ms);
-        let lanes = [
-            self.consumer_group.as_ref().and_then(|g| g.due_ms()),
-            self.share_group.as_ref().and_then(|g| g.due_ms()),
-            self.queue
-                .as_ref()
-                .and_then(|q| q.due_ms(s.queue.consumer_timeout_ms)),
-        ];
+        let lanes = self.lane_dues.as_array();
         let pipes = self
             .pipes
             .iter()
@@ -305,12 +304,20 @@ impl QueuesWorld {
     fn run_tick(&mut self) {
         let now = self.now_ms;
         self.tick = TickMarks::at_start_of(self);
+        // A lane's timers, removals and completions wait only on time and on the scheduled
+        // actions; an arriving record can only give its idle consumers something to start.
+        let scheduled = self.scheduled_at(now);
+        let due = self.lane_dues.runs_at(now, scheduled);
+        let runs = self
+            .lane_dues
+            .runs_at(now, scheduled || self.arrival_at(now));
         self.scheduled(now);
-        self.remove_expired_members(now);
+        self.remove_expired_members(now, due);
         self.produce(now);
-        self.timers(now);
-        self.complete(now);
-        self.start(now);
+        self.timers(now, due);
+        self.complete(now, due);
+        self.start(now, runs);
+        self.lane_dues = LaneDues::of_lanes(self, runs, self.lane_dues);
         self.tick_pipes(now);
         self.look_back(now);
         self.watch_backlogs();
@@ -318,6 +325,23 @@ impl QueuesWorld {
             self.sample(now);
             self.next_sample_ms += SAMPLE_INTERVAL_MS;
         }
+    }
+
+    /// Whether a scheduled action (new partitions, the crash, the restart) applies at `now`.
+    fn scheduled_at(&self, now: u64) -> bool {
+        let s = &self.scenario;
+        (self.repartition_pending && now >= s.repartition.at_ms)
+            || (self.crash_pending && now >= s.crash.at_ms)
+            || self.restart_at_ms.is_some_and(|at| at <= now)
+    }
+
+    /// Whether a record arrives in the topic (and the queue) at `now`.
+    fn arrival_at(&self, now: u64) -> bool {
+        self.pipes.is_empty()
+            && self
+                .records
+                .get(self.arrived)
+                .is_some_and(|r| r.at_ms <= now)
     }
 
     fn tell(&mut self, kind: QueuesEventKind) {
@@ -453,9 +477,9 @@ impl QueuesWorld {
         }
     }
 
-    fn remove_expired_members(&mut self, now: u64) {
+    fn remove_expired_members(&mut self, now: u64, runs: LaneRuns) {
         let session_timeout_ms = self.scenario.session_timeout_ms;
-        if let Some(group) = self.consumer_group.as_mut() {
+        if let Some(group) = self.consumer_group.as_mut().filter(|_| runs.consumer_group) {
             let removed = group.remove_expired(now);
             let assigned = (!removed.is_empty()).then(|| group.assign());
             for consumer in removed {
@@ -470,7 +494,7 @@ impl QueuesWorld {
             }
         }
         let records = Arc::clone(&self.records);
-        if let Some(group) = self.share_group.as_mut() {
+        if let Some(group) = self.share_group.as_mut().filter(|_| runs.share_group) {
             let (removed, news) = group.remove_expired(now, &self.scenario, &records, &self.logs);
             let assigned = (!removed.is_empty()).then(|| group.assign());
             for consumer in removed {
@@ -512,14 +536,14 @@ impl QueuesWorld {
     }
 
     /// Share-group locks that ran out, queue deliveries past `consumer_timeout`.
-    fn timers(&mut self, now: u64) {
+    fn timers(&mut self, now: u64, runs: LaneRuns) {
         let records = Arc::clone(&self.records);
-        if let Some(group) = self.share_group.as_mut() {
+        if let Some(group) = self.share_group.as_mut().filter(|_| runs.share_group) {
             let mut news = ShareNews::default();
             group.expire_locks(now, &self.scenario, &records, &self.logs, &mut news);
             self.tell_share_news(news);
         }
-        if let Some(queue) = self.queue.as_mut() {
+        if let Some(queue) = self.queue.as_mut().filter(|_| runs.queue) {
             let mut news = QueueNews::default();
             queue.check_timeouts(now, &self.scenario, &records, &mut news);
             self.tell_queue_news(news);
@@ -527,17 +551,17 @@ impl QueuesWorld {
     }
 
     /// The work that ends at `now`.
-    fn complete(&mut self, now: u64) {
+    fn complete(&mut self, now: u64, runs: LaneRuns) {
         let records = Arc::clone(&self.records);
         let trace = &mut self.trace.completions;
-        if let Some(group) = self.consumer_group.as_mut() {
+        if let Some(group) = self.consumer_group.as_mut().filter(|_| runs.consumer_group) {
             let mut fold = |seq| fold_completion(trace, lane_tag::CONSUMER_GROUP, seq, now);
             if let Some(first) = group.complete(now, &self.scenario, &records, &mut fold) {
                 self.tell_inversion(Reader::ConsumerGroup, first);
             }
         }
         let trace = &mut self.trace.completions;
-        if let Some(group) = self.share_group.as_mut() {
+        if let Some(group) = self.share_group.as_mut().filter(|_| runs.share_group) {
             let mut news = ShareNews::default();
             let mut fold = |seq| fold_completion(trace, lane_tag::SHARE_GROUP, seq, now);
             group.complete(
@@ -551,7 +575,7 @@ impl QueuesWorld {
             self.tell_share_news(news);
         }
         let trace = &mut self.trace.completions;
-        if let Some(queue) = self.queue.as_mut() {
+        if let Some(queue) = self.queue.as_mut().filter(|_| runs.queue) {
             let mut news = QueueNews::default();
             let mut fold = |seq| fold_completion(trace, lane_tag::QUEUE, seq, now);
             queue.complete(now, &self.scenario, &records, &mut news, &mut fold);
@@ -560,14 +584,14 @@ impl QueuesWorld {
     }
 
     /// Idle consumers take new work.
-    fn start(&mut self, now: u64) {
-        if let Some(group) = self.consumer_group.as_mut() {
+    fn start(&mut self, now: u64, runs: LaneRuns) {
+        if let Some(group) = self.consumer_group.as_mut().filter(|_| runs.consumer_group) {
             group.start(now, &self.scenario, &self.logs);
         }
-        if let Some(group) = self.share_group.as_mut() {
+        if let Some(group) = self.share_group.as_mut().filter(|_| runs.share_group) {
             group.start(now, &self.scenario, &self.logs);
         }
-        if let Some(queue) = self.queue.as_mut() {
+        if let Some(queue) = self.queue.as_mut().filter(|_| runs.queue) {
             queue.dispatch_and_start(now, &self.scenario);
         }
     }
