@@ -820,6 +820,25 @@ mod tests {
     use super::*;
     use crate::queues::presets::{queue_redelivery_reorders, share_group_scales_past_partitions};
 
+    /// Every reader finishes a record at the very instant its processing ends, though nothing
+    /// else happens then (the next record arrives a second later): the world ticks at each
+    /// lane's own due time, not only when records arrive.
+    #[test]
+    fn each_reader_completes_a_record_the_instant_its_processing_ends() {
+        let mut scenario = QueuesScenario::default();
+        scenario.producer.records_per_second = 1;
+        scenario.consumers = 1;
+        let mut world = QueuesWorld::new(scenario.clone()).expect("a valid scenario");
+        let first = world.records()[0];
+        let done_ms = first.at_ms + super::super::records::processing_ms(&scenario, 0, 1);
+        assert!(done_ms % 1_000 != 0, "not on a sample's instant: {done_ms}");
+        let completed = |world: &QueuesWorld| Reader::ALL.map(|r| world.completed_by(r));
+        world.advance_to(done_ms - 1);
+        assert_eq!(completed(&world), [Some(0); 3]);
+        world.advance_to(done_ms);
+        assert_eq!(completed(&world), [Some(1); 3]);
+    }
+
     /// The busy consumers a backlog event names are counted only when it is told, not at
     /// every tick: stepping the run a millisecond at a time, each event's count is the
     /// reader's at that instant.
