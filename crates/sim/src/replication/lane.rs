@@ -592,21 +592,18 @@ impl Lane {
         self.stats.offline_ms + open
     }
 
-    /// The replica logs' entries and the ledger's per-record tables, in shared chunks, which
-    /// every checkpoint of a run shares: counted once per run (by the last checkpoint, which
-    /// holds the most).
+    /// The replica logs' entries in shared chunks, which every checkpoint of a run shares:
+    /// counted once per run (by the last checkpoint, which holds the most).
     pub fn shared_size_hint_bytes(&self) -> usize {
         let entries: usize = (self.partitions.iter())
             .flat_map(|p| &p.reps)
             .map(|r| r.log.shared_entries())
             .sum();
-        entries * std::mem::size_of::<Entry>()
-            + self.ledger.shared_size_hint_bytes()
-            + self.events.shared_size_hint_bytes()
+        entries * std::mem::size_of::<Entry>() + self.events.shared_size_hint_bytes()
     }
 
-    /// Bytes the lane holds of its own, roughly (its replica logs' and ledger's open chunks,
-    /// not the shared ones).
+    /// Bytes the lane holds of its own, roughly (its replica logs' open chunks, not the
+    /// shared ones).
     pub fn size_hint_bytes(&self) -> usize {
         let logs: usize = self
             .partitions

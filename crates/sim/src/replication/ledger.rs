@@ -18,8 +18,6 @@
 //! judges such a record only once it has reached a broker or failed to (it *landed*), so a
 //! record still on the wire is not counted lost.
 
-use crate::replay::slots::SharedSlots;
-
 const ACKED: u8 = 1;
 const FAILED: u8 = 2;
 const LANDED: u8 = 4;
@@ -28,11 +26,8 @@ const CONSUMED: u8 = 8;
 /// Every record's fate in one lane.
 #[derive(Clone, Debug, Default)]
 pub struct Ledger {
-    /// Per record, in shared chunks: every checkpoint of a run clones the ledger, and the
-    /// records whose fate still changes are the few near the producer's frontier. Copied
-    /// whole, these tables were about a quarter of a ten-minute run.
-    flags: SharedSlots<u8>,
-    presence: SharedSlots<u16>,
+    flags: Vec<u8>,
+    presence: Vec<u16>,
     pub acknowledged: u64,
     pub failed: u64,
     pub acknowledged_then_lost: u64,
@@ -48,23 +43,14 @@ pub struct Ledger {
 impl Ledger {
     pub fn new(records: usize) -> Self {
         Self {
-            flags: SharedSlots::filled(records, 0),
-            presence: SharedSlots::filled(records, 0),
+            flags: vec![0; records],
+            presence: vec![0; records],
             ..Self::default()
         }
     }
 
     fn has(&self, record: u32, flag: u8) -> bool {
         self.flags[record as usize] & flag != 0
-    }
-
-    fn set_flag(&mut self, record: u32, flag: u8) {
-        let flags = self.flags[record as usize] | flag;
-        self.flags.set(record as usize, flags);
-    }
-
-    fn set_presence(&mut self, record: u32, presence: u16) {
-        self.presence.set(record as usize, presence);
     }
 
     /// Whether `record` counts as acknowledged and lost.
@@ -116,7 +102,7 @@ impl Ledger {
             Ok(found) => self.latencies[found].1 += 1,
             Err(place) => self.latencies.insert(place, (latency_ms, 1)),
         }
-        self.update(record, |l| l.set_flag(record, ACKED));
+        self.update(record, |l| l.flags[record as usize] |= ACKED);
     }
 
     /// The producer's callback reported an error.
@@ -125,12 +111,12 @@ impl Ledger {
             return;
         }
         self.failed += 1;
-        self.set_flag(record, FAILED);
+        self.flags[record as usize] |= FAILED;
     }
 
     /// The record reached a broker, or was refused by one, or died on the way.
     pub fn land(&mut self, record: u32) {
-        self.update(record, |l| l.set_flag(record, LANDED));
+        self.update(record, |l| l.flags[record as usize] |= LANDED);
     }
 
     /// The consumer read it.
@@ -139,25 +125,23 @@ impl Ledger {
             return;
         }
         self.consumed += 1;
-        self.update(record, |l| l.set_flag(record, CONSUMED));
+        self.update(record, |l| l.flags[record as usize] |= CONSUMED);
     }
 
     /// One more copy of `record` in the log that counts.
     pub fn add_copy(&mut self, record: u32) {
-        let presence = self.presence[record as usize];
-        if presence >= 1 {
+        if self.presence[record as usize] >= 1 {
             self.duplicates += 1;
         }
-        self.update(record, |l| l.set_presence(record, presence + 1));
+        self.update(record, |l| l.presence[record as usize] += 1);
     }
 
     /// One copy fewer.
     pub fn remove_copy(&mut self, record: u32) {
-        let presence = self.presence[record as usize];
-        if presence >= 2 {
+        if self.presence[record as usize] >= 2 {
             self.duplicates -= 1;
         }
-        self.update(record, |l| l.set_presence(record, presence - 1));
+        self.update(record, |l| l.presence[record as usize] -= 1);
     }
 
     /// The latency below which `per_mille`/1000 of the acknowledged records fall (the
@@ -183,25 +167,18 @@ impl Ledger {
         let records = 0..self.flags.len() as u32;
         let acked = records.clone().filter(|&r| self.has(r, ACKED)).count() as u64;
         let lost = records.clone().filter(|&r| self.lost(r)).count() as u64;
-        let duplicates = records
-            .clone()
-            .map(|r| u64::from(self.presence(r).saturating_sub(1)))
+        let duplicates = self
+            .presence
+            .iter()
+            .map(|&p| u64::from(p.saturating_sub(1)))
             .sum();
         let consumed_lost = records.filter(|&r| self.consumed_lost(r)).count() as u64;
         (acked, lost, duplicates, consumed_lost)
     }
 
-    /// Bytes this ledger holds of its own, roughly (the chunks near the frontier, not those
-    /// its clones share).
+    /// Bytes this ledger holds, roughly.
     pub fn size_hint_bytes(&self) -> usize {
-        self.flags.own_size_hint_bytes()
-            + self.presence.own_size_hint_bytes()
-            + self.latencies.len() * 32
-    }
-
-    /// Bytes of the per-record chunks, counted once however many clones share them.
-    pub fn shared_size_hint_bytes(&self) -> usize {
-        self.flags.shared_size_hint_bytes() + self.presence.shared_size_hint_bytes()
+        self.flags.len() * 3 + self.latencies.len() * 32
     }
 }
 
@@ -233,28 +210,6 @@ pub fn percentile(histogram: &[(u64, u64)], total: u64, per_mille: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A checkpoint is a clone of the ledger; the run goes on in the original, and the two
-    /// share the per-record tables until one writes. Neither may see the other's writes.
-    #[test]
-    fn a_clone_keeps_its_records_as_they_were_while_the_run_goes_on() {
-        let mut run = Ledger::new(10_000);
-        run.add_copy(5);
-        run.land(5);
-        run.acknowledge(5, 3);
-        let checkpoint = run.clone();
-        run.remove_copy(5);
-        run.add_copy(9_999);
-        run.consume(9_999);
-        assert_eq!(checkpoint.presence(5), 1);
-        assert!(!checkpoint.is_lost(5));
-        assert_eq!(checkpoint.presence(9_999), 0);
-        assert_eq!(checkpoint.recount(), (1, 0, 0, 0));
-        assert!(run.is_lost(5));
-        assert_eq!(run.recount(), (1, 1, 0, 0));
-        // The checkpoint holds little of its own: the tables are shared.
-        assert!(checkpoint.size_hint_bytes() < checkpoint.shared_size_hint_bytes());
-    }
 
     #[test]
     fn a_record_acknowledged_then_missing_from_the_log_counts_as_lost() {
