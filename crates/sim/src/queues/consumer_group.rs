@@ -14,7 +14,6 @@
 //! A failed attempt is retried in place, blocking the partition, until it succeeds.
 
 use super::events::{QueuesEventKind, Reader};
-use super::lane_dues::Started;
 use super::order::{Completion, KeyOrder};
 use super::records::{fails, processing_ms, Record};
 use super::scenario::QueuesScenario;
@@ -218,15 +217,7 @@ impl ConsumerGroupLane {
     }
 
     /// Idle live members start on the next record of one of their partitions.
-    /// Idle members in the group take the next record of one of their partitions. Returns
-    /// the earliest time this set for the group to act on (a processing's end), if any.
-    pub fn start(
-        &mut self,
-        now_ms: u64,
-        scenario: &QueuesScenario,
-        logs: &[ChunkedVec<u32>],
-    ) -> Started {
-        let mut started = Started::default();
+    pub fn start(&mut self, now_ms: u64, scenario: &QueuesScenario, logs: &[ChunkedVec<u32>]) {
         for (id, member) in self.members.iter_mut().enumerate() {
             if !member.alive || !member.in_group || member.work.is_some() {
                 continue;
@@ -247,21 +238,18 @@ impl ConsumerGroupLane {
                 }
                 partition.delivered_end = partition.delivered_end.max(offset + 1);
                 partition.busy_by = Some(id as u32);
-                let done_ms = now_ms + processing_ms(scenario, seq, 1);
                 member.work = Some(GroupWork {
                     partition: p,
                     offset,
                     seq,
                     attempt: 1,
-                    done_ms,
+                    done_ms: now_ms + processing_ms(scenario, seq, 1),
                     redelivered,
                 });
-                started.add(done_ms);
                 member.next = (member.next + step + 1) % owned;
                 break;
             }
         }
-        started
     }
 
     /// Members processing a record now.

@@ -12,7 +12,6 @@
 //! consumers working side by side, are what break per-key order here.
 
 use super::events::QueuesEventKind;
-use super::lane_dues::Started;
 use super::order::{Completion, KeyOrder};
 use super::records::{fails, processing_ms, Record};
 use super::scenario::QueuesScenario;
@@ -206,10 +205,8 @@ impl QueueLane {
     }
 
     /// Pushes ready messages to consumers with room, then starts idle consumers on their
-    /// oldest delivery. Returns the earliest time this set for the queue to act on (a
-    /// processing's end, or the `consumer_timeout` of a consumer's new oldest delivery).
-    pub fn dispatch_and_start(&mut self, now_ms: u64, scenario: &QueuesScenario) -> Started {
-        let mut started = Started::default();
+    /// oldest delivery.
+    pub fn dispatch_and_start(&mut self, now_ms: u64, scenario: &QueuesScenario) {
         let prefetch = scenario.queue.prefetch_count as usize;
         let count = self.consumers.len();
         while let Some(&seq) = self.ready.first() {
@@ -228,11 +225,7 @@ impl QueueLane {
             if redelivered {
                 self.redelivered += 1;
             }
-            let unacked = &mut self.consumers[id].unacked;
-            if unacked.is_empty() {
-                started.add(now_ms + scenario.queue.consumer_timeout_ms);
-            }
-            unacked.push_back(Delivery {
+            self.consumers[id].unacked.push_back(Delivery {
                 seq,
                 delivered_ms: now_ms,
                 redelivered,
@@ -243,13 +236,10 @@ impl QueueLane {
             if consumer.alive && consumer.done_ms.is_none() {
                 if let Some(front) = consumer.unacked.front() {
                     let attempt = self.deliveries[front.seq as usize];
-                    let done_ms = now_ms + processing_ms(scenario, front.seq, attempt);
-                    consumer.done_ms = Some(done_ms);
-                    started.add(done_ms);
+                    consumer.done_ms = Some(now_ms + processing_ms(scenario, front.seq, attempt));
                 }
             }
         }
-        started
     }
 
     /// Messages delivered and not acknowledged, over all consumers.

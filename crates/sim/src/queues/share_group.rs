@@ -16,7 +16,6 @@
 //! scales past the partition count, and why it gives up per-key order).
 
 use super::events::{ArchiveCause, QueuesEventKind, Reader};
-use super::lane_dues::Started;
 use super::order::{Completion, KeyOrder};
 use super::records::{fails, processing_ms, Record};
 use super::scenario::{QueuesScenario, ShareFailureAck};
@@ -280,32 +279,22 @@ impl ShareGroupLane {
     }
 
     /// Idle live members take the next record of their batch, or poll for a new batch.
-    /// Returns the earliest time this set for the group to act on (a processing's end, a new
-    /// lock's deadline), and whether a poll also let go of a lock batch.
-    pub fn start(
-        &mut self,
-        now_ms: u64,
-        scenario: &QueuesScenario,
-        logs: &[ChunkedVec<u32>],
-    ) -> Started {
-        let mut started = Started::default();
+    pub fn start(&mut self, now_ms: u64, scenario: &QueuesScenario, logs: &[ChunkedVec<u32>]) {
         for id in 0..self.members.len() {
             let member = &self.members[id];
             if !member.alive || !member.in_group || member.work.is_some() {
                 continue;
             }
             if member.batch.is_empty() {
-                self.poll(id as u32, now_ms, scenario, logs, &mut started);
+                self.poll(id as u32, now_ms, scenario, logs);
             }
             let member = &mut self.members[id];
             if let Some(acquisition) = member.batch.pop_front() {
                 let seq = logs[acquisition.partition as usize][acquisition.offset as usize];
                 let done = now_ms + processing_ms(scenario, seq, acquisition.delivery_count);
                 member.work = Some((acquisition, done));
-                started.add(done);
             }
         }
-        started
     }
 
     /// Records acquired and not settled, by any member.
@@ -363,14 +352,7 @@ impl ShareGroupLane {
         held.count() as u32
     }
 
-    fn poll(
-        &mut self,
-        id: u32,
-        now_ms: u64,
-        scenario: &QueuesScenario,
-        logs: &[ChunkedVec<u32>],
-        started: &mut Started,
-    ) {
+    fn poll(&mut self, id: u32, now_ms: u64, scenario: &QueuesScenario, logs: &[ChunkedVec<u32>]) {
         // Idle members poll at every tick, nearly always for nothing (94 % of the queues
         // lesson's polls): with no batch of its left to forget and nothing to acquire, a poll
         // changes nothing, so it is not made.
@@ -379,9 +361,7 @@ impl ShareGroupLane {
         }
         // The member's previous lock batch is settled by now (it acknowledged every record of
         // it, or the lock ran out), so the broker forgets it.
-        let locks = self.locks.len();
         self.locks.retain(|l| l.member != id);
-        started.took_away |= self.locks.len() < locks;
         self.members[id as usize].holds_lock = false;
         // The member's partitions are read in place rather than copied.
         let owned = &self.members[id as usize].partitions;
@@ -412,11 +392,9 @@ impl ShareGroupLane {
         member.next = (start + 1) % member.partitions.len().max(1);
         member.batch = taken.iter().copied().collect();
         member.holds_lock = true;
-        let deadline_ms = now_ms + spec.record_lock_duration_ms;
-        started.add(deadline_ms);
         self.locks.push(LockBatch {
             member: id,
-            deadline_ms,
+            deadline_ms: now_ms + spec.record_lock_duration_ms,
             records: taken,
         });
     }
@@ -525,7 +503,7 @@ mod tests {
     #[test]
     fn a_poll_over_several_partitions_stops_at_max_poll_records() {
         let (mut group, scenario, logs) = one_member_three_partitions(15);
-        group.poll(0, 0, &scenario, &logs, &mut Started::default());
+        group.poll(0, 0, &scenario, &logs);
         let taken = &group.locks[0].records;
         assert_eq!(taken.len(), 15);
         let partitions: Vec<u32> = taken.iter().map(|a| a.partition).collect();
@@ -540,7 +518,7 @@ mod tests {
         let (mut group, scenario, logs) = one_member_three_partitions(1);
         let mut first_partitions = Vec::new();
         for now_ms in 0..4 {
-            group.poll(0, now_ms, &scenario, &logs, &mut Started::default());
+            group.poll(0, now_ms, &scenario, &logs);
             first_partitions.push(group.locks[0].records[0].partition);
         }
         assert_eq!(first_partitions, [0, 1, 2, 0]);

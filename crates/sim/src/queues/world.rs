@@ -13,7 +13,7 @@ use super::consumer_group::ConsumerGroupLane;
 use super::events::{InversionCause, PipeKind, QueuesEvent, QueuesEventKind, Reader};
 use super::invariants::TickMarks;
 use super::kinesis::KinesisLane;
-use super::lane_dues::{LaneDues, LaneRuns, LaneStarts};
+use super::lane_dues::{LaneDues, LaneRuns};
 use super::order::Completion;
 use super::pipes::PipeLane;
 use super::queue::{QueueLane, QueueNews};
@@ -316,8 +316,8 @@ impl QueuesWorld {
         self.produce(now);
         self.timers(now, due);
         self.complete(now, due);
-        let starts = self.start(now, runs);
-        self.lane_dues = LaneDues::after_tick(self, due, runs, starts, self.lane_dues);
+        self.start(now, runs);
+        self.lane_dues = LaneDues::of_lanes(self, runs, self.lane_dues);
         self.tick_pipes(now);
         self.look_back(now);
         self.watch_backlogs();
@@ -584,18 +584,16 @@ impl QueuesWorld {
     }
 
     /// Idle consumers take new work.
-    fn start(&mut self, now: u64, runs: LaneRuns) -> LaneStarts {
-        let mut starts = LaneStarts::default();
+    fn start(&mut self, now: u64, runs: LaneRuns) {
         if let Some(group) = self.consumer_group.as_mut().filter(|_| runs.consumer_group) {
-            starts.consumer_group = group.start(now, &self.scenario, &self.logs);
+            group.start(now, &self.scenario, &self.logs);
         }
         if let Some(group) = self.share_group.as_mut().filter(|_| runs.share_group) {
-            starts.share_group = group.start(now, &self.scenario, &self.logs);
+            group.start(now, &self.scenario, &self.logs);
         }
         if let Some(queue) = self.queue.as_mut().filter(|_| runs.queue) {
-            starts.queue = queue.dispatch_and_start(now, &self.scenario);
+            queue.dispatch_and_start(now, &self.scenario);
         }
-        starts
     }
 
     fn tick_pipes(&mut self, now: u64) {
