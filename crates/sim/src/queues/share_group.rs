@@ -375,14 +375,12 @@ impl ShareGroupLane {
             }
             let p = owned[(start + step) % owned.len()];
             let log_end = logs[p as usize].len() as u64;
-            let partition = &mut self.partitions[p as usize];
-            taken.extend(partition.acquire(
-                id,
-                left,
+            let limits = (
                 log_end,
                 u64::from(spec.partition_max_record_locks),
                 spec.delivery_count_limit,
-            ));
+            );
+            self.partitions[p as usize].acquire_into(&mut taken, id, left, limits);
         }
         if taken.is_empty() {
             return;
@@ -390,7 +388,9 @@ impl ShareGroupLane {
         self.redelivered += taken.iter().filter(|a| a.delivery_count > 1).count() as u64;
         let member = &mut self.members[id as usize];
         member.next = (start + 1) % member.partitions.len().max(1);
-        member.batch = taken.iter().copied().collect();
+        // Refilled in place: the batch is empty by now (a member polls once it has none left).
+        member.batch.clear();
+        member.batch.extend(taken.iter().copied());
         member.holds_lock = true;
         self.locks.push(LockBatch {
             member: id,

@@ -140,7 +140,23 @@ impl SharePartition {
         delivery_limit: u32,
     ) -> Vec<Acquisition> {
         let mut taken = Vec::new();
-        while (taken.len() as u32) < max {
+        let limits = (log_end, max_locks, delivery_limit);
+        self.acquire_into(&mut taken, consumer, max, limits);
+        taken
+    }
+
+    /// [`acquire`](Self::acquire), appending to `taken` (a poll over several partitions
+    /// gathers one batch without a vector per partition). `limits` are the log end, the most
+    /// records in flight and the delivery count limit.
+    pub fn acquire_into(
+        &mut self,
+        taken: &mut Vec<Acquisition>,
+        consumer: u32,
+        max: u32,
+        (log_end, max_locks, delivery_limit): (u64, u64, u32),
+    ) {
+        let before = taken.len();
+        while ((taken.len() - before) as u32) < max {
             let offset = match self.available.first().copied() {
                 Some(offset) => {
                     self.available.remove(&offset);
@@ -185,7 +201,6 @@ impl SharePartition {
                 delivery_count,
             });
         }
-        taken
     }
 
     /// Settles `acquisition` as `consumer` acknowledges it. `Err` when the record is no
