@@ -839,6 +839,44 @@ mod tests {
         assert_eq!(completed(&world), [Some(1); 3]);
     }
 
+    /// The queue acts on the crash and the restart at their very instant, though no record
+    /// arrives then and no consumer's work ends: the crashed consumer's messages go out to the
+    /// other at once (no prefetch limit), and the restarted one is sent its prefetch's worth.
+    #[test]
+    fn the_queue_redelivers_at_the_instants_of_a_crash_and_a_restart() {
+        let mut scenario = QueuesScenario::default();
+        scenario.producer.records_per_second = 100;
+        scenario.consumers = 2;
+        scenario.processing.mean_ms = 200;
+        scenario.processing.spread_ms = 0;
+        scenario.crash.enabled = true;
+        // Records arrive every 10 ms and work ends on the same grid: both instants are quiet.
+        scenario.crash.at_ms = 1_001;
+        scenario.crash.restart_after_ms = 500;
+        let run_to = |scenario: &QueuesScenario, at_ms| {
+            let mut world = QueuesWorld::new(scenario.clone()).expect("a valid scenario");
+            world.advance_to(at_ms);
+            world.queue.expect("the readers mode has a queue")
+        };
+        scenario.queue.prefetch_count = 0;
+        let before = run_to(&scenario, 1_000);
+        assert!(
+            !before.consumers[0].unacked.is_empty(),
+            "the crashed one held messages"
+        );
+        let crashed = run_to(&scenario, 1_001);
+        assert!(
+            crashed.ready.is_empty(),
+            "{} messages wait",
+            crashed.ready.len()
+        );
+        scenario.queue.prefetch_count = 5;
+        let down = run_to(&scenario, 1_500);
+        assert!(down.consumers[0].unacked.is_empty() && !down.ready.is_empty());
+        let restarted = run_to(&scenario, 1_501);
+        assert_eq!(restarted.consumers[0].unacked.len(), 5);
+    }
+
     /// The busy consumers a backlog event names are counted only when it is told, not at
     /// every tick: stepping the run a millisecond at a time, each event's count is the
     /// reader's at that instant.
