@@ -306,12 +306,11 @@ impl QueuesWorld {
         self.tick = TickMarks::at_start_of(self);
         // A lane's timers, removals and completions wait only on time and on the scheduled
         // actions; an arriving record can only give its idle consumers something to start.
-        let scheduled = self.scheduled_at(now);
+        let scheduled = self.scheduled(now);
         let due = self.lane_dues.runs_at(now, scheduled);
         let runs = self
             .lane_dues
             .runs_at(now, scheduled || self.arrival_at(now));
-        self.scheduled(now);
         self.remove_expired_members(now, due);
         self.produce(now);
         self.timers(now, due);
@@ -325,14 +324,6 @@ impl QueuesWorld {
             self.sample(now);
             self.next_sample_ms += SAMPLE_INTERVAL_MS;
         }
-    }
-
-    /// Whether a scheduled action (new partitions, the crash, the restart) applies at `now`.
-    fn scheduled_at(&self, now: u64) -> bool {
-        let s = &self.scenario;
-        (self.repartition_pending && now >= s.repartition.at_ms)
-            || (self.crash_pending && now >= s.crash.at_ms)
-            || self.restart_at_ms.is_some_and(|at| at <= now)
     }
 
     /// Whether a record arrives in the topic (and the queue) at `now`.
@@ -362,20 +353,26 @@ impl QueuesWorld {
         }
     }
 
-    /// Partitions added, the crash and the restart, when their time comes.
-    fn scheduled(&mut self, now: u64) {
+    /// Partitions added, the crash and the restart, when their time comes. Returns whether
+    /// any of them applied (every reader lane then runs all its steps).
+    fn scheduled(&mut self, now: u64) -> bool {
+        let mut applied = false;
         if self.repartition_pending && now >= self.scenario.repartition.at_ms {
             self.repartition_pending = false;
             self.add_partitions();
+            applied = true;
         }
         if self.crash_pending && now >= self.scenario.crash.at_ms {
             self.crash_pending = false;
             self.crash(now);
+            applied = true;
         }
         if self.restart_at_ms.is_some_and(|at| at <= now) {
             self.restart_at_ms = None;
             self.restart(now);
+            applied = true;
         }
+        applied
     }
 
     fn add_partitions(&mut self) {
