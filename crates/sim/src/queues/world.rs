@@ -308,11 +308,9 @@ impl QueuesWorld {
         // actions; an arriving record can only give its idle consumers something to start.
         let scheduled = self.scheduled(now);
         let due = self.lane_dues.runs_at(now, scheduled);
-        let runs = self
-            .lane_dues
-            .runs_at(now, scheduled || self.arrival_at(now));
         self.remove_expired_members(now, due);
-        self.produce(now);
+        let arrived = self.produce(now);
+        let runs = self.lane_dues.runs_at(now, scheduled || arrived);
         self.timers(now, due);
         self.complete(now, due);
         self.start(now, runs);
@@ -324,15 +322,6 @@ impl QueuesWorld {
             self.sample(now);
             self.next_sample_ms += SAMPLE_INTERVAL_MS;
         }
-    }
-
-    /// Whether a record arrives in the topic (and the queue) at `now`.
-    fn arrival_at(&self, now: u64) -> bool {
-        self.pipes.is_empty()
-            && self
-                .records
-                .get(self.arrived)
-                .is_some_and(|r| r.at_ms <= now)
     }
 
     fn tell(&mut self, kind: QueuesEventKind) {
@@ -509,10 +498,12 @@ impl QueuesWorld {
     }
 
     /// The records produced by `now` go into the topic, the queue or the stream.
-    fn produce(&mut self, now: u64) {
+    /// Returns whether any record arrived.
+    fn produce(&mut self, now: u64) -> bool {
         if !self.pipes.is_empty() {
-            return;
+            return false;
         }
+        let before = self.arrived;
         while let Some(record) = self.records.get(self.arrived).copied() {
             if record.at_ms > now {
                 break;
@@ -530,6 +521,7 @@ impl QueuesWorld {
                 queue.publish(seq);
             }
         }
+        self.arrived > before
     }
 
     /// Share-group locks that ran out, queue deliveries past `consumer_timeout`.
