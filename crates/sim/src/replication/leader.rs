@@ -119,9 +119,7 @@ impl Lane {
         let log = &self.partitions[p].reps[l].log;
         let look_back = 5 * super::lane::MAX_BATCH_RECORDS as u64;
         let end = log.end_offset();
-        // Run for every produce request, and a new batch is found nowhere: the search is a
-        // plain scan, newest first.
-        log.newest_offset_where(end.saturating_sub(look_back), end, |e| e.record == first)
+        log.newest_offset_of(first, end.saturating_sub(look_back), end)
             .map(|found| found + records.len() as u64)
     }
 

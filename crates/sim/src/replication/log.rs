@@ -20,10 +20,14 @@ pub struct Entry {
 }
 
 /// A replica's log and its leader-epoch cache.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct ReplicaLog {
     /// In shared chunks: every checkpoint of a run clones every replica's log.
     entries: ChunkedVec<Entry>,
+    /// One past the largest record this log ever held (truncation does not lower it): a
+    /// record at or above it is not in the log, which settles most searches for a record at
+    /// once, since the producer sends each partition's records in increasing order.
+    records_below: u32,
     /// (epoch, start offset), epochs increasing; an epoch may start at the log end with no
     /// record yet (a leader writes its epoch when elected).
     epochs: Vec<(u32, u64)>,
@@ -69,18 +73,17 @@ impl ReplicaLog {
         self.entries.range(index(from), index(to))
     }
 
-    /// Where the newest entry in `[from, to)` that `matches` sits, if one does (both clamped
-    /// to the log end). A scan over the chunks' slices: run for every produce request.
-    pub fn newest_offset_where(
-        &self,
-        from: u64,
-        to: u64,
-        matches: impl Fn(&Entry) -> bool,
-    ) -> Option<u64> {
+    /// Where the newest entry of `record` in `[from, to)` sits, if there is one (both clamped
+    /// to the log end). A scan over the chunks' slices, run for every produce request, unless
+    /// the record is newer than any this log ever held.
+    pub fn newest_offset_of(&self, record: u32, from: u64, to: u64) -> Option<u64> {
+        if record >= self.records_below {
+            return None;
+        }
         let mut slice_end = index(to).min(self.entries.len());
         for slice in self.entries.slices(index(from), index(to)).rev() {
             let slice_start = slice_end - slice.len();
-            if let Some(index) = slice.iter().rposition(&matches) {
+            if let Some(index) = slice.iter().rposition(|e| e.record == record) {
                 return Some((slice_start + index) as u64);
             }
             slice_end = slice_start;
@@ -123,6 +126,7 @@ impl ReplicaLog {
         {
             self.epochs.push((entry.epoch, self.end_offset()));
         }
+        self.records_below = self.records_below.max(entry.record + 1);
         self.entries.push(entry);
     }
 
@@ -244,16 +248,13 @@ mod tests {
         ] {
             for record in [0, 1, 323, 324, 699, 700] {
                 assert_eq!(
-                    log.newest_offset_where(from, to, |e| e.record == record),
+                    log.newest_offset_of(record, from, to),
                     plain(from, to, record),
                     "record {record} in [{from}, {to})"
                 );
             }
         }
-        assert_eq!(
-            log.newest_offset_where(0, 2_500, |e| e.record == 323),
-            Some(2_423)
-        );
+        assert_eq!(log.newest_offset_of(323, 0, 2_500), Some(2_423));
     }
 
     #[test]
