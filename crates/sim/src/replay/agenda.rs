@@ -4,29 +4,24 @@
 //!
 //! The order is the run: two items due at the same instant must come out in the order they
 //! were scheduled on every platform and however finely the run is advanced. Every item is
-//! keyed by (due time, scheduling number) and the earliest key comes out first.
+//! keyed by (due time, scheduling number) in a binary heap and the earliest key comes out
+//! first.
 //!
-//! Most of what waits can be timers of one fixed length (a replication lane holds a produce
-//! timeout for every request in flight, thousands late in a run, nearly all of which are
-//! never needed), scheduled in the order they fall due. [`Agenda::schedule_timer`] puts such
-//! an item in a queue kept in key order at no cost: an item due no earlier than the queue's
-//! last one goes to its back, since its number is the largest yet (one due earlier goes to the
-//! heap). The rest (messages due in a few milliseconds, timers of other lengths) go to a
-//! binary heap that stays small. A pop takes the earlier of the two fronts, so the order is
-//! the same as one heap of everything, whatever mix of times is scheduled.
+//! A caller may keep a kind of timer beside the agenda instead of in it (a replication lane's
+//! produce timeouts: one per request, nearly all never needed, so queued they piled up by the
+//! thousand and were copied with every checkpoint). [`Agenda::take_number`] gives such a timer
+//! the number it would have had if scheduled, so comparing its key with [`Agenda::next_key`]
+//! puts it exactly where the agenda would have.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 /// Items due at times, earliest first.
 #[derive(Clone, Debug)]
 pub struct Agenda<T> {
-    /// Items from `schedule`, and timers due before the queue's last one; its top is the
-    /// earliest.
+    /// Every item waiting; its top is the earliest.
     heap: BinaryHeap<Due<T>>,
-    /// Items each due no earlier than the one before: in key order, front first.
-    in_order: VecDeque<Due<T>>,
-    /// How many items were ever scheduled: the next one's tie-breaking number.
+    /// How many numbers were ever given: the next item's tie-breaking number.
     scheduled: u64,
 }
 
@@ -34,7 +29,6 @@ impl<T> Default for Agenda<T> {
     fn default() -> Self {
         Self {
             heap: BinaryHeap::new(),
-            in_order: VecDeque::new(),
             scheduled: 0,
         }
     }
@@ -43,36 +37,31 @@ impl<T> Default for Agenda<T> {
 impl<T> Agenda<T> {
     /// Schedules `item` at `at_ms`, after every item already scheduled for that time.
     pub fn schedule(&mut self, at_ms: u64, item: T) {
-        let due = self.numbered(at_ms, item);
-        self.heap.push(due);
-    }
-
-    /// Schedules `item` as [`Agenda::schedule`] does, for a caller whose items of this kind
-    /// fall due in the order they are scheduled (one timer length, a clock that only moves
-    /// forward): then they wait in a queue instead of the heap. The order is the same either
-    /// way; only the cost differs.
-    pub fn schedule_timer(&mut self, at_ms: u64, item: T) {
-        let due = self.numbered(at_ms, item);
-        if self.in_order.back().is_none_or(|last| last.at_ms <= at_ms) {
-            self.in_order.push_back(due);
-        } else {
-            self.heap.push(due);
-        }
-    }
-
-    fn numbered(&mut self, at_ms: u64, item: T) -> Due<T> {
-        let number = self.scheduled;
-        self.scheduled += 1;
-        Due {
+        let number = self.take_number();
+        self.heap.push(Due {
             at_ms,
             number,
             item,
-        }
+        });
+    }
+
+    /// The scheduling number of something the caller keeps outside the agenda but orders as
+    /// if scheduled now: at equal times it comes after every item scheduled before this call
+    /// and before every item scheduled after it.
+    pub fn take_number(&mut self) -> u64 {
+        let number = self.scheduled;
+        self.scheduled += 1;
+        number
     }
 
     /// When the earliest item is due.
     pub fn next_at_ms(&self) -> Option<u64> {
-        self.earliest().map(|due| due.at_ms)
+        self.heap.peek().map(|due| due.at_ms)
+    }
+
+    /// The earliest item's key: (due time, scheduling number).
+    pub fn next_key(&self) -> Option<(u64, u64)> {
+        self.heap.peek().map(Due::key)
     }
 
     /// Takes the earliest item if it is due at or before `target_ms`, with its time.
@@ -80,34 +69,12 @@ impl<T> Agenda<T> {
         if self.next_at_ms()? > target_ms {
             return None;
         }
-        let due = if self.queued_comes_first() {
-            self.in_order.pop_front()
-        } else {
-            self.heap.pop()
-        };
-        due.map(|due| (due.at_ms, due.item))
+        self.heap.pop().map(|due| (due.at_ms, due.item))
     }
 
     /// Items waiting.
     pub fn len(&self) -> usize {
-        self.heap.len() + self.in_order.len()
-    }
-
-    fn earliest(&self) -> Option<&Due<T>> {
-        if self.queued_comes_first() {
-            self.in_order.front()
-        } else {
-            self.heap.peek()
-        }
-    }
-
-    /// Whether the queue's front comes out before the heap's top. Two keys are never equal
-    /// (every item has its own scheduling number), so `<` and `<=` say the same here.
-    fn queued_comes_first(&self) -> bool {
-        match (self.in_order.front(), self.heap.peek()) {
-            (Some(queued), Some(top)) => queued.key() < top.key(),
-            (queued, _) => queued.is_some(),
-        }
+        self.heap.len()
     }
 }
 
@@ -205,31 +172,26 @@ mod tests {
         );
     }
 
-    /// A lane's pattern: a long timer per request, each later than the last, between short
-    /// messages; the timers wait in the queue, the messages in the heap, and both come out
-    /// in one order, a timer before a message due at the same instant if scheduled first.
+    /// A number taken between two schedules sits between their items at an equal time, and
+    /// before any later time: what a timer kept beside the agenda compares against.
     #[test]
-    fn fixed_timeouts_and_short_messages_interleave_in_one_order() {
+    fn a_taken_number_orders_as_an_item_scheduled_then() {
         let mut agenda = Agenda::default();
-        agenda.schedule_timer(100, 1);
-        agenda.schedule(3, 2); // a message, before it
-        agenda.schedule_timer(101, 3); // the next timeout
-        agenda.schedule(100, 4); // a message due with the first timeout, scheduled after it
-        agenda.schedule(1, 5);
-        agenda.schedule_timer(99, 6); // a shorter timer: before the queue's last
-        assert_eq!(agenda.in_order.len(), 2, "the timeouts wait in order");
-        assert_eq!(agenda.heap.len(), 4);
-        assert_eq!(agenda.next_at_ms(), Some(1));
+        agenda.schedule(10, 'a');
+        let number = agenda.take_number();
+        agenda.schedule(10, 'b');
+        agenda.schedule(9, 'c');
+        assert_eq!(agenda.next_key(), Some((9, 3)));
+        assert_eq!(agenda.pop_due(9), Some((9, 'c')));
+        assert_eq!(agenda.next_key(), Some((10, 0)));
+        assert!((10, number) > (10, 0) && (10, number) < (10, 2));
+        assert_eq!(agenda.pop_due(10), Some((10, 'a')));
         assert_eq!(
-            drain(&mut agenda, 100),
-            [(1, 5), (3, 2), (99, 6), (100, 1), (100, 4)]
+            agenda.next_key(),
+            Some((10, 2)),
+            "b, scheduled after the number"
         );
         assert_eq!(agenda.len(), 1);
-        assert_eq!(agenda.next_at_ms(), Some(101));
-        agenda.schedule(50, 7);
-        assert_eq!(drain(&mut agenda, 101), [(50, 7), (101, 3)]);
-        agenda.schedule_timer(200, 8);
-        assert_eq!(agenda.in_order.len(), 1, "an empty queue takes any timer");
     }
 
     /// The same order as sorting everything by (time, scheduling order), with pops and
@@ -251,14 +213,11 @@ mod tests {
             } else {
                 // A quarter are timers, most of one length; the rest short messages.
                 let at_ms = if rng.below(4) == 0 {
-                    let at_ms = now_ms + [30, 30, 30, 12][rng.below(4) as usize];
-                    agenda.schedule_timer(at_ms, step);
-                    at_ms
+                    now_ms + [30, 30, 30, 12][rng.below(4) as usize]
                 } else {
-                    let at_ms = now_ms + rng.below(4);
-                    agenda.schedule(at_ms, step);
-                    at_ms
+                    now_ms + rng.below(4)
                 };
+                agenda.schedule(at_ms, step);
                 model.push((at_ms, u64::from(step), step));
             }
         }

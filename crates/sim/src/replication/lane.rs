@@ -191,10 +191,6 @@ pub enum Item {
         request: u64,
         reply: Reply,
     },
-    ProduceTimeout {
-        partition: u32,
-        request: u64,
-    },
     ProducerWake {
         partition: u32,
     },
@@ -369,8 +365,16 @@ impl Lane {
     /// The next instant something is due, if anything ever is.
     pub fn next_due_ms(&self) -> Option<u64> {
         let fault = self.faults.get(self.next_fault).map(|f| f.at_ms);
-        let item = self.queue.next_at_ms();
-        fault.into_iter().chain(item).min()
+        let message = self.next_message().map(|((at_ms, _), _)| at_ms);
+        fault.into_iter().chain(message).min()
+    }
+
+    /// The earliest of the agenda's items and the request timeouts, by (due time, number):
+    /// `None` for an item of the agenda, `Some(p)` for partition `p`'s timeout.
+    fn next_message(&self) -> Option<((u64, u64), Option<usize>)> {
+        let item = self.queue.next_key().map(|key| (key, None));
+        let timeout = self.next_request_timeout().map(|(key, p)| (key, Some(p)));
+        item.into_iter().chain(timeout).min()
     }
 
     /// Runs everything due up to and including `target_ms`.
@@ -381,17 +385,22 @@ impl Lane {
                 .get(self.next_fault)
                 .copied()
                 .filter(|f| f.at_ms <= target_ms);
-            let item_at = self.queue.next_at_ms().filter(|&at| at <= target_ms);
-            match (fault, item_at) {
-                (Some(fault), at) if at.is_none_or(|at| fault.at_ms <= at) => {
+            let message = self.next_message().filter(|&((at, _), _)| at <= target_ms);
+            match (fault, message) {
+                (Some(fault), message) if message.is_none_or(|((at, _), _)| fault.at_ms <= at) => {
                     self.now_ms = self.now_ms.max(fault.at_ms);
                     self.next_fault += 1;
                     self.apply_fault(fault);
                 }
-                (_, Some(_)) => {
-                    let (at, item) = self.queue.pop_due(target_ms).expect("an item is due");
+                (_, Some(((at, _), timeout))) => {
                     self.now_ms = self.now_ms.max(at);
-                    self.handle(item);
+                    match timeout {
+                        Some(p) => self.fire_request_timeout(p),
+                        None => {
+                            let (_, item) = self.queue.pop_due(target_ms).expect("an item is due");
+                            self.handle(item);
+                        }
+                    }
                 }
                 _ => break,
             }
@@ -415,9 +424,6 @@ impl Lane {
                 request,
                 reply,
             } => self.on_produce_reply(partition as usize, from, request, reply),
-            Item::ProduceTimeout { partition, request } => {
-                self.on_produce_timeout(partition as usize, request)
-            }
             Item::ProducerWake { partition } => self.pump(partition as usize),
             Item::Fetch {
                 partition,
@@ -475,10 +481,9 @@ impl Lane {
         self.queue.schedule(at_ms, item);
     }
 
-    /// Schedules a timer of a kind that falls due in the order it is set (see
-    /// [`Agenda::schedule_timer`]).
-    pub(crate) fn schedule_timer(&mut self, at_ms: u64, item: Item) {
-        self.queue.schedule_timer(at_ms, item);
+    /// A place in the agenda's order for a timer kept beside it (see [`Agenda::take_number`]).
+    pub(crate) fn take_agenda_number(&mut self) -> u64 {
+        self.queue.take_number()
     }
 
     /// One network hop from now: between the delay and twice it, as the seed decides.

@@ -9,7 +9,7 @@
 
 use super::events::{EventKind, FailCause};
 use super::lane::{Item, Lane, Reply, MAX_BATCH_RECORDS};
-use super::scenario::{Acks, ReplicationScenario};
+use super::scenario::{Acks, ReplicationScenario, MAX_PARTITIONS};
 
 /// A batch the producer has sent, or will send again after a back-off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +27,19 @@ pub struct Batch {
     pub retry_at: Option<u64>,
 }
 
+/// The `request.timeout.ms` timer of the request in flight on a partition. It is kept beside
+/// the lane's agenda, one per partition, because only the newest request's can still fire:
+/// queued per request they piled up by the thousand (each copied with every checkpoint) to
+/// fall due long after their answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestTimeout {
+    pub at_ms: u64,
+    /// Its place among the agenda's items due at the same instant (see
+    /// [`crate::replay::agenda::Agenda::take_number`]).
+    pub number: u64,
+    pub request: u64,
+}
+
 /// The producer's state.
 #[derive(Clone, Debug)]
 pub struct Producer {
@@ -37,6 +50,8 @@ pub struct Producer {
     pub in_flight: Vec<Option<Batch>>,
     /// Per partition, the leader (replica index) the producer's metadata names.
     pub leader_view: Vec<Option<usize>>,
+    /// Per partition, the timeout set for the last request sent.
+    pub timeouts: Vec<Option<RequestTimeout>>,
 }
 
 impl Producer {
@@ -47,6 +62,7 @@ impl Producer {
             waiting: vec![(0, 0); partitions],
             in_flight: vec![None; partitions],
             leader_view: vec![Some(0); partitions],
+            timeouts: vec![None; partitions],
         }
     }
 }
@@ -56,7 +72,8 @@ impl Lane {
     pub(crate) fn on_send(&mut self) {
         let partitions = self.scenario.topic.partitions as u64;
         let total = self.scenario.record_count();
-        let mut touched = vec![false; partitions as usize];
+        // At most MAX_PARTITIONS, and this runs for every record: no allocation.
+        let mut touched = [false; MAX_PARTITIONS as usize];
         while self.producer.next_record < total
             && self.scenario.send_ms(self.producer.next_record) <= self.now_ms
         {
@@ -188,15 +205,31 @@ impl Lane {
         let deadline = (self.now_ms + self.scenario.producer.request_timeout_ms)
             .min(self.sent_at(p, batch.from) + self.scenario.producer.delivery_timeout_ms);
         self.producer.in_flight[p] = Some(batch);
-        // Nearly always now + request.timeout.ms, so these timers fall due in the order
-        // they are set: the agenda keeps them out of its heap.
-        self.schedule_timer(
-            deadline,
-            Item::ProduceTimeout {
-                partition: p as u32,
-                request: batch.request,
-            },
-        );
+        self.producer.timeouts[p] = Some(RequestTimeout {
+            at_ms: deadline,
+            number: self.take_agenda_number(),
+            request: batch.request,
+        });
+    }
+
+    /// The earliest request timeout that can still fire, as ((due time, number), partition):
+    /// its request is the one in flight and unanswered. Any other is spent, and firing it
+    /// would do nothing, so it is passed over.
+    pub(crate) fn next_request_timeout(&self) -> Option<((u64, u64), usize)> {
+        let live = |p: usize| {
+            let timeout = self.producer.timeouts[p]?;
+            let batch = self.producer.in_flight[p]?;
+            (batch.request == timeout.request && batch.retry_at.is_none())
+                .then_some(((timeout.at_ms, timeout.number), p))
+        };
+        (0..self.producer.timeouts.len()).filter_map(live).min()
+    }
+
+    /// Partition `p`'s request timeout falls due.
+    pub(crate) fn fire_request_timeout(&mut self, p: usize) {
+        if let Some(timeout) = self.producer.timeouts[p].take() {
+            self.on_produce_timeout(p, timeout.request);
+        }
     }
 
     /// Acknowledges (or fails) every record of `batch`.
@@ -249,7 +282,7 @@ impl Lane {
     }
 
     /// No answer within `request.timeout.ms` (or the delivery deadline came first).
-    pub(crate) fn on_produce_timeout(&mut self, p: usize, request: u64) {
+    fn on_produce_timeout(&mut self, p: usize, request: u64) {
         let Some(batch) =
             self.producer.in_flight[p].filter(|b| b.request == request && b.retry_at.is_none())
         else {
