@@ -17,6 +17,27 @@ use super::lane::{FetchAnswer, Item, Lane, Parked, Pending, Reply, MAX_FETCH_REC
 use super::log::Entry;
 use super::scenario::Acks;
 
+/// A produce request's records: partition `partition`'s sequence numbers `from..to`, each
+/// record `seq · stride + partition` (records go round-robin over `stride` partitions). A
+/// range rather than a list, since every produce request carries one.
+#[derive(Clone, Copy, Debug)]
+struct Records {
+    partition: u32,
+    stride: u32,
+    from: u32,
+    to: u32,
+}
+
+impl Records {
+    fn iter(self) -> impl Iterator<Item = u32> {
+        (self.from..self.to).map(move |seq| seq * self.stride + self.partition)
+    }
+
+    fn len(self) -> u32 {
+        self.to - self.from
+    }
+}
+
 /// A follower's fetch, as it reaches the leader.
 #[derive(Clone, Copy, Debug)]
 pub struct FetchRequest {
@@ -34,8 +55,13 @@ pub struct FetchRequest {
 impl Lane {
     /// A produce request reaches replica `to` of partition `p`.
     pub(crate) fn on_produce(&mut self, p: usize, to: usize, request: u64, seqs: (u32, u32)) {
-        let records: Vec<u32> = (seqs.0..seqs.1).map(|s| self.record_of(p, s)).collect();
-        for &record in &records {
+        let records = Records {
+            partition: p as u32,
+            stride: self.scenario.topic.partitions,
+            from: seqs.0,
+            to: seqs.1,
+        };
+        for record in records.iter() {
             self.ledger.land(record);
         }
         let broker = self.partitions[p].reps[to].broker;
@@ -44,7 +70,7 @@ impl Lane {
         } else if self.partitions[p].reps[to].lead.is_none() {
             Some(Reply::NotLeader)
         } else {
-            self.append_as_leader(p, to, request, &records)
+            self.append_as_leader(p, to, request, records)
         };
         if let Some(reply) = reply.filter(|_| self.acks != Acks::Zero) {
             self.reply(p, to, request, reply);
@@ -70,20 +96,21 @@ impl Lane {
         p: usize,
         l: usize,
         request: u64,
-        records: &[u32],
+        records: Records,
     ) -> Option<Reply> {
         let min_isr = self.scenario.topic.min_insync_replicas;
         let isr = self.partitions[p].reps[l].view.isr.len() as u32;
         if self.acks == Acks::All && isr < min_isr {
-            self.stats.not_enough_replicas += records.len() as u64;
+            self.stats.not_enough_replicas += u64::from(records.len());
             self.tell_not_enough(p, isr, false);
             return Some(Reply::NotEnoughReplicas { isr });
         }
-        let end = match self.already_written(p, l, records) {
+        let first = records.iter().next();
+        let end = match first.and_then(|first| self.already_written(p, l, first, records.len())) {
             Some(end) => {
                 self.tell(EventKind::DuplicateIgnored {
                     partition: p as u32,
-                    records: records.len() as u32,
+                    records: records.len(),
                 });
                 end
             }
@@ -98,7 +125,7 @@ impl Lane {
                     request,
                     required: end,
                     expires_ms,
-                    records: records.len() as u32,
+                    records: records.len(),
                 });
                 None
             }
@@ -111,42 +138,41 @@ impl Lane {
     /// With idempotence: where the batch's records already end in the leader's log, if they
     /// are there (Kafka keeps the last five batches of each producer; a retry is always of
     /// the newest here, so a short look back suffices).
-    fn already_written(&self, p: usize, l: usize, records: &[u32]) -> Option<u64> {
+    fn already_written(&self, p: usize, l: usize, first: u32, records: u32) -> Option<u64> {
         if !self.idempotent {
             return None;
         }
-        let first = *records.first()?;
         let log = &self.partitions[p].reps[l].log;
         let look_back = 5 * super::lane::MAX_BATCH_RECORDS as u64;
         let end = log.end_offset();
         log.newest_offset_of(first, end.saturating_sub(look_back), end)
-            .map(|found| found + records.len() as u64)
+            .map(|found| found + u64::from(records))
     }
 
     /// Appends `records` to leader `l`'s log in its epoch; returns the new log end.
-    fn append_records(&mut self, p: usize, l: usize, records: &[u32]) -> u64 {
+    fn append_records(&mut self, p: usize, l: usize, records: Records) -> u64 {
         let part = &mut self.partitions[p];
         let epoch = part.reps[l].lead.as_ref().expect("a leader").epoch;
         let start = part.reps[l].log.end_offset();
         let counts = l == part.source;
-        for &record in records {
+        for record in records.iter() {
             part.reps[l].log.append(Entry { record, epoch });
         }
         let end = part.reps[l].log.end_offset();
         if counts {
             let before = self.ledger.duplicates;
-            for &record in records {
+            for record in records.iter() {
                 self.ledger.add_copy(record);
             }
             if self.ledger.duplicates > before {
                 self.tell(EventKind::DuplicateWritten {
                     partition: p as u32,
                     offset: start,
-                    records: records.len() as u32,
+                    records: records.len(),
                 });
             }
         }
-        for &record in records {
+        for record in records.iter() {
             self.trace.write_u64(u64::from(record));
         }
         end
@@ -416,20 +442,20 @@ mod tests {
         let look_back = 5 * MAX_BATCH_RECORDS;
         let lane = lane_with_log(2 * look_back, true);
         let end = 2 * look_back;
-        let newest = [end - 3, end - 2, end - 1];
-        assert_eq!(lane.already_written(0, 0, &newest), Some(u64::from(end)));
+        // The newest three records.
+        assert_eq!(lane.already_written(0, 0, end - 3, 3), Some(u64::from(end)));
         let oldest_seen = end - look_back;
         assert_eq!(
-            lane.already_written(0, 0, &[oldest_seen, oldest_seen + 1]),
+            lane.already_written(0, 0, oldest_seen, 2),
             Some(u64::from(oldest_seen + 2))
         );
-        assert_eq!(lane.already_written(0, 0, &[oldest_seen - 1]), None);
-        assert_eq!(lane.already_written(0, 0, &[end]), None, "a new batch");
+        assert_eq!(lane.already_written(0, 0, oldest_seen - 1, 1), None);
+        assert_eq!(lane.already_written(0, 0, end, 1), None, "a new batch");
     }
 
     #[test]
     fn without_idempotence_nothing_is_recognised() {
         let lane = lane_with_log(10, false);
-        assert_eq!(lane.already_written(0, 0, &[9]), None);
+        assert_eq!(lane.already_written(0, 0, 9, 1), None);
     }
 }

@@ -38,6 +38,9 @@ pub struct Ledger {
     /// sorted list rather than a map because every checkpoint clones the ledger, and a list
     /// is copied in one block where a map allocates node by node (most of a clone's cost).
     latencies: Vec<(u64, u64)>,
+    /// Scratch for [`Ledger::acknowledge_batch`]: latencies the histogram lacks. Empty between
+    /// calls, so a clone copies nothing of it.
+    new_latencies: Vec<u64>,
 }
 
 impl Ledger {
@@ -92,17 +95,32 @@ impl Ledger {
         self.lost(record)
     }
 
-    /// The producer's callback reported success, `latency_ms` after `send()`.
+    /// The producer's callbacks for one batch reported success: each record with its latency
+    /// since `send()`. A batch's latencies are new values at once when it waited out a
+    /// failover (hundreds, one per record), so they join the histogram in one merge, not one
+    /// insertion each.
+    pub fn acknowledge_batch(&mut self, acks: impl IntoIterator<Item = (u32, u64)>) {
+        let mut new_latencies = std::mem::take(&mut self.new_latencies);
+        for (record, latency_ms) in acks {
+            if self.is_settled(record) {
+                continue;
+            }
+            self.acknowledged += 1;
+            match (self.latencies).binary_search_by_key(&latency_ms, |&(latency_ms, _)| latency_ms)
+            {
+                Ok(found) => self.latencies[found].1 += 1,
+                Err(_) => new_latencies.push(latency_ms),
+            }
+            self.update(record, |l| l.flags[record as usize] |= ACKED);
+        }
+        merge_counts(&mut self.latencies, &mut new_latencies);
+        new_latencies.clear();
+        self.new_latencies = new_latencies;
+    }
+
+    /// One record's callback reported success, `latency_ms` after `send()`.
     pub fn acknowledge(&mut self, record: u32, latency_ms: u64) {
-        if self.is_settled(record) {
-            return;
-        }
-        self.acknowledged += 1;
-        match (self.latencies).binary_search_by_key(&latency_ms, |&(latency_ms, _)| latency_ms) {
-            Ok(found) => self.latencies[found].1 += 1,
-            Err(place) => self.latencies.insert(place, (latency_ms, 1)),
-        }
-        self.update(record, |l| l.flags[record as usize] |= ACKED);
+        self.acknowledge_batch([(record, latency_ms)]);
     }
 
     /// The producer's callback reported an error.
@@ -179,6 +197,38 @@ impl Ledger {
     /// Bytes this ledger holds, roughly.
     pub fn size_hint_bytes(&self) -> usize {
         self.flags.len() * 3 + self.latencies.len() * 32
+    }
+}
+
+/// Adds `values` (none of them in `histogram`, in any order, repeats allowed) to `histogram`,
+/// a list of (value, count) by value, in one pass from its end.
+fn merge_counts(histogram: &mut Vec<(u64, u64)>, values: &mut [u64]) {
+    if values.is_empty() {
+        return;
+    }
+    // A batch's latencies fall record by record, so the values usually come newest first.
+    values.reverse();
+    if !values.is_sorted() {
+        crate::replay::sort::sort(values);
+    }
+    let mut runs: Vec<(u64, u64)> = Vec::with_capacity(values.len());
+    for &value in values.iter() {
+        match runs.last_mut() {
+            Some((last, count)) if *last == value => *count += 1,
+            _ => runs.push((value, 1)),
+        }
+    }
+    let mut kept = histogram.len();
+    histogram.resize(kept + runs.len(), (0, 0));
+    for write in (0..histogram.len()).rev() {
+        let Some(&run) = runs.last() else { break };
+        if kept > 0 && histogram[kept - 1].0 > run.0 {
+            kept -= 1;
+            histogram[write] = histogram[kept];
+        } else {
+            histogram[write] = run;
+            runs.pop();
+        }
     }
 }
 
@@ -278,6 +328,60 @@ mod tests {
         assert_eq!(ledger.latency_percentile_ms(500), 12);
         assert_eq!(ledger.latency_percentile_ms(1000), 900);
         assert_eq!(ledger.latency_max_ms(), 900);
+    }
+
+    /// A failover's batch brings many new latencies at once, newest record (shortest wait)
+    /// last, some equal, some already counted, some between counted ones: the histogram is
+    /// what counting every latency so far gives.
+    #[test]
+    fn a_batch_of_latencies_makes_the_histogram_counting_one_by_one_makes() {
+        let batches: [&[u64]; 4] = [
+            &[40, 12, 12, 7],
+            &[900, 41, 40, 39, 12, 6, 6],
+            &[5, 950, 3, 41],
+            &[1_000, 999, 905, 903, 901, 899, 41, 2],
+        ];
+        let mut by_batch = Ledger::new(32);
+        let mut counted = std::collections::BTreeMap::<u64, u64>::new();
+        let mut record = 0;
+        for batch in batches {
+            let acks: Vec<(u32, u64)> = batch
+                .iter()
+                .map(|&latency| {
+                    record += 1;
+                    (record, latency)
+                })
+                .collect();
+            for &latency in batch {
+                *counted.entry(latency).or_default() += 1;
+            }
+            by_batch.acknowledge_batch(acks);
+            let expected: Vec<(u64, u64)> = counted.iter().map(|(&l, &n)| (l, n)).collect();
+            assert_eq!(by_batch.latency_histogram(), expected);
+        }
+        assert_eq!(
+            by_batch.latency_histogram(),
+            [
+                (2, 1),
+                (3, 1),
+                (5, 1),
+                (6, 2),
+                (7, 1),
+                (12, 3),
+                (39, 1),
+                (40, 2),
+                (41, 3),
+                (899, 1),
+                (900, 1),
+                (901, 1),
+                (903, 1),
+                (905, 1),
+                (950, 1),
+                (999, 1),
+                (1_000, 1)
+            ]
+        );
+        assert_eq!(by_batch.acknowledged, 23);
     }
 
     #[test]

@@ -25,19 +25,14 @@ pub struct Batch {
     pub attempts: u32,
     /// `Some(t)`: waiting to be sent again at `t`; `None`: sent, awaiting its answer.
     pub retry_at: Option<u64>,
-}
-
-/// The `request.timeout.ms` timer of the request in flight on a partition. It is kept beside
-/// the lane's agenda, one per partition, because only the newest request's can still fire:
-/// queued per request they piled up by the thousand (each copied with every checkpoint) to
-/// fall due long after their answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RequestTimeout {
-    pub at_ms: u64,
-    /// Its place among the agenda's items due at the same instant (see
-    /// [`crate::replay::agenda::Agenda::take_number`]).
-    pub number: u64,
-    pub request: u64,
+    /// When the outstanding request times out (`request.timeout.ms`, or the delivery
+    /// deadline if sooner), and that timer's place among the agenda's items due at the same
+    /// instant (see [`crate::replay::agenda::Agenda::take_number`]). The timer lives here, not
+    /// in the agenda: only the request in flight can time out, where a timer queued per
+    /// request left tens of thousands to fall due long after their answers, thousands at a
+    /// time copied with every checkpoint.
+    pub timeout_at_ms: u64,
+    pub timeout_number: u64,
 }
 
 /// The producer's state.
@@ -50,8 +45,6 @@ pub struct Producer {
     pub in_flight: Vec<Option<Batch>>,
     /// Per partition, the leader (replica index) the producer's metadata names.
     pub leader_view: Vec<Option<usize>>,
-    /// Per partition, the timeout set for the last request sent.
-    pub timeouts: Vec<Option<RequestTimeout>>,
 }
 
 impl Producer {
@@ -62,7 +55,6 @@ impl Producer {
             waiting: vec![(0, 0); partitions],
             in_flight: vec![None; partitions],
             leader_view: vec![Some(0); partitions],
-            timeouts: vec![None; partitions],
         }
     }
 }
@@ -129,6 +121,8 @@ impl Lane {
                         to_replica: 0,
                         attempts: 0,
                         retry_at: None,
+                        timeout_at_ms: 0,
+                        timeout_number: 0,
                     };
                     self.transmit(p, batch);
                     if self.acks != Acks::Zero || self.producer.in_flight[p].is_some() {
@@ -202,49 +196,46 @@ impl Lane {
             self.producer.in_flight[p] = None;
             return;
         }
-        let deadline = (self.now_ms + self.scenario.producer.request_timeout_ms)
+        batch.timeout_at_ms = (self.now_ms + self.scenario.producer.request_timeout_ms)
             .min(self.sent_at(p, batch.from) + self.scenario.producer.delivery_timeout_ms);
+        batch.timeout_number = self.take_agenda_number();
         self.producer.in_flight[p] = Some(batch);
-        self.producer.timeouts[p] = Some(RequestTimeout {
-            at_ms: deadline,
-            number: self.take_agenda_number(),
-            request: batch.request,
-        });
     }
 
-    /// The earliest request timeout that can still fire, as ((due time, number), partition):
-    /// its request is the one in flight and unanswered. Any other is spent, and firing it
-    /// would do nothing, so it is passed over.
+    /// The earliest request timeout due, as ((due time, number), partition): that of a
+    /// request in flight and unanswered (a batch held for a retry has none).
     pub(crate) fn next_request_timeout(&self) -> Option<((u64, u64), usize)> {
-        let live = |p: usize| {
-            let timeout = self.producer.timeouts[p]?;
-            let batch = self.producer.in_flight[p]?;
-            (batch.request == timeout.request && batch.retry_at.is_none())
-                .then_some(((timeout.at_ms, timeout.number), p))
-        };
-        (0..self.producer.timeouts.len()).filter_map(live).min()
-    }
-
-    /// Partition `p`'s request timeout falls due.
-    pub(crate) fn fire_request_timeout(&mut self, p: usize) {
-        if let Some(timeout) = self.producer.timeouts[p].take() {
-            self.on_produce_timeout(p, timeout.request);
+        let mut next: Option<((u64, u64), usize)> = None;
+        for (p, batch) in self.producer.in_flight.iter().enumerate() {
+            if let Some(batch @ Batch { retry_at: None, .. }) = batch {
+                let key = (batch.timeout_at_ms, batch.timeout_number);
+                if next.is_none_or(|(earliest, _)| key < earliest) {
+                    next = Some((key, p));
+                }
+            }
         }
+        next
     }
 
     /// Acknowledges (or fails) every record of `batch`.
     fn settle(&mut self, p: usize, batch: Batch, ok: bool) {
-        for seq in batch.from..batch.to {
-            let record = self.record_of(p, seq);
-            if ok {
-                let latency = self.now_ms - self.sent_at(p, seq);
-                self.ledger.acknowledge(record, latency);
-                self.second.push(latency);
-                self.trace.write_u64(u64::from(record));
-                self.trace.write_u64(self.now_ms);
-            } else {
+        if !ok {
+            for seq in batch.from..batch.to {
+                let record = self.record_of(p, seq);
                 self.ledger.fail(record);
             }
+            return;
+        }
+        let (now, scenario) = (self.now_ms, &self.scenario);
+        let acks = (batch.from..batch.to).map(|seq| {
+            let record = scenario.record_of(p, seq);
+            (record, now - scenario.send_ms(u64::from(record)))
+        });
+        self.ledger.acknowledge_batch(acks.clone());
+        for (record, latency) in acks {
+            self.second.push(latency);
+            self.trace.write_u64(u64::from(record));
+            self.trace.write_u64(now);
         }
     }
 
@@ -281,11 +272,10 @@ impl Lane {
         }
     }
 
-    /// No answer within `request.timeout.ms` (or the delivery deadline came first).
-    fn on_produce_timeout(&mut self, p: usize, request: u64) {
-        let Some(batch) =
-            self.producer.in_flight[p].filter(|b| b.request == request && b.retry_at.is_none())
-        else {
+    /// No answer to partition `p`'s request in flight within `request.timeout.ms` (or the
+    /// delivery deadline came first).
+    pub(crate) fn on_produce_timeout(&mut self, p: usize) {
+        let Some(batch) = self.producer.in_flight[p].filter(|b| b.retry_at.is_none()) else {
             return;
         };
         if !self.expired(p, batch.from) {

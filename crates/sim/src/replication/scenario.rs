@@ -249,6 +249,12 @@ impl ReplicationScenario {
         self.duration_ms * u64::from(self.producer.records_per_second) / 1000
     }
 
+    /// The record the producer sends as partition `partition`'s `seq`-th (records go
+    /// round-robin over the partitions).
+    pub fn record_of(&self, partition: usize, seq: u32) -> u32 {
+        seq * self.topic.partitions + partition as u32
+    }
+
     /// When record `index` is handed to `send()`, in ms.
     pub fn send_ms(&self, index: u64) -> u64 {
         index * 1000 / u64::from(self.producer.records_per_second.max(1))
