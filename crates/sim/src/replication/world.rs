@@ -4,8 +4,8 @@
 //! (same settings, with `enable.idempotence` off where `acks` is not `all`, as Kafka turns it
 //! off when it conflicts and is not set explicitly).
 //!
-//! One tick is one instant at which some lane has something due; every lane runs up to it,
-//! then the invariants are checked. Instants with nothing due are skipped, so the run is the
+//! One tick is one instant at which some lane has something due; the lanes with something due
+//! then run up to it, and the invariants are checked. Instants with nothing due are skipped, so the run is the
 //! same however finely it is advanced.
 
 use super::lane::Lane;
@@ -13,6 +13,9 @@ use super::scenario::{Acks, Fault, ReplicationScenario};
 use crate::family::ScenarioError;
 use crate::replay::trace::TraceHasher;
 use std::sync::Arc;
+
+/// Lanes in a run: one per `acks` setting.
+const LANES: usize = Acks::ALL_SETTINGS.len();
 
 /// One run of a replication scenario.
 #[derive(Clone, Debug)]
@@ -74,18 +77,25 @@ impl ReplicationWorld {
             .unwrap_or(0)]
     }
 
-    /// Runs everything due up to and including `target_ms`.
+    /// Runs everything due up to and including `target_ms`. A tick runs only the lanes with
+    /// something due at its instant: a lane's next due time changes only when it runs, so the
+    /// others' are kept from the tick that last ran them (a lane not run keeps its clock where
+    /// it was, and sets it to each item's time as it handles it).
     pub fn advance_to(&mut self, target_ms: u64) {
-        while let Some(due) = self
-            .lanes
+        let mut dues: [Option<u64>; LANES] = std::array::from_fn(|i| self.lanes[i].next_due_ms());
+        while let Some(due) = dues
             .iter()
-            .filter_map(Lane::next_due_ms)
+            .flatten()
+            .copied()
             .min()
             .filter(|&due| due <= target_ms)
         {
             self.events_before_tick = self.subject().events().len();
-            for lane in &mut self.lanes {
-                lane.run_until(due);
+            for (lane, lane_due) in self.lanes.iter_mut().zip(&mut dues) {
+                if *lane_due == Some(due) {
+                    lane.run_until(due);
+                    *lane_due = lane.next_due_ms();
+                }
             }
             self.now_ms = self.now_ms.max(due);
             crate::family::debug_check(self);
