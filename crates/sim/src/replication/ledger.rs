@@ -206,7 +206,8 @@ fn merge_counts(histogram: &mut Vec<(u64, u64)>, values: &mut [u64]) {
     if values.is_empty() {
         return;
     }
-    // A batch's latencies fall record by record, so the values usually come newest first.
+    // A batch's latencies fall record by record (each later record waited less), so the
+    // values usually come largest first.
     values.reverse();
     if !values.is_sorted() {
         crate::replay::sort::sort(values);
@@ -334,7 +335,7 @@ mod tests {
     /// last, some equal, some already counted, some between counted ones: the histogram is
     /// what counting every latency so far gives.
     #[test]
-    fn a_batch_of_latencies_makes_the_histogram_counting_one_by_one_makes() {
+    fn a_batch_of_latencies_makes_the_histogram_a_recount_makes() {
         let batches: [&[u64]; 4] = [
             &[40, 12, 12, 7],
             &[900, 41, 40, 39, 12, 6, 6],
