@@ -15,22 +15,21 @@
 use super::events::EventKind;
 use super::lane::{FetchAnswer, Item, Lane, Parked, Pending, Reply, MAX_FETCH_RECORDS};
 use super::log::Entry;
-use super::scenario::Acks;
+use super::scenario::{record_of, Acks};
 
-/// A produce request's records: partition `partition`'s sequence numbers `from..to`, each
-/// record `seq · stride + partition` (records go round-robin over `stride` partitions). A
-/// range rather than a list, since every produce request carries one.
+/// A produce request's records: partition `partition`'s sequence numbers `from..to` of a
+/// topic of `partitions`. A range rather than a list, since every produce request carries one.
 #[derive(Clone, Copy, Debug)]
 struct Records {
     partition: u32,
-    stride: u32,
+    partitions: u32,
     from: u32,
     to: u32,
 }
 
 impl Records {
     fn iter(self) -> impl Iterator<Item = u32> {
-        (self.from..self.to).map(move |seq| seq * self.stride + self.partition)
+        (self.from..self.to).map(move |seq| record_of(self.partitions, self.partition, seq))
     }
 
     fn len(self) -> u32 {
@@ -57,7 +56,7 @@ impl Lane {
     pub(crate) fn on_produce(&mut self, p: usize, to: usize, request: u64, seqs: (u32, u32)) {
         let records = Records {
             partition: p as u32,
-            stride: self.scenario.topic.partitions,
+            partitions: self.scenario.topic.partitions,
             from: seqs.0,
             to: seqs.1,
         };

@@ -16,6 +16,12 @@ pub const MAX_PARTITIONS: u32 = 4;
 /// Most records one run may send (`duration_ms · records_per_second / 1000`): three lanes
 /// hold every record in every replica's log, and a knob change rebuilds the run in a browser.
 pub const MAX_RECORDS: u64 = 60_000;
+/// The record the producer sends as `partition`'s `seq`-th of `partitions`: records go
+/// round-robin over the partitions, numbered in the order they are handed to `send()`.
+pub fn record_of(partitions: u32, partition: u32, seq: u32) -> u32 {
+    seq * partitions + partition
+}
+
 /// Longest run: ten minutes of simulated time.
 pub const MAX_DURATION_MS: u64 = 600_000;
 /// Most faults a scenario may schedule.
@@ -249,10 +255,9 @@ impl ReplicationScenario {
         self.duration_ms * u64::from(self.producer.records_per_second) / 1000
     }
 
-    /// The record the producer sends as partition `partition`'s `seq`-th (records go
-    /// round-robin over the partitions).
+    /// The record the producer sends as partition `partition`'s `seq`-th.
     pub fn record_of(&self, partition: usize, seq: u32) -> u32 {
-        seq * self.topic.partitions + partition as u32
+        record_of(self.topic.partitions, partition as u32, seq)
     }
 
     /// When record `index` is handed to `send()`, in ms.
