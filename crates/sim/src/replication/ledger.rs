@@ -118,11 +118,6 @@ impl Ledger {
         self.new_latencies = new_latencies;
     }
 
-    /// One record's callback reported success, `latency_ms` after `send()`.
-    pub fn acknowledge(&mut self, record: u32, latency_ms: u64) {
-        self.acknowledge_batch([(record, latency_ms)]);
-    }
-
     /// The producer's callback reported an error.
     pub fn fail(&mut self, record: u32) {
         if self.is_settled(record) {
@@ -267,14 +262,14 @@ mod tests {
         let mut ledger = Ledger::new(3);
         ledger.add_copy(0);
         ledger.land(0);
-        ledger.acknowledge(0, 4);
+        ledger.acknowledge_batch([(0, 4)]);
         assert_eq!(ledger.acknowledged_then_lost, 0);
         // A new leader without it.
         ledger.remove_copy(0);
         assert_eq!(ledger.acknowledged_then_lost, 1);
         // An acknowledgement from a leader that no longer counts: lost at once.
         ledger.land(1);
-        ledger.acknowledge(1, 2);
+        ledger.acknowledge_batch([(1, 2)]);
         assert_eq!(ledger.acknowledged_then_lost, 2);
         assert_eq!(ledger.recount(), (2, 2, 0, 0));
     }
@@ -282,7 +277,7 @@ mod tests {
     #[test]
     fn an_unlanded_acks_0_record_is_not_yet_judged() {
         let mut ledger = Ledger::new(1);
-        ledger.acknowledge(0, 0);
+        ledger.acknowledge_batch([(0, 0)]);
         assert_eq!(ledger.acknowledged_then_lost, 0);
         ledger.land(0);
         assert_eq!(ledger.acknowledged_then_lost, 1, "it reached a dead broker");
@@ -308,7 +303,7 @@ mod tests {
     fn percentiles_use_the_nearest_rank() {
         let mut ledger = Ledger::new(100);
         for r in 0..100 {
-            ledger.acknowledge(r, u64::from(r) + 1);
+            ledger.acknowledge_batch([(r, u64::from(r) + 1)]);
         }
         assert_eq!(ledger.latency_percentile_ms(500), 50);
         assert_eq!(ledger.latency_percentile_ms(990), 99);
@@ -320,7 +315,7 @@ mod tests {
     fn latencies_acknowledged_in_any_order_make_one_sorted_histogram() {
         let mut ledger = Ledger::new(8);
         for (record, latency_ms) in [(0, 40), (1, 7), (2, 40), (3, 900), (4, 7), (5, 12), (6, 7)] {
-            ledger.acknowledge(record, latency_ms);
+            ledger.acknowledge_batch([(record, latency_ms)]);
         }
         assert_eq!(
             ledger.latency_histogram(),
@@ -389,7 +384,7 @@ mod tests {
     fn a_settled_record_is_not_settled_again() {
         let mut ledger = Ledger::new(1);
         ledger.fail(0);
-        ledger.acknowledge(0, 3);
+        ledger.acknowledge_batch([(0, 3)]);
         assert_eq!((ledger.failed, ledger.acknowledged), (1, 0));
     }
 }
