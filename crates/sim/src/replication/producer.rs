@@ -379,3 +379,59 @@ impl Lane {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Batch;
+    use crate::replication::lane::Lane;
+    use crate::replication::{lesson_default, Acks};
+    use std::sync::Arc;
+
+    fn batch(timeout_at_ms: u64, timeout_number: u64, retry_at: Option<u64>) -> Option<Batch> {
+        Some(Batch {
+            from: 0,
+            to: 1,
+            request: 1,
+            to_replica: 0,
+            attempts: 1,
+            retry_at,
+            timeout_at_ms,
+            timeout_number,
+        })
+    }
+
+    fn lane_with(in_flight: [Option<Batch>; 3]) -> Lane {
+        let mut scenario = lesson_default();
+        scenario.topic.partitions = 3;
+        let mut lane = Lane::new(Arc::new(scenario), Arc::from(Vec::new()), Acks::All);
+        lane.producer.in_flight = in_flight.to_vec();
+        lane
+    }
+
+    /// The timeout that fires next is the soonest of the requests awaiting an answer; a batch
+    /// waiting to be sent again has no request out, so its old timer cannot fire.
+    #[test]
+    fn the_next_timeout_is_the_soonest_unanswered_request() {
+        let lane = lane_with([
+            batch(500, 7, None),
+            batch(300, 9, None),
+            batch(100, 2, Some(90)),
+        ]);
+        assert_eq!(lane.next_request_timeout(), Some(((300, 9), 1)));
+        let lane = lane_with([batch(300, 4, None), batch(500, 1, None), None]);
+        assert_eq!(lane.next_request_timeout(), Some(((300, 4), 0)));
+    }
+
+    /// Two timers due at the same instant fire in the order they were set.
+    #[test]
+    fn timeouts_at_one_instant_fire_in_the_order_they_were_set() {
+        let lane = lane_with([None, batch(300, 9, None), batch(300, 5, None)]);
+        assert_eq!(lane.next_request_timeout(), Some(((300, 5), 2)));
+    }
+
+    #[test]
+    fn nothing_in_flight_means_no_timeout() {
+        let lane = lane_with([None, batch(100, 2, Some(90)), None]);
+        assert_eq!(lane.next_request_timeout(), None);
+    }
+}
