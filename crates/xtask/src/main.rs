@@ -9,6 +9,7 @@ mod dist;
 mod install;
 mod pins;
 mod process;
+mod profile;
 mod serve;
 mod short_imports;
 mod test;
@@ -26,7 +27,9 @@ commands:
                      rebuilding when a source file changes
   test               install what is missing, then run every check CI runs
   dist               build the static site into dist/ (relative URLs: host it under any path)
-  bench              run the core's benchmarks and the in-browser benchmark";
+  bench              run the core's benchmarks and the in-browser benchmark
+  profile LESSON     where LESSON's fresh knob settings spend their time in Chromium, by
+                     function (e.g. `cargo xtask profile replication`)";
 
 fn main() -> ExitCode {
     match try_main() {
@@ -59,6 +62,7 @@ fn try_main() -> Result<ExitCode, String> {
             .and_then(|()| dist::run())
             .map(|()| ExitCode::SUCCESS),
         "bench" => no_arguments(command, rest).and_then(|()| bench::run()),
+        "profile" => profile::run(rest),
         _ => Err(format!(
             "unknown command {command:?}; `cargo xtask help` lists them"
         )),

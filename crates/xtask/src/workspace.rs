@@ -28,6 +28,10 @@ pub const TRUNK_TOML: &str = "Trunk.toml";
 pub const INDEX_HTML: &str = "index.html";
 /// Where Trunk writes the static site.
 pub const DIST_DIR: &str = "dist";
+/// The copy of [`INDEX_HTML`] that `cargo xtask profile` builds from, beside it, for a moment.
+pub const PROFILE_INDEX_HTML: &str = "index.profile.html";
+/// Where `cargo xtask profile` builds the site whose wasm keeps its function names.
+pub const PROFILE_DIST_DIR: &str = "target/profile-dist";
 /// The npm packages' install folder; its `.bin` holds wasm-opt.
 pub const NODE_MODULES: &str = "node_modules";
 /// The package whose wasm-bindgen tests run in the browser.
@@ -38,3 +42,5 @@ pub const DETERMINISM_SCENARIO: &str = "tests/fixtures/determinism.json";
 pub const E2E_TESTS: &str = "tests/e2e/";
 /// The script that opens the built site and runs the in-browser benchmark.
 pub const BROWSER_BENCH: &str = "tests/bench/browser-bench.mjs";
+/// The script that profiles a lesson's fresh knob settings in Chromium.
+pub const PROFILE_SCRIPT: &str = "tests/bench/profile-knob.mjs";

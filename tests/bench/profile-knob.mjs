@@ -1,0 +1,99 @@
+// Where a lesson's fresh knob settings spend their time, function by function, in Chromium.
+// Opens one lesson of a built site at ten simulated minutes, starts Chromium's sampling
+// profiler (every 100 µs), turns the lesson's first exact knob to a new value a dozen times
+// (each waits for its new picture and a quarter second more, so the prepared next steps run
+// too), and prints the busy time per setting by function, most first.
+//
+// A native profile misled more than once: wasm inlines differently, and a function that is
+// cheap natively can be a call per record in the browser. This shows what the page runs.
+//
+// Run: cargo xtask profile LESSON (builds a copy of the site whose wasm keeps its function
+// names, then runs this), or node tests/bench/profile-knob.mjs SITE_FOLDER LESSON on any build
+// (the shipped site names its wasm functions only by number).
+
+import { launchBrowser, openPage, serveDist, waitForApp, waitForSettledClock } from '../e2e/harness.mjs';
+
+const [root, lesson = 'partitions'] = process.argv.slice(2);
+const SETTINGS = 12;
+const SAMPLING_INTERVAL_US = 100;
+const SHOWN_FUNCTIONS = 40;
+
+const site = await serveDist({ root });
+const browser = await launchBrowser();
+try {
+  const { page } = await openPage(browser, `${site.url}#/${lesson}?t=600000`);
+  await waitForApp(page);
+  await refuseAnotherLesson(page, lesson);
+  await waitForSettledClock(page);
+  const knob = await firstExactKnob(page, lesson);
+  console.log(`profile ${lesson}: knob ${knob.id}, ${SETTINGS} fresh settings at 10 min`);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
+  await cdp.send('Profiler.start');
+  for (const value of freshValues(knob)) await setKnob(page, knob.id, value);
+  const { profile } = await cdp.send('Profiler.stop');
+  const stats = await page.evaluate(() => window.__streamlab.knobToPictureStats());
+  console.log(`profile knob_to_picture_ms: p50 ${stats.p50.toFixed(1)}, p95 ${stats.p95.toFixed(1)}`);
+  printSelfTimes(profile);
+} finally {
+  await browser.close();
+  await site.close();
+}
+
+// An address naming no lesson opens the first one with a message: profiling that would
+// answer another question than the one asked.
+async function refuseAnotherLesson(page, slug) {
+  const alerts = await page.locator('.error-banner, [role="alert"]').allInnerTexts();
+  const refused = alerts.find((text) => text.includes('no lesson called'));
+  if (refused) throw new Error(`${slug}: ${refused.replace(/\s+/g, " ").trim()}`);
+}
+
+// The first knob that takes an exact number, or an error naming the lesson.
+async function firstExactKnob(page, slug) {
+  const knob = await page.evaluate(() => {
+    const input = document.querySelector('input.knob-exact[type=number]:not([disabled])');
+    return input && { id: input.id, value: Number(input.value), min: Number(input.min), max: Number(input.max), step: Number(input.step) || 1 };
+  });
+  if (!knob) throw new Error(`lesson ${slug} shows no knob that takes a number (is it a lesson's slug?)`);
+  return knob;
+}
+
+// Values the knob has not held yet in this run, so each setting is simulated afresh.
+function freshValues(knob) {
+  const values = [];
+  let value = knob.value;
+  for (let k = 0; k < SETTINGS; k += 1) {
+    value += 3 * knob.step;
+    if (value > knob.max) value = knob.min + k * knob.step;
+    values.push(value);
+  }
+  return values;
+}
+
+async function setKnob(page, id, value) {
+  const shown = await page.evaluate(() => window.__streamlab.knobToPictureStats().count);
+  await page.fill(`#${id}`, String(value));
+  await page.dispatchEvent(`#${id}`, 'change');
+  await page.waitForFunction((n) => window.__streamlab.knobToPictureStats().count > n, shown, { timeout: 60000 });
+  await page.waitForTimeout(250);
+}
+
+// Sums each function's own samples (not its callees') and prints ms per setting.
+function printSelfTimes(profile) {
+  const sampleMs = (profile.endTime - profile.startTime) / profile.samples.length / 1000;
+  const hits = new Map();
+  for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+  const selfMs = new Map();
+  for (const node of profile.nodes) {
+    const frame = node.callFrame;
+    const name = frame.functionName || `(${frame.url.split('/').pop() || 'anonymous'})`;
+    selfMs.set(name, (selfMs.get(name) ?? 0) + (hits.get(node.id) ?? 0) * sampleMs);
+  }
+  const busy = [...selfMs].filter(([name]) => name !== '(idle)' && name !== '(program)');
+  const busyMs = busy.reduce((sum, [, ms]) => sum + ms, 0);
+  console.log(`profile busy_ms_per_setting: ${(busyMs / SETTINGS).toFixed(1)}`);
+  for (const [name, ms] of [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, SHOWN_FUNCTIONS)) {
+    console.log(`${(ms / SETTINGS).toFixed(2).padStart(8)} ms  ${name.slice(0, 160)}`);
+  }
+}
