@@ -19,14 +19,7 @@ const WASM_OPT_PARAMS: &str = "data-wasm-opt-params=\"";
 const KEEP_NAMES: &str = "-g";
 
 pub fn run(rest: &[String]) -> Result<ExitCode, String> {
-    let lesson = match rest {
-        [lesson] if !lesson.starts_with('-') => lesson,
-        _ => {
-            return Err(
-                "`profile` takes one lesson's slug, e.g. `cargo xtask profile replication`".into(),
-            )
-        }
-    };
+    let lesson = lesson_of(rest)?;
     install::site_tools()?;
     install::browser()?;
     build_with_names()?;
@@ -39,17 +32,22 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The one argument, a lesson's slug (not an option).
+fn lesson_of(rest: &[String]) -> Result<&str, String> {
+    match rest {
+        [lesson] if !lesson.starts_with('-') => Ok(lesson),
+        _ => {
+            Err("`profile` takes one lesson's slug, e.g. `cargo xtask profile replication`".into())
+        }
+    }
+}
+
 /// Builds the site with wasm names into [`PROFILE_DIST_DIR`], from a copy of index.html beside
 /// it (Trunk resolves the page's links from the page's folder), removed afterwards.
 fn build_with_names() -> Result<(), String> {
     let html = std::fs::read_to_string(INDEX_HTML)
         .map_err(|error| format!("cannot read {INDEX_HTML}: {error}"))?;
-    let (html, bundles) = keeping_names(&html);
-    if bundles == 0 {
-        return Err(format!(
-            "{INDEX_HTML} passes no options to wasm-opt ({WASM_OPT_PARAMS}…)"
-        ));
-    }
+    let html = page_keeping_names(&html)?;
     std::fs::write(PROFILE_INDEX_HTML, html)
         .map_err(|error| format!("cannot write {PROFILE_INDEX_HTML}: {error}"))?;
     let built = process::run(dist::trunk().args([
@@ -65,6 +63,17 @@ fn build_with_names() -> Result<(), String> {
     built?;
     removed.map_err(|error| format!("cannot remove {PROFILE_INDEX_HTML}: {error}"))?;
     rename_page(Path::new(PROFILE_DIST_DIR))
+}
+
+/// `html` with wasm-opt told to keep names for every bundle, or an error if it names none (the
+/// profile would show numbers, not names).
+fn page_keeping_names(html: &str) -> Result<String, String> {
+    match keeping_names(html) {
+        (_, 0) => Err(format!(
+            "{INDEX_HTML} passes no options to wasm-opt ({WASM_OPT_PARAMS}…)"
+        )),
+        (html, _) => Ok(html),
+    }
 }
 
 /// `html` with wasm-opt told to keep names for every bundle, and how many bundles that is.
@@ -100,6 +109,43 @@ mod tests {
             "<link data-bin=\"a\" data-wasm-opt-params=\"-g --low-memory-unused\" />\n\
              <link data-bin=\"b\" data-wasm-opt-params=\"-g --low-memory-unused --converge\" />"
         );
+    }
+
+    #[test]
+    fn it_takes_exactly_one_lesson() {
+        let args = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        assert_eq!(lesson_of(&args(&["replication"])), Ok("replication"));
+        for wrong in [&[][..], &["queues", "replication"], &["--lesson"]] {
+            assert!(lesson_of(&args(wrong)).is_err(), "{wrong:?}");
+        }
+    }
+
+    #[test]
+    fn a_page_with_no_wasm_opt_options_is_refused() {
+        assert!(page_keeping_names("<link data-bin=\"a\" />").is_err());
+        let page = page_keeping_names("<link data-wasm-opt-params=\"\" />").unwrap();
+        assert!(page.contains("data-wasm-opt-params=\"-g \""));
+    }
+
+    /// The built page, named after its source, is served as index.html; a build that named it
+    /// index.html already is left alone.
+    #[test]
+    fn the_built_page_becomes_index_html() {
+        let dir = std::env::temp_dir().join(format!("xtask-profile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(PROFILE_INDEX_HTML), "built").unwrap();
+        rename_page(&dir).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join(INDEX_HTML)).unwrap(),
+            "built"
+        );
+        assert!(!dir.join(PROFILE_INDEX_HTML).exists());
+        rename_page(&dir).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join(INDEX_HTML)).unwrap(),
+            "built"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The real page: each Rust bundle it builds is one that gets `-g`.
