@@ -6,6 +6,7 @@
 
 import { deflateRawSync } from 'node:zlib';
 import { launchBrowser, openPage, serveDist, waitForApp, waitForSettledClock } from '../e2e/harness.mjs';
+import { changeKnob, firstNumberKnob, freshValues, nextSteps } from './knobs.mjs';
 
 // An optional folder to serve instead of dist/ (a build of an earlier commit, for a before/after).
 const site = await serveDist({ subPath: '/bench/', root: process.argv[2] });
@@ -201,24 +202,14 @@ async function everyLessonAtTenMinutes(browser, siteUrl) {
     const { page } = lesson;
     await waitForApp(page);
     await waitForSettledClock(page);
-    const knob = await page.evaluate(() => {
-      const input = document.querySelector('input.knob-exact[type=number]:not([disabled])');
-      if (!input) return null;
-      return {
-        id: input.id,
-        value: Number(input.value),
-        min: Number(input.min || -Infinity),
-        max: Number(input.max || Infinity),
-        step: Number(input.step) || 1,
-      };
-    });
+    const knob = await firstNumberKnob(page);
     if (!knob) {
       console.log(`browser knob_to_picture_ms_at_10min_every_lesson ${slug}: no number knob`);
       await page.close();
       continue;
     }
     const simMs = await page.evaluate(() => window.__streamlab.simMs());
-    const fresh = await changeKnob(page, knob, freshValues(knob), false);
+    const fresh = await changeKnob(page, knob, freshValues(knob, FRESH_SETTINGS), false);
     const last = Number(await page.inputValue(`#${knob.id}`));
     const nextStep = await changeKnob(page, knob, nextSteps({ ...knob, value: last }), true);
     const figures = { knob: knob.id, at_ms: simMs, fresh, next_step: nextStep };
@@ -226,10 +217,6 @@ async function everyLessonAtTenMinutes(browser, siteUrl) {
     for (const error of [...lesson.pageErrors, ...lesson.consoleErrors]) console.error(`page error (${slug}): ${error}`);
     await page.close();
   }
-}
-
-function inRange(knob, value) {
-  return value >= knob.min && value <= knob.max;
 }
 
 // The delivery lesson at sixty partitions, where a step's and a frame's picture is largest (the
@@ -263,55 +250,6 @@ async function wideTopic(browser, siteUrl) {
   console.log(`browser delivery_60_partitions_at_10min: ${JSON.stringify({ next_step: steps, playing_at_32x: frames })}`);
   for (const error of [...lesson.pageErrors, ...lesson.consoleErrors]) console.error(`page error (wide topic): ${error}`);
   await page.close();
-}
-
-// FRESH_SETTINGS settings three steps apart, upwards while the range allows, then downwards
-// (fewer where the knob's range is too short).
-function freshValues(knob) {
-  const values = [];
-  for (const direction of [1, -1]) {
-    for (let k = 1; values.length < FRESH_SETTINGS; k += 1) {
-      const value = knob.value + direction * 3 * k * knob.step;
-      if (!inRange(knob, value)) break;
-      values.push(value);
-    }
-  }
-  return values;
-}
-
-// Six single steps from the current setting, turning back at the end of the range.
-function nextSteps(knob) {
-  const values = [];
-  let value = knob.value;
-  let direction = inRange(knob, value + knob.step) ? 1 : -1;
-  while (values.length < 6) {
-    if (!inRange(knob, value + direction * knob.step)) direction = -direction;
-    value += direction * knob.step;
-    values.push(value);
-  }
-  return values;
-}
-
-// Turns `knob` to each of `values`, the next change waiting for the last one's picture (a run
-// longer than a frame is built in slices); with `afterIdle`, also for the page to have prepared
-// the steps around it. Returns the knob-to-picture and knob-to-paint figures of these changes.
-async function changeKnob(page, knob, values, afterIdle) {
-  await page.evaluate(() => window.__streamlab.resetStats());
-  for (const value of values) {
-    if (afterIdle) {
-      await page.waitForFunction(() => window.__streamlab.nearbyPending() === 0, undefined, { timeout: 60000 });
-    }
-    const shown = await page.evaluate(() => window.__streamlab.knobToPictureStats().count);
-    // Numbers written as the knob's step writes them (no binary-fraction tails).
-    await page.fill(`#${knob.id}`, String(Number(value.toFixed(6))));
-    await page.dispatchEvent(`#${knob.id}`, 'change');
-    await page.waitForFunction((n) => window.__streamlab.knobToPictureStats().count > n, shown, { timeout: 60000 });
-    await page.waitForTimeout(250);
-  }
-  return page.evaluate(() => ({
-    picture: window.__streamlab.knobToPictureStats(),
-    paint: window.__streamlab.knobToPaintStats(),
-  }));
 }
 
 /// Each numeric field's median over several runs of one benchmark (objects of the same shape).

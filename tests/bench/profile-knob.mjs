@@ -1,8 +1,9 @@
 // Where a lesson's fresh knob settings spend their time, function by function, in Chromium.
 // Opens one lesson of a built site at ten simulated minutes, starts Chromium's sampling
-// profiler (every 100 µs), turns the lesson's first exact knob to a new value a dozen times
-// (each waits for its new picture and a quarter second more, so the prepared next steps run
-// too), and prints the busy time per setting by function, most first.
+// profiler (every 100 µs), turns the lesson's first number knob to a dozen values never seen
+// as the browser benchmark does (the first twelve of its fresh settings; each waits for its
+// picture and a quarter second more, so the prepared next steps run too), and prints the busy
+// time per setting by function, most first.
 //
 // A native profile misled more than once: wasm inlines differently, and a function that is
 // cheap natively can be a call per record in the browser. This shows what the page runs.
@@ -12,6 +13,7 @@
 // (the shipped site names its wasm functions only by number).
 
 import { launchBrowser, openPage, serveDist, waitForApp, waitForSettledClock } from '../e2e/harness.mjs';
+import { changeKnob, firstNumberKnob, freshValues } from './knobs.mjs';
 
 const [root, lesson = 'partitions'] = process.argv.slice(2);
 const SETTINGS = 12;
@@ -25,17 +27,19 @@ try {
   await waitForApp(page);
   await refuseAnotherLesson(page, lesson);
   await waitForSettledClock(page);
-  const knob = await firstExactKnob(page, lesson);
-  console.log(`profile ${lesson}: knob ${knob.id}, ${SETTINGS} fresh settings at 10 min`);
+  const knob = await firstNumberKnob(page);
+  if (!knob) throw new Error(`lesson ${lesson} shows no knob that takes a number`);
+  const values = freshValues(knob, SETTINGS);
+  if (values.length === 0) throw new Error(`${knob.id} has no value within its range to turn to`);
+  console.log(`profile ${lesson}: knob ${knob.id}, ${values.length} fresh settings at 10 min`);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
   await cdp.send('Profiler.start');
-  for (const value of freshValues(knob)) await setKnob(page, knob.id, value);
+  const { picture } = await changeKnob(page, knob, values, false);
   const { profile } = await cdp.send('Profiler.stop');
-  const stats = await page.evaluate(() => window.__streamlab.knobToPictureStats());
-  console.log(`profile knob_to_picture_ms: p50 ${stats.p50.toFixed(1)}, p95 ${stats.p95.toFixed(1)}`);
-  printSelfTimes(profile);
+  console.log(`profile knob_to_picture_ms: p50 ${picture.p50.toFixed(1)}, p95 ${picture.p95.toFixed(1)}`);
+  printSelfTimes(profile, values.length);
 } finally {
   await browser.close();
   await site.close();
@@ -46,41 +50,11 @@ try {
 async function refuseAnotherLesson(page, slug) {
   const alerts = await page.locator('.error-banner, [role="alert"]').allInnerTexts();
   const refused = alerts.find((text) => text.includes('no lesson called'));
-  if (refused) throw new Error(`${slug}: ${refused.replace(/\s+/g, " ").trim()}`);
-}
-
-// The first knob that takes an exact number, or an error naming the lesson.
-async function firstExactKnob(page, slug) {
-  const knob = await page.evaluate(() => {
-    const input = document.querySelector('input.knob-exact[type=number]:not([disabled])');
-    return input && { id: input.id, value: Number(input.value), min: Number(input.min), max: Number(input.max), step: Number(input.step) || 1 };
-  });
-  if (!knob) throw new Error(`lesson ${slug} shows no knob that takes a number (is it a lesson's slug?)`);
-  return knob;
-}
-
-// Values the knob has not held yet in this run, so each setting is simulated afresh.
-function freshValues(knob) {
-  const values = [];
-  let value = knob.value;
-  for (let k = 0; k < SETTINGS; k += 1) {
-    value += 3 * knob.step;
-    if (value > knob.max) value = knob.min + k * knob.step;
-    values.push(value);
-  }
-  return values;
-}
-
-async function setKnob(page, id, value) {
-  const shown = await page.evaluate(() => window.__streamlab.knobToPictureStats().count);
-  await page.fill(`#${id}`, String(value));
-  await page.dispatchEvent(`#${id}`, 'change');
-  await page.waitForFunction((n) => window.__streamlab.knobToPictureStats().count > n, shown, { timeout: 60000 });
-  await page.waitForTimeout(250);
+  if (refused) throw new Error(`${slug}: ${refused.replace(/\s+/g, ' ').trim()}`);
 }
 
 // Sums each function's own samples (not its callees') and prints ms per setting.
-function printSelfTimes(profile) {
+function printSelfTimes(profile, settings) {
   const sampleMs = (profile.endTime - profile.startTime) / profile.samples.length / 1000;
   const hits = new Map();
   for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
@@ -92,8 +66,8 @@ function printSelfTimes(profile) {
   }
   const busy = [...selfMs].filter(([name]) => name !== '(idle)' && name !== '(program)');
   const busyMs = busy.reduce((sum, [, ms]) => sum + ms, 0);
-  console.log(`profile busy_ms_per_setting: ${(busyMs / SETTINGS).toFixed(1)}`);
+  console.log(`profile busy_ms_per_setting: ${(busyMs / settings).toFixed(1)}`);
   for (const [name, ms] of [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, SHOWN_FUNCTIONS)) {
-    console.log(`${(ms / SETTINGS).toFixed(2).padStart(8)} ms  ${name.slice(0, 160)}`);
+    console.log(`${(ms / settings).toFixed(2).padStart(8)} ms  ${name.slice(0, 160)}`);
   }
 }

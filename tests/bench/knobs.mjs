@@ -1,0 +1,71 @@
+// Turning a lesson's knobs from a benchmark: the first number knob a page shows, values to
+// turn it to, and turning it while timing each new picture. Shared by the browser benchmark and
+// the profiler, so both turn knobs the same way.
+
+// The first knob that takes an exact number, as the benchmarks turn it, or null.
+export async function firstNumberKnob(page) {
+  return page.evaluate(() => {
+    const input = document.querySelector('input.knob-exact[type=number]:not([disabled])');
+    if (!input) return null;
+    return {
+      id: input.id,
+      value: Number(input.value),
+      min: Number(input.min || -Infinity),
+      max: Number(input.max || Infinity),
+      step: Number(input.step) || 1,
+    };
+  });
+}
+
+function inRange(knob, value) {
+  return value >= knob.min && value <= knob.max;
+}
+
+// `count` settings three steps apart, upwards while the range allows, then downwards (fewer
+// where the knob's range is too short): values the page has not simulated yet.
+export function freshValues(knob, count) {
+  const values = [];
+  for (const direction of [1, -1]) {
+    for (let k = 1; values.length < count; k += 1) {
+      const value = knob.value + direction * 3 * k * knob.step;
+      if (!inRange(knob, value)) break;
+      values.push(value);
+    }
+  }
+  return values;
+}
+
+// Six single steps from the current setting, turning back at the end of the range.
+export function nextSteps(knob) {
+  const values = [];
+  let value = knob.value;
+  let direction = inRange(knob, value + knob.step) ? 1 : -1;
+  while (values.length < 6) {
+    if (!inRange(knob, value + direction * knob.step)) direction = -direction;
+    value += direction * knob.step;
+    values.push(value);
+  }
+  return values;
+}
+
+// Turns `knob` to each of `values`, the next change waiting for the last one's picture (a run
+// longer than a frame is built in slices); with `afterIdle`, also for the page to have prepared
+// the steps around it. Returns the knob-to-picture and knob-to-paint figures of these changes.
+export async function changeKnob(page, knob, values, afterIdle) {
+  await page.evaluate(() => window.__streamlab.resetStats());
+  for (const value of values) {
+    if (afterIdle) {
+      await page.waitForFunction(() => window.__streamlab.nearbyPending() === 0, undefined, { timeout: 60000 });
+    }
+    const shown = await page.evaluate(() => window.__streamlab.knobToPictureStats().count);
+    // Numbers written as the knob's step writes them (no binary-fraction tails).
+    await page.fill(`#${knob.id}`, String(Number(value.toFixed(6))));
+    await page.dispatchEvent(`#${knob.id}`, 'change');
+    await page.waitForFunction((n) => window.__streamlab.knobToPictureStats().count > n, shown, { timeout: 60000 });
+    await page.waitForTimeout(250);
+  }
+  return page.evaluate(() => ({
+    picture: window.__streamlab.knobToPictureStats(),
+    paint: window.__streamlab.knobToPaintStats(),
+  }));
+}
