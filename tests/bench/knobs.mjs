@@ -1,6 +1,8 @@
 // Turning a lesson's knobs from a benchmark: the first number knob a page shows, values to
-// turn it to, and turning it while timing each new picture. Shared by the browser benchmark and
-// the profiler, so both turn knobs the same way.
+// turn it to, and turning it while timing each new picture. Shared by the browser benchmark, the
+// profiler and the rendering trace, so all three turn knobs the same way.
+
+import { openPage, waitForApp, waitForSettledClock } from '../e2e/harness.mjs';
 
 // The first knob that takes an exact number, as the benchmarks turn it, or null.
 export async function firstNumberKnob(page) {
@@ -68,4 +70,26 @@ export async function changeKnob(page, knob, values, afterIdle) {
     picture: window.__streamlab.knobToPictureStats(),
     paint: window.__streamlab.knobToPaintStats(),
   }));
+}
+
+// Opens `lesson` of the site at `siteUrl` at ten simulated minutes and reads its first number
+// knob and `count` fresh values for it: what the profiler and the rendering trace measure.
+export async function openAtTenMinutes(browser, siteUrl, lesson, count) {
+  const { page } = await openPage(browser, `${siteUrl}#/${lesson}?t=600000`);
+  await waitForApp(page);
+  await refuseAnotherLesson(page, lesson);
+  await waitForSettledClock(page);
+  const knob = await firstNumberKnob(page);
+  if (!knob) throw new Error(`lesson ${lesson} shows no knob that takes a number`);
+  const values = freshValues(knob, count);
+  if (values.length === 0) throw new Error(`${knob.id} has no value within its range to turn to`);
+  return { page, knob, values };
+}
+
+// An address naming no lesson opens the first one with a message: measuring that would
+// answer another question than the one asked.
+async function refuseAnotherLesson(page, slug) {
+  const alerts = await page.locator('.error-banner, [role="alert"]').allInnerTexts();
+  const refused = alerts.find((text) => text.includes('no lesson called'));
+  if (refused) throw new Error(`${slug}: ${refused.replace(/\s+/g, ' ').trim()}`);
 }

@@ -12,8 +12,8 @@
 // names, then runs this), or node tests/bench/profile-knob.mjs SITE_FOLDER LESSON on any build
 // (the shipped site names its wasm functions only by number).
 
-import { launchBrowser, openPage, serveDist, waitForApp, waitForSettledClock } from '../e2e/harness.mjs';
-import { changeKnob, firstNumberKnob, freshValues } from './knobs.mjs';
+import { launchBrowser, serveDist } from '../e2e/harness.mjs';
+import { changeKnob, openAtTenMinutes } from './knobs.mjs';
 
 const [root, lesson = 'partitions'] = process.argv.slice(2);
 const SETTINGS = 12;
@@ -23,14 +23,7 @@ const SHOWN_FUNCTIONS = 40;
 const site = await serveDist({ root });
 const browser = await launchBrowser();
 try {
-  const { page } = await openPage(browser, `${site.url}#/${lesson}?t=600000`);
-  await waitForApp(page);
-  await refuseAnotherLesson(page, lesson);
-  await waitForSettledClock(page);
-  const knob = await firstNumberKnob(page);
-  if (!knob) throw new Error(`lesson ${lesson} shows no knob that takes a number`);
-  const values = freshValues(knob, SETTINGS);
-  if (values.length === 0) throw new Error(`${knob.id} has no value within its range to turn to`);
+  const { page, knob, values } = await openAtTenMinutes(browser, site.url, lesson, SETTINGS);
   console.log(`profile ${lesson}: knob ${knob.id}, ${values.length} fresh settings at 10 min`);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
@@ -43,14 +36,6 @@ try {
 } finally {
   await browser.close();
   await site.close();
-}
-
-// An address naming no lesson opens the first one with a message: profiling that would
-// answer another question than the one asked.
-async function refuseAnotherLesson(page, slug) {
-  const alerts = await page.locator('.error-banner, [role="alert"]').allInnerTexts();
-  const refused = alerts.find((text) => text.includes('no lesson called'));
-  if (refused) throw new Error(`${slug}: ${refused.replace(/\s+/g, ' ').trim()}`);
 }
 
 // Sums each function's own samples (not its callees') and prints ms per setting.
