@@ -5,8 +5,10 @@
 //! records/s through three groups to show the per-record cost when ticks are full;
 //! `knob_change_resimulate` rebuilds the default lesson and runs it to 60 s, which is what the
 //! browser does when a knob changes; `storm_32_members_10min` runs the rebalance storm at its
-//! largest (32 members, 64 partitions, ten simulated minutes). Records are counted as produced
-//! records, the same way the browser benchmark counts them.
+//! largest (32 members, 64 partitions, ten simulated minutes); `delivery_lesson_10min` runs the
+//! delivery lesson's default (a commit before every batch: an event per poll, the most events of
+//! any Kafka lesson) for ten simulated minutes. Records are counted as produced records, the same
+//! way the browser benchmark counts them.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
@@ -44,6 +46,16 @@ fn benches(c: &mut Criterion) {
     group.throughput(Throughput::Elements(records));
     group.bench_function("default_lesson_10min", |b| {
         b.iter(|| run(&lesson, ten_minutes_ms))
+    });
+
+    let mut delivery = (streamlab_sim::kafka::presets::find("commit-before-loss")
+        .expect("the delivery lesson's default is a preset")
+        .build)();
+    delivery.duration_ms = ten_minutes_ms;
+    let delivery_records = run(&delivery, ten_minutes_ms);
+    group.throughput(Throughput::Elements(delivery_records));
+    group.bench_function("delivery_lesson_10min", |b| {
+        b.iter(|| run(&delivery, ten_minutes_ms))
     });
 
     let busy = busy_topic();
