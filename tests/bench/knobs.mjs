@@ -2,7 +2,7 @@
 // turn it to, and turning it while timing each new picture. Shared by the browser benchmark, the
 // profiler and the rendering trace, so all three turn knobs the same way.
 
-import { openPage, waitForApp, waitForSettledClock } from '../e2e/harness.mjs';
+import { launchBrowser, openPage, serveDist, waitForApp, waitForSettledClock } from '../e2e/harness.mjs';
 
 // The first knob that takes an exact number, as the benchmarks turn it, or null.
 export async function firstNumberKnob(page) {
@@ -72,9 +72,32 @@ export async function changeKnob(page, knob, values, afterIdle) {
   }));
 }
 
+// Serves the site in `root`, opens `lesson` at ten simulated minutes and turns its first number
+// knob to `count` fresh values while a recorder watches through Chromium's DevTools protocol:
+// `recorder.start(cdp)` before the first change, `recorder.stop(cdp)` after the last picture,
+// whose answer this returns with the number of settings. What the profiler and the rendering
+// trace share; `tool` names the lines it prints.
+export async function recordFreshSettings(root, lesson, count, tool, recorder) {
+  const site = await serveDist({ root });
+  const browser = await launchBrowser();
+  try {
+    const { page, knob, values } = await openAtTenMinutes(browser, site.url, lesson, count);
+    console.log(`${tool} ${lesson}: knob ${knob.id}, ${values.length} fresh settings at 10 min`);
+    const cdp = await page.context().newCDPSession(page);
+    await recorder.start(cdp);
+    const { picture } = await changeKnob(page, knob, values, false);
+    const recorded = await recorder.stop(cdp);
+    console.log(`${tool} knob_to_picture_ms: p50 ${picture.p50.toFixed(1)}, p95 ${picture.p95.toFixed(1)}`);
+    return { recorded, settings: values.length };
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+}
+
 // Opens `lesson` of the site at `siteUrl` at ten simulated minutes and reads its first number
-// knob and `count` fresh values for it: what the profiler and the rendering trace measure.
-export async function openAtTenMinutes(browser, siteUrl, lesson, count) {
+// knob and `count` fresh values for it.
+async function openAtTenMinutes(browser, siteUrl, lesson, count) {
   const { page } = await openPage(browser, `${siteUrl}#/${lesson}?t=600000`);
   await waitForApp(page);
   await refuseAnotherLesson(page, lesson);

@@ -12,31 +12,24 @@
 // names, then runs this), or node tests/bench/profile-knob.mjs SITE_FOLDER LESSON on any build
 // (the shipped site names its wasm functions only by number).
 
-import { launchBrowser, serveDist } from '../e2e/harness.mjs';
-import { changeKnob, openAtTenMinutes } from './knobs.mjs';
+import { recordFreshSettings } from './knobs.mjs';
 
 const [root, lesson = 'partitions'] = process.argv.slice(2);
 const SETTINGS = 12;
 const SAMPLING_INTERVAL_US = 100;
 const SHOWN_FUNCTIONS = 40;
 
-const site = await serveDist({ root });
-const browser = await launchBrowser();
-try {
-  const { page, knob, values } = await openAtTenMinutes(browser, site.url, lesson, SETTINGS);
-  console.log(`profile ${lesson}: knob ${knob.id}, ${values.length} fresh settings at 10 min`);
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
-  await cdp.send('Profiler.start');
-  const { picture } = await changeKnob(page, knob, values, false);
-  const { profile } = await cdp.send('Profiler.stop');
-  console.log(`profile knob_to_picture_ms: p50 ${picture.p50.toFixed(1)}, p95 ${picture.p95.toFixed(1)}`);
-  printSelfTimes(profile, values.length);
-} finally {
-  await browser.close();
-  await site.close();
-}
+const { recorded: profile, settings } = await recordFreshSettings(root, lesson, SETTINGS, 'profile', {
+  async start(cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
+    await cdp.send('Profiler.start');
+  },
+  async stop(cdp) {
+    return (await cdp.send('Profiler.stop')).profile;
+  },
+});
+printSelfTimes(profile, settings);
 
 // Sums each function's own samples (not its callees') and prints ms per setting.
 function printSelfTimes(profile, settings) {

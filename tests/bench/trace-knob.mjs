@@ -14,8 +14,7 @@
 // written to TRACE.json when given, for a closer look).
 
 import { writeFile } from 'node:fs/promises';
-import { launchBrowser, serveDist } from '../e2e/harness.mjs';
-import { changeKnob, openAtTenMinutes } from './knobs.mjs';
+import { recordFreshSettings } from './knobs.mjs';
 
 const [root, lesson = 'partitions', rawOut] = process.argv.slice(2);
 const SETTINGS = 12;
@@ -28,26 +27,21 @@ const CATEGORIES = [
   'v8',
 ].join(',');
 
-const site = await serveDist({ root });
-const browser = await launchBrowser();
-try {
-  const { page, knob, values } = await openAtTenMinutes(browser, site.url, lesson, SETTINGS);
-  console.log(`trace ${lesson}: knob ${knob.id}, ${values.length} fresh settings at 10 min`);
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
-  const { picture } = await changeKnob(page, knob, values, false);
-  await cdp.send('Tracing.end');
-  await complete;
-  console.log(`trace knob_to_picture_ms: p50 ${picture.p50.toFixed(1)}, p95 ${picture.p95.toFixed(1)}`);
-  if (rawOut) await writeFile(rawOut, JSON.stringify(events));
-  summarise(events, values.length);
-} finally {
-  await browser.close();
-  await site.close();
-}
+const events = [];
+let complete;
+const { settings } = await recordFreshSettings(root, lesson, SETTINGS, 'trace', {
+  async start(cdp) {
+    cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+    complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+  },
+  async stop(cdp) {
+    await cdp.send('Tracing.end');
+    await complete;
+  },
+});
+if (rawOut) await writeFile(rawOut, JSON.stringify(events));
+summarise(events, settings);
 
 function summarise(events, settings) {
   const paints = tally();
