@@ -47,12 +47,13 @@ function summarise(events, settings) {
   const paints = tally();
   const invalidations = tally();
   const mainThread = tally();
+  // Timers fire on the page's main thread: its thread id picks that thread's events.
   const rendererMain = events.find((e) => e.name === 'TimerFire');
   for (const e of events) {
     const data = e.args?.data ?? {};
     if (e.name === 'Paint' && e.dur) paints.add(data.nodeName ?? '?', e.dur / 1000);
     if (e.name.endsWith('InvalidationTracking')) {
-      invalidations.add(`${e.name} ${data.nodeName ?? ''} ${data.reason ?? ''}`, 0);
+      invalidations.add(`${e.name} ${data.nodeName ?? ''} ${data.reason ?? ''}`);
     }
     if (e.ph === 'X' && e.dur && e.tid === rendererMain?.tid) mainThread.add(e.name, e.dur / 1000);
   }
@@ -61,12 +62,12 @@ function summarise(events, settings) {
   mainThread.print('main thread: count and ms per setting, by event', settings);
 }
 
-// Counts and milliseconds by key (a function, not a class: the script's top-level await runs
-// before a class declared below it exists).
+// Counts, and milliseconds when events have a duration, by key (a function, not a class: the
+// script's top-level await runs before a class declared below it exists).
 function tally() {
   const rows = new Map();
   return {
-    add(key, ms) {
+    add(key, ms = 0) {
       const row = rows.get(key) ?? { count: 0, ms: 0 };
       row.count += 1;
       row.ms += ms;
@@ -75,8 +76,10 @@ function tally() {
     print(title, settings) {
       console.log(`-- ${title}`);
       const byWeight = [...rows].sort((a, b) => b[1].ms - a[1].ms || b[1].count - a[1].count);
+      const timed = byWeight.some(([, { ms }]) => ms > 0);
       for (const [key, { count, ms }] of byWeight.slice(0, SHOWN_ROWS)) {
-        const perSetting = `${(count / settings).toFixed(1).padStart(7)} ${(ms / settings).toFixed(2).padStart(8)}`;
+        const msColumn = timed ? ` ${(ms / settings).toFixed(2).padStart(8)}` : '';
+        const perSetting = `${(count / settings).toFixed(1).padStart(7)}${msColumn}`;
         console.log(`${perSetting}  ${key.slice(0, 140)}`);
       }
     },
