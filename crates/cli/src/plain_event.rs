@@ -19,15 +19,32 @@
 //! signs, fractions, exponents, extra or repeated members, trailing text) goes to the full
 //! parser.
 
-/// The key and time of a plain event line, or `None` when the line needs the full parser.
+/// A plain event line's key and time.
 ///
 /// The key comes as bytes, not checked to be UTF-8: the line is plain only if they are, and
 /// the caller, which copies them anyway, checks them on the way more cheaply than
-/// `str::from_utf8` does on a short key (see `Key::from_utf8`).
+/// `str::from_utf8` does on a short key (see `Key::from_utf8`). The rest of the line comes
+/// with them, so a caller may read the key in whole words past its end (`Key::from_utf8_in`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct PlainEvent<'a> {
+    /// The key's bytes and everything after them on the line.
+    pub key_onward: &'a [u8],
+    pub key_length: usize,
+    pub time_ms: i64,
+}
+
+impl<'a> PlainEvent<'a> {
+    #[cfg(test)]
+    pub fn key(&self) -> &'a [u8] {
+        &self.key_onward[..self.key_length]
+    }
+}
+
+/// The key and time of a plain event line, or `None` when the line needs the full parser.
 // Not inlined: inside the per-line loop the parser's running values were kept on the stack
 // for lack of registers, and each digit and key byte waited on the previous one's store.
 #[inline(never)]
-pub fn parse_plain_event(line: &[u8]) -> Option<(&[u8], i64)> {
+pub fn parse_plain_event(line: &[u8]) -> Option<PlainEvent<'_>> {
     LAYOUTS
         .iter()
         .find_map(|layout| layout.parse(line))
@@ -57,15 +74,19 @@ const LAYOUTS: [Layout; 2] = [
 ];
 
 impl Layout {
-    fn parse<'a>(&self, line: &'a [u8]) -> Option<(&'a [u8], i64)> {
-        let rest = line.strip_prefix(self.open)?;
-        let key_length = first_special_byte(rest)?;
-        let (key, rest) = rest.split_at(key_length);
-        let digits = rest.strip_prefix(self.middle)?.strip_suffix(b"}")?;
+    fn parse<'a>(&self, line: &'a [u8]) -> Option<PlainEvent<'a>> {
+        let key_onward = line.strip_prefix(self.open)?;
+        let key_length = first_special_byte(key_onward)?;
+        let after_key = &key_onward[key_length..];
+        let digits = after_key.strip_prefix(self.middle)?.strip_suffix(b"}")?;
         // The line up to the time's last digit: with the opening and the middle, at least
         // seventeen bytes, so its last sixteen can be read as two words.
         let until_digits_end = &line[..line.len() - 1];
-        Some((key, natural_at_end(until_digits_end, digits.len())?))
+        Some(PlainEvent {
+            key_onward,
+            key_length,
+            time_ms: natural_at_end(until_digits_end, digits.len())?,
+        })
     }
 }
 
@@ -116,22 +137,31 @@ fn eight_digits(word: [u8; 8], count: usize) -> Option<i64> {
 }
 
 /// Reads a plain line token by token, whatever its whitespace and member order.
-fn parse_spaced(line: &[u8]) -> Option<(&[u8], i64)> {
+fn parse_spaced(line: &[u8]) -> Option<PlainEvent<'_>> {
     let mut cursor = Cursor { bytes: line, at: 0 };
     cursor.expect(b'{')?;
     // Each member's name is matched as a whole literal rather than read as a string and then
     // compared: the fewer steps per line, the faster (a name with an escape is not matched,
     // which is right: only the full parser decodes escapes).
     let event = if cursor.name(KEY_NAME) {
-        let key = cursor.plain_string()?;
+        let (key_onward, key_length) = cursor.plain_string()?;
         cursor.expect(b',')?;
         cursor.name(TIME_NAME).then_some(())?;
-        (key, cursor.small_natural()?)
+        PlainEvent {
+            key_onward,
+            key_length,
+            time_ms: cursor.small_natural()?,
+        }
     } else if cursor.name(TIME_NAME) {
         let time_ms = cursor.small_natural()?;
         cursor.expect(b',')?;
         cursor.name(KEY_NAME).then_some(())?;
-        (cursor.plain_string()?, time_ms)
+        let (key_onward, key_length) = cursor.plain_string()?;
+        PlainEvent {
+            key_onward,
+            key_length,
+            time_ms,
+        }
     } else {
         return None;
     };
@@ -237,17 +267,17 @@ impl<'a> Cursor<'a> {
         false
     }
 
-    /// A string's raw bytes, when it has no escape and no control character (which JSON
-    /// refuses unescaped) between its quotes.
-    fn plain_string(&mut self) -> Option<&'a [u8]> {
+    /// A string's raw bytes and all that follows them, and its length, when it has no escape
+    /// and no control character (which JSON refuses unescaped) between its quotes.
+    fn plain_string(&mut self) -> Option<(&'a [u8], usize)> {
         self.expect(b'"')?;
-        let rest = &self.bytes[self.at..];
-        let length = first_special_byte(rest)?;
-        if rest[length] != b'"' {
+        let onward = &self.bytes[self.at..];
+        let length = first_special_byte(onward)?;
+        if onward[length] != b'"' {
             return None;
         }
         self.at += length + 1;
-        Some(&rest[..length])
+        Some((onward, length))
     }
 
     /// A non-negative integer of at most [`TIME_DIGITS_MAX`] digits, without a leading zero.

@@ -126,8 +126,9 @@ impl Batch {
 /// The key and time of a plain line, through the fast path (`plain_event`), or `None` when
 /// the line needs the full parser (which also reports every error).
 fn plain_event(line: &[u8]) -> Option<(Key, i64)> {
-    let (key, time_ms) = parse_plain_event(line)?;
-    Some((Key::from_utf8(key)?, time_ms))
+    let event = parse_plain_event(line)?;
+    let key = Key::from_utf8_in(event.key_onward, event.key_length)?;
+    Some((key, event.time_ms))
 }
 
 /// Writes each record as one JSON line. Pieces go straight to the (buffered) output: with
@@ -137,7 +138,7 @@ fn write_outputs(output: &mut impl Write, produced: &mut Vec<Output<Key>>) -> st
         match record {
             Output::Pane(pane) => {
                 output.write_all(b"{\"key\":")?;
-                write_json_string(output, pane.key.as_str())?;
+                write_json_string(output, &pane.key.text())?;
                 output.write_all(b",\"start\":")?;
                 write_integer(output, pane.start_ms)?;
                 output.write_all(b",\"end\":")?;
@@ -151,7 +152,7 @@ fn write_outputs(output: &mut impl Write, produced: &mut Vec<Output<Key>>) -> st
             }
             Output::Side { key, time_ms } => {
                 output.write_all(b"{\"key\":")?;
-                write_json_string(output, key.as_str())?;
+                write_json_string(output, &key.text())?;
                 output.write_all(b",\"time\":")?;
                 write_integer(output, time_ms)?;
                 output.write_all(b",\"side\":true}\n")?;

@@ -6,10 +6,13 @@
 use crate::lines::{parse_object, EventLine};
 use proptest::prelude::*;
 
-/// What the fast path makes of a line, with the key checked to be UTF-8 as its callers do.
+/// What the fast path makes of a line, with the key checked to be UTF-8 as its callers do;
+/// also checks that what it hands over after the key is the rest of the line (callers read
+/// the key in words that run past its end).
 fn parse_plain_event(line: &[u8]) -> Option<(&str, i64)> {
-    let (key, time) = super::parse_plain_event(line)?;
-    Some((std::str::from_utf8(key).ok()?, time))
+    let event = super::parse_plain_event(line)?;
+    assert!(line.ends_with(event.key_onward), "{line:?}: {event:?}");
+    Some((std::str::from_utf8(event.key()).ok()?, event.time_ms))
 }
 
 /// What the full parser makes of a line: the key and time, or `None` for an error.
@@ -258,11 +261,15 @@ fn the_contracts_lines_take_the_fast_path() {
 fn the_usual_layouts_are_matched_whole() {
     let python = b"{\"key\": \"user-00123\", \"time\": 1700000}";
     let compact = b"{\"key\":\"user-00123\",\"time\":1700000}";
+    let parse = |layout: usize, line: &'static [u8]| {
+        let event = super::LAYOUTS[layout].parse(line)?;
+        Some((event.key(), event.time_ms))
+    };
     let expected = Some((&b"user-00123"[..], 1_700_000));
-    assert_eq!(super::LAYOUTS[0].parse(python), expected);
-    assert_eq!(super::LAYOUTS[1].parse(compact), expected);
-    assert_eq!(super::LAYOUTS[0].parse(compact), None);
-    assert_eq!(super::LAYOUTS[1].parse(python), None);
+    assert_eq!(parse(0, python), expected);
+    assert_eq!(parse(1, compact), expected);
+    assert_eq!(parse(0, compact), None);
+    assert_eq!(parse(1, python), None);
 }
 
 /// The two layouts matched whole refuse what the token-by-token reading refuses.
