@@ -70,13 +70,8 @@ impl Key {
     fn inline(bytes: &[u8]) -> Self {
         let mut padded = [0; WORDS_READ];
         padded[..bytes.len()].copy_from_slice(bytes);
-        let word = |index: usize| {
-            u64::from_le_bytes(padded[index * 8..index * 8 + 8].try_into().expect("eight"))
-        };
-        Key::Inline(InlineKey::from_words(
-            [word(0), word(1), word(2)],
-            bytes.len(),
-        ))
+        let words = masked_words(&padded, bytes.len());
+        Key::Inline(InlineKey::from_words(words, bytes.len()))
     }
 
     /// The key the first `length` bytes of `onward` spell, or `None` when they are not
@@ -110,13 +105,7 @@ impl InlineKey {
         let words = onward
             .get(..WORDS_READ)
             .filter(|_| length <= INLINE_BYTES_MAX)?;
-        let word = |index: usize| {
-            let bytes = words[index * 8..index * 8 + 8]
-                .try_into()
-                .expect("eight bytes");
-            u64::from_le_bytes(bytes) & low_bytes_mask(length.saturating_sub(index * 8))
-        };
-        let words = [word(0), word(1), word(2)];
+        let words = masked_words(words, length);
         const HIGH_BITS: u64 = u64::from_le_bytes([0x80; 8]);
         let ascii = (words[0] | words[1] | words[2]) & HIGH_BITS == 0;
         ascii.then(|| Self::from_words(words, length))
@@ -157,6 +146,18 @@ impl InlineKey {
             self.high.get().swap_bytes(),
         ]
     }
+}
+
+/// The first [`WORDS_READ`] bytes of `bytes` as little-endian words, every byte from `length`
+/// on set to zero.
+fn masked_words(bytes: &[u8], length: usize) -> [u64; 3] {
+    let word = |index: usize| {
+        let eight = bytes[index * 8..index * 8 + 8]
+            .try_into()
+            .expect("eight bytes");
+        u64::from_le_bytes(eight) & low_bytes_mask(length.saturating_sub(index * 8))
+    };
+    [word(0), word(1), word(2)]
 }
 
 /// A word's lowest `count` bytes set (all of them from eight on).
