@@ -45,6 +45,10 @@ export async function presetFiguresAtEnd(env, page, lesson, preset, { timeout = 
     await page.keyboard.press('Space');
   }
   await page.locator('.transport button.primary', { hasText: 'Play' }).waitFor({ timeout });
+  // The end's picture comes first; the state a course page reads (`get()`) follows once the
+  // app has written the address (see `writtenAddress`), and until then it is the last one
+  // posted while playing, a little before the end.
+  await page.waitForFunction(() => window.streamlab.get()?.playing === false, null, { timeout });
   return (await page.evaluate(() => window.streamlab.get())).figures;
 }
 
