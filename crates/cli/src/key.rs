@@ -77,6 +77,9 @@ impl Key {
     /// The key the first `length` bytes of `onward` spell, or `None` when they are not
     /// UTF-8: [`from_utf8`](Self::from_utf8) for a key with bytes after it to spare, which
     /// lets a short ASCII key be read in whole words ([`InlineKey::read_ascii`]).
+    // Inlined so the key's words go from registers to the batch: returned through memory,
+    // they were read back as a 16-byte load of two 8-byte stores, which must wait for both.
+    #[inline(always)]
     pub fn from_utf8_in(onward: &[u8], length: usize) -> Option<Self> {
         match InlineKey::read_ascii(onward, length) {
             Some(key) => Some(Key::Inline(key)),

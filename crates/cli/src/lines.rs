@@ -2,6 +2,7 @@
 //! stream events (`window`, `join`, `topk`): every line is parsed on its own, strictly, and
 //! every error names the input line; keys and ids are written back as JSON strings.
 
+use crate::plain_event::PlainEvent;
 use crate::CliError;
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -24,14 +25,37 @@ pub struct EventLine<'a> {
 /// Lines are handed out straight from `input`'s buffer; only a line cut by the buffer's end is
 /// copied, so with a large buffer almost no line is.
 pub fn for_each_line<E: LineError>(
-    mut input: impl BufRead,
+    input: impl BufRead,
     mut each: impl FnMut(&[u8], u64) -> Result<(), E>,
+) -> Result<(), CliError> {
+    for_each_event_line(
+        input,
+        |_| None,
+        |line, line_number| each(line.bytes, line_number),
+    )
+}
+
+/// A line as [`for_each_event_line`] hands it over.
+pub struct Line<'a> {
+    /// The line without its terminator.
+    pub bytes: &'a [u8],
+    /// The line's event, when the reader read it where it lay in the input's buffer.
+    pub event: Option<PlainEvent<'a>>,
+}
+
+/// [`for_each_line`] for event lines, with `read_in_place` tried first on each line where it
+/// lies in the buffer, before its end is known: given the buffer from the line's start, it
+/// gives the line's event and the line's length with its `\n`, or `None` to have the line cut
+/// at its `\n` and handed over without an event. A line read in place is not searched for its
+/// end, which costs as much as reading the plainest lines does. The reader must read exactly
+/// one whole line, or nothing (see `plain_event::parse_layout_line`).
+pub fn for_each_event_line<E: LineError>(
+    mut input: impl BufRead,
+    mut read_in_place: impl FnMut(&[u8]) -> Option<(PlainEvent<'_>, usize)>,
+    mut each: impl FnMut(Line<'_>, u64) -> Result<(), E>,
 ) -> Result<(), CliError> {
     let mut partial = Vec::new();
     let mut line_number: u64 = 0;
-    let mut hand_over = |line: &[u8], line_number: u64| {
-        each(trim_line_end(line), line_number).map_err(|error| error.at_line(line_number))
-    };
     loop {
         let buffer = match input.fill_buf() {
             Ok(buffer) => buffer,
@@ -42,25 +66,55 @@ pub fn for_each_line<E: LineError>(
             break;
         }
         let mut line_start = 0;
-        for line_end in memchr::memchr_iter(b'\n', buffer) {
+        if !partial.is_empty() {
+            // The line the last buffer cut ends in this one, or runs on past it.
+            let Some(line_end) = memchr::memchr(b'\n', buffer) else {
+                partial.extend_from_slice(buffer);
+                let length = buffer.len();
+                input.consume(length);
+                continue;
+            };
+            partial.extend_from_slice(&buffer[..line_end]);
             line_number += 1;
-            if partial.is_empty() {
-                hand_over(&buffer[line_start..line_end], line_number)?;
-            } else {
-                partial.extend_from_slice(&buffer[line_start..line_end]);
-                hand_over(&partial, line_number)?;
-                partial.clear();
-            }
+            hand_over(&mut each, &partial, None, line_number)?;
+            partial.clear();
             line_start = line_end + 1;
+        }
+        while line_start < buffer.len() {
+            let rest = &buffer[line_start..];
+            let (line_length, event) = match read_in_place(rest) {
+                Some((event, line_length)) => (line_length, Some(event)),
+                None => match memchr::memchr(b'\n', rest) {
+                    Some(line_end) => (line_end + 1, None),
+                    None => break,
+                },
+            };
+            line_number += 1;
+            hand_over(&mut each, &rest[..line_length], event, line_number)?;
+            line_start += line_length;
         }
         partial.extend_from_slice(&buffer[line_start..]);
         let length = buffer.len();
         input.consume(length);
     }
     if !partial.is_empty() {
-        hand_over(&partial, line_number + 1)?;
+        hand_over(&mut each, &partial, None, line_number + 1)?;
     }
     Ok(())
+}
+
+/// Hands a line to `each` without its terminator; an error is located at `line_number`.
+fn hand_over<'a, E: LineError>(
+    each: &mut impl FnMut(Line<'a>, u64) -> Result<(), E>,
+    bytes: &'a [u8],
+    event: Option<PlainEvent<'a>>,
+    line_number: u64,
+) -> Result<(), CliError> {
+    let line = Line {
+        bytes: trim_line_end(bytes),
+        event,
+    };
+    each(line, line_number).map_err(|error| error.at_line(line_number))
 }
 
 /// What a line handler of [`for_each_line`] fails with.
@@ -144,6 +198,7 @@ pub fn read_config<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, CliE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plain_event::{parse_layout_line, parse_plain_event};
 
     #[test]
     fn lines_are_numbered_and_their_endings_stripped() {
@@ -199,6 +254,75 @@ mod tests {
                 expected.iter().map(|&(line, n)| (line.into(), n)).collect();
             assert_eq!(seen, expected, "chunk {chunk}");
         }
+    }
+
+    /// A reader that is interrupted before each of its two lines, then fails for good.
+    struct Interrupted {
+        fills: usize,
+    }
+
+    impl std::io::Read for Interrupted {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            unreachable!("read through BufRead")
+        }
+    }
+
+    impl BufRead for Interrupted {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            self.fills += 1;
+            match self.fills {
+                1 | 3 => Err(ErrorKind::Interrupted.into()),
+                2 => Ok(b"one\n"),
+                4 => Ok(b"two\n"),
+                _ => Err(std::io::Error::other("disk on fire")),
+            }
+        }
+
+        fn consume(&mut self, _: usize) {}
+    }
+
+    #[test]
+    fn an_interrupted_read_is_retried_and_any_other_error_ends_the_input() {
+        let mut seen = Vec::new();
+        let error = for_each_line(Interrupted { fills: 0 }, |line, n| {
+            seen.push((String::from_utf8(line.to_vec()).unwrap(), n));
+            Ok::<(), String>(())
+        })
+        .unwrap_err();
+        assert_eq!(seen, [("one".into(), 1), ("two".into(), 2)]);
+        assert!(error.0.contains("disk on fire"), "{}", error.0);
+    }
+
+    #[test]
+    fn event_lines_read_in_place_or_cut_by_the_buffer_end_are_the_same_lines() {
+        let text: &[u8] = b"{\"key\": \"a\", \"time\": 1}\n{\"key\":\"b\",\"time\":22}\r\n\
+            \n {\"time\": 3, \"key\": \"c\"}\n{\"key\":\"d\",\"time\":4}\n\
+            {\"key\":\"e\",\"time\":55}\n{\"key\":\"f\",\"time\":6}";
+        let lines: Vec<&[u8]> = text.split(|&byte| byte == b'\n').collect();
+        let mut read_in_place_most = 0;
+        for chunk in 1..=text.len() + 1 {
+            let mut seen = Vec::new();
+            let mut read_in_place = 0;
+            for_each_event_line(chunked(text, chunk), parse_layout_line, |line, n| {
+                if let Some(event) = line.event {
+                    read_in_place += 1;
+                    let alone = parse_plain_event(line.bytes).expect("a plain line");
+                    assert_eq!(event.key(), alone.key(), "line {n}, chunk {chunk}");
+                    assert_eq!(event.time_ms, alone.time_ms, "line {n}, chunk {chunk}");
+                }
+                seen.push((line.bytes.to_vec(), n));
+                Ok::<(), String>(())
+            })
+            .unwrap();
+            let expected: Vec<(Vec<u8>, u64)> = (lines.iter().zip(1..))
+                .map(|(line, n)| (trim_line_end(line).to_vec(), n))
+                .collect();
+            assert_eq!(seen, expected, "chunk {chunk}");
+            read_in_place_most = read_in_place_most.max(read_in_place);
+        }
+        // Whole in one buffer, the lines in a usual layout ended by `}\n` are read in place:
+        // all but the one with `\r\n`, the spaced one and the last, which has no `\n`.
+        assert_eq!(read_in_place_most, 3);
     }
 
     proptest::proptest! {

@@ -10,7 +10,9 @@
 //! exactly the full parser's. Property tests in `tests` hold it to that.
 //!
 //! Two layouts, Python's `json.dumps` and the compact one, are matched whole (`Layout`); any
-//! other spacing or member order is read token by token (`parse_spaced`).
+//! other spacing or member order is read token by token (`parse_spaced`). A line in one of the
+//! two layouts can also be read where it lies in the input's buffer, before its end is known
+//! (`parse_layout_line`): it then says where the line ends, which spares the search for it.
 //!
 //! Accepted: JSON whitespace anywhere between tokens; exactly the two members `key` and
 //! `time`, in either order, their names written without escapes; a key without escapes or
@@ -27,7 +29,7 @@
 /// with them, so a caller may read the key in whole words past its end (`Key::from_utf8_in`).
 #[derive(Debug, PartialEq, Eq)]
 pub struct PlainEvent<'a> {
-    /// The key's bytes and everything after them on the line.
+    /// The key's bytes and everything after them: the rest of the line, perhaps more.
     pub key_onward: &'a [u8],
     pub key_length: usize,
     pub time_ms: i64,
@@ -49,6 +51,21 @@ pub fn parse_plain_event(line: &[u8]) -> Option<PlainEvent<'_>> {
         .iter()
         .find_map(|layout| layout.parse(line))
         .or_else(|| parse_spaced(line))
+}
+
+/// The event of a line in one of the usual layouts that starts `bytes` and ends with `}\n`,
+/// and the line's length with that `\n`; `None` for anything else (or a line not yet whole in
+/// `bytes`), which the caller then cuts at its `\n` and parses as usual.
+///
+/// Why the line's end is where this says: nothing it reads before the `}` can be a `\n` (the
+/// layout's fixed parts hold none, a plain key no control character, a time only digits), so
+/// the first `\n` in `bytes` is the one after it, and the event is the one [`parse_plain_event`]
+/// reads from the line. Only times of up to fifteen digits are read here; longer ones, and
+/// lines within sixteen bytes of the end of `bytes`, go the usual way.
+pub fn parse_layout_line(bytes: &[u8]) -> Option<(PlainEvent<'_>, usize)> {
+    LAYOUTS
+        .iter()
+        .find_map(|layout| layout.parse_at_start(bytes))
 }
 
 /// The exact layout of an event line most producers write, key first: Python's `json.dumps`
@@ -88,6 +105,54 @@ impl Layout {
             time_ms: natural_at_end(until_digits_end, digits.len())?,
         })
     }
+
+    /// See [`parse_layout_line`].
+    fn parse_at_start<'a>(&self, bytes: &'a [u8]) -> Option<(PlainEvent<'a>, usize)> {
+        let key_onward = bytes.strip_prefix(self.open)?;
+        let key_length = first_special_byte(key_onward)?;
+        let digits_onward = key_onward[key_length..].strip_prefix(self.middle)?;
+        let digit_count = leading_digits(digits_onward)?;
+        let digits_end = bytes.len() - digits_onward.len() + digit_count;
+        let line_length = digits_end + 2;
+        if bytes.get(digits_end..line_length)? != b"}\n" {
+            return None;
+        }
+        let event = PlainEvent {
+            key_onward,
+            key_length,
+            time_ms: natural_at_end(&bytes[..digits_end], digit_count)?,
+        };
+        Some((event, line_length))
+    }
+}
+
+/// How many decimal digits `bytes` starts with, read as two words: `None` when it holds fewer
+/// than sixteen bytes, or sixteen digits.
+fn leading_digits(bytes: &[u8]) -> Option<usize> {
+    let word = |start: usize| {
+        let eight: [u8; 8] = bytes.get(start..start + 8)?.try_into().ok()?;
+        Some(non_digit_bytes(u64::from_le_bytes(eight)))
+    };
+    let (low, high) = (word(0)?, word(8)?);
+    if low != 0 {
+        return Some(low.trailing_zeros() as usize / 8);
+    }
+    (high != 0).then(|| 8 + high.trailing_zeros() as usize / 8)
+}
+
+/// Flags (non-zero bytes) the bytes of `word` that are not ASCII digits, and perhaps some bytes
+/// above such a byte, never below the first.
+///
+/// A byte is a digit when it is 0x30..=0x3F and still below 0x40 once six is added. Adding six
+/// carries into the next byte only out of a byte of 0xFA or more, itself no digit, so the
+/// lowest flagged byte is exact.
+fn non_digit_bytes(word: u64) -> u64 {
+    const HIGH_NIBBLES: u64 = u64::from_le_bytes([0xF0; 8]);
+    const SIXES: u64 = u64::from_le_bytes([0x06; 8]);
+    const DIGIT_HIGH_NIBBLES: u64 = u64::from_le_bytes([0x30; 8]);
+    let high = word & HIGH_NIBBLES;
+    let high_after_six = word.wrapping_add(SIXES) & HIGH_NIBBLES;
+    (high ^ DIGIT_HIGH_NIBBLES) | (high_after_six ^ DIGIT_HIGH_NIBBLES)
 }
 
 /// The last `count` bytes of `text` as a non-negative integer, as [`natural`] reads them; up to
@@ -117,17 +182,10 @@ fn natural_at_end(text: &[u8], count: usize) -> Option<i64> {
 /// neighbouring digits are combined in pairs, pairs in fours and fours in the eight).
 fn eight_digits(word: [u8; 8], count: usize) -> Option<i64> {
     const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
-    const HIGH_NIBBLES: u64 = u64::from_le_bytes([0xF0; 8]);
-    const SIXES: u64 = u64::from_le_bytes([0x06; 8]);
-    const THREES: u64 = u64::from_le_bytes([0x33; 8]);
     // The digits are the high bytes of the little-endian word; the low ones become '0'.
     let before = (1u64 << (8 * (8 - count))) - 1;
     let word = (u64::from_le_bytes(word) & !before) | (ZEROS & before);
-    // A byte is a digit when it is 0x30..=0x3F and still below 0x40 once six is added (a
-    // byte whose addition carries into the next one is not a digit itself, so it fails here).
-    let high = word & HIGH_NIBBLES;
-    let high_after_six = word.wrapping_add(SIXES) & HIGH_NIBBLES;
-    if high | (high_after_six >> 4) != THREES {
+    if non_digit_bytes(word) != 0 {
         return None;
     }
     let pairs = ((word & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(10 << 8 | 1)) >> 8;

@@ -11,10 +11,10 @@
 use crate::args::Flags;
 use crate::key::Key;
 use crate::lines::{
-    for_each_line, parse_object, read_config, write_integer, write_json_string, EventLine,
+    for_each_event_line, parse_object, read_config, write_integer, write_json_string, EventLine,
     LineError,
 };
-use crate::plain_event::parse_plain_event;
+use crate::plain_event::{parse_layout_line, parse_plain_event, PlainEvent};
 use crate::CliError;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -57,8 +57,12 @@ fn process(
 ) -> Result<(), CliError> {
     let mut produced = Vec::new();
     let mut batch = Batch::default();
-    for_each_line(input, |line, line_number| {
-        match event(line) {
+    for_each_event_line(input, parse_layout_line, |line, line_number| {
+        let read = match line.event.and_then(key_and_time) {
+            Some(event) => Ok(event),
+            None => event(line.bytes),
+        };
+        match read {
             Ok(event) => batch.add(event, line_number),
             Err(message) => {
                 // Events before the bad line go through (and out) first, as if read one by one.
@@ -126,7 +130,12 @@ impl Batch {
 /// The key and time of a plain line, through the fast path (`plain_event`), or `None` when
 /// the line needs the full parser (which also reports every error).
 fn plain_event(line: &[u8]) -> Option<(Key, i64)> {
-    let event = parse_plain_event(line)?;
+    key_and_time(parse_plain_event(line)?)
+}
+
+/// The event's key, if it is UTF-8, and time.
+#[inline(always)]
+fn key_and_time(event: PlainEvent) -> Option<(Key, i64)> {
     let key = Key::from_utf8_in(event.key_onward, event.key_length)?;
     Some((key, event.time_ms))
 }
@@ -219,6 +228,18 @@ mod tests {
         )
         .unwrap();
         assert!(output.contains("\"count\":2"), "{output}");
+    }
+
+    #[test]
+    fn a_key_that_is_not_utf8_is_refused_even_in_a_usual_layout() {
+        let config: WindowConfig = serde_json::from_str(TUMBLING).expect("test config parses");
+        let operator = WindowOperator::new(config).expect("test config is valid");
+        let input = b"{\"key\":\"a\",\"time\":1}\n{\"key\":\"\xff\",\"time\":2}\n\
+            {\"key\":\"a\",\"time\":3}\n";
+        let mut output = Vec::new();
+        let CliError(error) = process(operator, &input[..], &mut output).unwrap_err();
+        assert!(error.starts_with("stdin line 2: column "), "{error}");
+        assert!(output.is_empty(), "no pane closed before the bad line");
     }
 
     #[test]

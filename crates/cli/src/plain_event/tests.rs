@@ -236,6 +236,99 @@ proptest! {
     }
 }
 
+/// A line in one of the usual layouts, or nearly (each part is sometimes something else),
+/// ended by `\n` and followed by more of the buffer: a next line, or anything.
+fn layout_line_in_buffer() -> impl Strategy<Value = Vec<u8>> {
+    let layout = prop_oneof![
+        8 => (0..super::LAYOUTS.len()).prop_map(|index| {
+            let layout = &super::LAYOUTS[index];
+            (layout.open.to_vec(), layout.middle.to_vec())
+        }),
+        1 => (pieces(&["{\"key\":  \"", " {\"key\":\"", "{\"key\": \""]),
+            pieces(&["\",\"time\": ", "\", \"time\":", "\",\"time\":"])),
+    ];
+    let close = usually(
+        pieces(&["}\n"]),
+        pieces(&["}", "}\r\n", "} \n", "}}\n", "\n"]),
+    );
+    let time = prop_oneof![
+        3 => (0i64..1_000_000_000_000_000).prop_map(|time| time.to_string().into_bytes()),
+        1 => time_value(),
+    ];
+    let after = prop_oneof![
+        3 => pieces(&["{\"key\": \"next\", \"time\": 12}\n", "\n\n", ""]),
+        1 => prop::collection::vec(any::<u8>(), 0..40),
+    ];
+    (layout, key_value(), time, close, after).prop_map(
+        |((open, middle), key, time, close, after)| {
+            // The layout's opening and middle hold the key's quotes.
+            let unquoted = key
+                .strip_prefix(b"\"")
+                .and_then(|key| key.strip_suffix(b"\""));
+            let key = unquoted.map(<[u8]>::to_vec).unwrap_or(key);
+            [open, key, middle, time, close, after].concat()
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    /// A line read where it lies is read as the line alone would be, and its length is
+    /// exactly up to its `\n`.
+    #[test]
+    fn a_line_read_in_place_ends_at_its_newline_and_reads_as_the_line_alone(
+        buffer in layout_line_in_buffer(),
+    ) {
+        if let Some((event, length)) = super::parse_layout_line(&buffer) {
+            let line = &buffer[..length - 1];
+            let shown = String::from_utf8_lossy(&buffer).into_owned();
+            prop_assert_eq!(buffer.iter().position(|&byte| byte == b'\n'), Some(length - 1));
+            prop_assert!(buffer.ends_with(event.key_onward), "{}", shown);
+            let key = std::str::from_utf8(event.key()).ok();
+            if let Some(key) = key {
+                prop_assert_eq!(parse_plain_event(line), Some((key, event.time_ms)), "{}", shown);
+                prop_assert_eq!(full_parse(line), Some((key.to_string(), event.time_ms)));
+            }
+        }
+    }
+
+    /// Lines in the usual layouts are read in place whenever sixteen bytes follow the time's
+    /// first digit and the time has at most fifteen digits.
+    #[test]
+    fn lines_in_the_usual_layouts_are_read_in_place(
+        layout in 0..super::LAYOUTS.len(),
+        key in "[^\"\\\\\\x00-\\x1f]{0,30}",
+        time in prop_oneof![0i64..1000, 0i64..=999_999_999_999_999],
+    ) {
+        let layout = &super::LAYOUTS[layout];
+        let next = b"{\"key\":\"k\",\"time\":1}\n";
+        let line = [layout.open, key.as_bytes(), layout.middle, time.to_string().as_bytes()].concat();
+        let buffer = [&line[..], b"}\n", next].concat();
+        let (event, length) = super::parse_layout_line(&buffer).expect("read in place");
+        prop_assert_eq!((event.key(), event.time_ms), (key.as_bytes(), time));
+        prop_assert_eq!(length, line.len() + 2);
+    }
+}
+
+#[test]
+fn a_line_not_yet_whole_or_with_a_long_time_is_left_to_the_line_reader() {
+    let whole = b"{\"key\":\"k\",\"time\":1}\n{\"key\":\"k\",\"time\":2}\n";
+    assert!(super::parse_layout_line(whole).is_some());
+    for cut in 0..whole.len() / 2 {
+        assert_eq!(
+            super::parse_layout_line(&whole[..cut]),
+            None,
+            "cut at {cut}"
+        );
+    }
+    let sixteen_digits = b"{\"key\":\"k\",\"time\":1234567890123456}\n...............";
+    assert_eq!(super::parse_layout_line(sixteen_digits), None);
+    let fifteen_digits = b"{\"key\":\"k\",\"time\":123456789012345}\n...............";
+    let (event, _) = super::parse_layout_line(fifteen_digits).expect("read in place");
+    assert_eq!(event.time_ms, 123_456_789_012_345);
+}
+
 #[test]
 fn the_contracts_lines_take_the_fast_path() {
     let lines: [(&[u8], (&str, i64)); 4] = [
@@ -365,6 +458,24 @@ proptest! {
         let mut text = before;
         text.extend_from_slice(&digits);
         prop_assert_eq!(super::natural_at_end(&text, digits.len()), super::natural(&digits));
+    }
+}
+
+proptest! {
+    #[test]
+    fn leading_digits_are_counted_as_digit_by_digit(
+        bytes in proptest::collection::vec(
+            prop_oneof![
+                6 => b'0'..=b'9',
+                1 => prop::sample::select(vec![b'/', b':', b'}', 0xFA, 0xFF, b'0' + 0x80]),
+                1 => any::<u8>(),
+            ],
+            0..24,
+        ),
+    ) {
+        let count = bytes.iter().take_while(|byte| byte.is_ascii_digit()).count();
+        let expected = (bytes.len() >= 16 && count < 16).then_some(count);
+        prop_assert_eq!(super::leading_digits(&bytes), expected);
     }
 }
 
