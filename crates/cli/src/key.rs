@@ -180,6 +180,16 @@ pub enum KeyText<'a> {
     Boxed(&'a str),
 }
 
+impl KeyText<'_> {
+    /// The text's bytes, without checking again that an inline key's are UTF-8.
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            KeyText::Inline { bytes, length } => &bytes[..*length],
+            KeyText::Boxed(text) => text.as_bytes(),
+        }
+    }
+}
+
 impl std::ops::Deref for KeyText<'_> {
     type Target = str;
 

@@ -169,16 +169,26 @@ fn describe_json_error(error: &serde_json::Error) -> String {
 
 /// Writes `text` as a JSON string, exactly as serde_json would.
 pub fn write_json_string(output: &mut impl Write, text: &str) -> std::io::Result<()> {
+    write_json_utf8(output, text.as_bytes())
+}
+
+/// [`write_json_string`] for text held as bytes that are UTF-8, which a key written in every
+/// pane would otherwise be checked to be each time.
+///
+/// # Panics
+/// If a string that needs escaping is not UTF-8 (a caller's bug).
+pub fn write_json_utf8(output: &mut impl Write, utf8: &[u8]) -> std::io::Result<()> {
     // serde_json escapes only quotes, backslashes and control characters; keys rarely hold
     // any, and writing those as they are skips its per-byte escape table.
-    let plain = text
-        .bytes()
-        .all(|byte| byte >= 0x20 && byte != b'"' && byte != b'\\');
+    let plain = utf8
+        .iter()
+        .all(|&byte| byte >= 0x20 && byte != b'"' && byte != b'\\');
     if plain {
         output.write_all(b"\"")?;
-        output.write_all(text.as_bytes())?;
+        output.write_all(utf8)?;
         return output.write_all(b"\"");
     }
+    let text = std::str::from_utf8(utf8).expect("text written as a JSON string is UTF-8");
     // Serializing a str cannot fail except through the writer.
     serde_json::to_writer(&mut *output, text).map_err(std::io::Error::from)
 }

@@ -11,7 +11,7 @@
 use crate::args::Flags;
 use crate::key::Key;
 use crate::lines::{
-    for_each_event_line, parse_object, read_config, write_integer, write_json_string, EventLine,
+    for_each_event_line, parse_object, read_config, write_integer, write_json_utf8, EventLine,
     LineError,
 };
 use crate::plain_event::{parse_layout_line, parse_plain_event, PlainEvent};
@@ -147,7 +147,7 @@ fn write_outputs(output: &mut impl Write, produced: &mut Vec<Output<Key>>) -> st
         match record {
             Output::Pane(pane) => {
                 output.write_all(b"{\"key\":")?;
-                write_json_string(output, &pane.key.text())?;
+                write_json_utf8(output, pane.key.text().as_bytes())?;
                 output.write_all(b",\"start\":")?;
                 write_integer(output, pane.start_ms)?;
                 output.write_all(b",\"end\":")?;
@@ -161,7 +161,7 @@ fn write_outputs(output: &mut impl Write, produced: &mut Vec<Output<Key>>) -> st
             }
             Output::Side { key, time_ms } => {
                 output.write_all(b"{\"key\":")?;
-                write_json_string(output, &key.text())?;
+                write_json_utf8(output, key.text().as_bytes())?;
                 output.write_all(b",\"time\":")?;
                 write_integer(output, time_ms)?;
                 output.write_all(b",\"side\":true}\n")?;
