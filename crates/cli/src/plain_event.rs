@@ -60,12 +60,15 @@ pub fn parse_plain_event(line: &[u8]) -> Option<PlainEvent<'_>> {
 /// Why the line's end is where this says: nothing it reads before the `}` can be a `\n` (the
 /// layout's fixed parts hold none, a plain key no control character, a time only digits), so
 /// the first `\n` in `bytes` is the one after it, and the event is the one [`parse_plain_event`]
-/// reads from the line. Only times of up to fifteen digits are read here; longer ones, and
-/// lines within sixteen bytes of the end of `bytes`, go the usual way.
+/// reads from the line. Only times of up to fifteen digits are read here; longer ones, and a
+/// time that starts less than sixteen bytes before the end of `bytes`, go the usual way.
 pub fn parse_layout_line(bytes: &[u8]) -> Option<(PlainEvent<'_>, usize)> {
-    LAYOUTS
-        .iter()
-        .find_map(|layout| layout.parse_at_start(bytes))
+    // Each layout in a call of its own, so its parts' lengths are constants there and the
+    // comparisons are a few loads (through a loop over the layouts they were calls to memcmp).
+    let [python, compact] = &LAYOUTS;
+    python
+        .parse_at_start(bytes)
+        .or_else(|| compact.parse_at_start(bytes))
 }
 
 /// The exact layout of an event line most producers write, key first: Python's `json.dumps`
@@ -107,11 +110,12 @@ impl Layout {
     }
 
     /// See [`parse_layout_line`].
+    #[inline(always)]
     fn parse_at_start<'a>(&self, bytes: &'a [u8]) -> Option<(PlainEvent<'a>, usize)> {
         let key_onward = bytes.strip_prefix(self.open)?;
         let key_length = first_special_byte(key_onward)?;
         let digits_onward = key_onward[key_length..].strip_prefix(self.middle)?;
-        let digit_count = leading_digits(digits_onward)?;
+        let (time_ms, digit_count) = leading_natural(digits_onward)?;
         let digits_end = bytes.len() - digits_onward.len() + digit_count;
         let line_length = digits_end + 2;
         if bytes.get(digits_end..line_length)? != b"}\n" {
@@ -120,25 +124,49 @@ impl Layout {
         let event = PlainEvent {
             key_onward,
             key_length,
-            time_ms: natural_at_end(&bytes[..digits_end], digit_count)?,
+            time_ms,
         };
         Some((event, line_length))
     }
 }
 
-/// How many decimal digits `bytes` starts with, read as two words: `None` when it holds fewer
-/// than sixteen bytes, or sixteen digits.
-fn leading_digits(bytes: &[u8]) -> Option<usize> {
+/// The natural number `bytes` starts with, as [`natural`] reads it, and its digit count, read
+/// as two words: `None` when `bytes` holds fewer than sixteen bytes, or starts with sixteen
+/// digits. The words that find where the digits end also give their value, so a time read in
+/// place is loaded once and checked once.
+// Inlined into each layout's reading: as a call it was 6 % of `streamlab window`'s time.
+#[inline(always)]
+fn leading_natural(bytes: &[u8]) -> Option<(i64, usize)> {
     let word = |start: usize| {
         let eight: [u8; 8] = bytes.get(start..start + 8)?.try_into().ok()?;
-        Some(non_digit_bytes(u64::from_le_bytes(eight)))
+        Some(u64::from_le_bytes(eight))
     };
-    let (low, high) = (word(0)?, word(8)?);
-    if low != 0 {
-        return Some(low.trailing_zeros() as usize / 8);
+    let (first, second) = (word(0)?, word(8)?);
+    let (first_flags, second_flags) = (non_digit_bytes(first), non_digit_bytes(second));
+    let count = if first_flags != 0 {
+        first_flags.trailing_zeros() as usize / 8
+    } else if second_flags != 0 {
+        8 + second_flags.trailing_zeros() as usize / 8
+    } else {
+        return None;
+    };
+    // A first digit 0 is the number 0 alone, or a leading zero: `natural` tells which.
+    if count == 0 || bytes[0] == b'0' {
+        return Some((natural(&bytes[..count])?, count));
     }
-    (high != 0).then(|| 8 + high.trailing_zeros() as usize / 8)
+    // The digits go to a word's high bytes; the bytes shifted in are zeros, which count as 0.
+    let value = if count <= 8 {
+        digits_value(first << (8 * (8 - count)))
+    } else {
+        let low_digits = count - 8;
+        let low = digits_value(second << (8 * (8 - low_digits)));
+        digits_value(first) * POWERS_OF_TEN[low_digits] + low
+    };
+    Some((value, count))
 }
+
+/// 10 to the power of the index, up to what [`leading_natural`] needs.
+const POWERS_OF_TEN: [i64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
 
 /// Flags (non-zero bytes) the bytes of `word` that are not ASCII digits, and perhaps some bytes
 /// above such a byte, never below the first.
@@ -188,10 +216,16 @@ fn eight_digits(word: [u8; 8], count: usize) -> Option<i64> {
     if non_digit_bytes(word) != 0 {
         return None;
     }
+    Some(digits_value(word))
+}
+
+/// The eight digits of `word`, first digit in the lowest byte, as a number; only each byte's
+/// low four bits are read, so a zero byte counts as the digit 0.
+fn digits_value(word: u64) -> i64 {
     let pairs = ((word & 0x0F0F_0F0F_0F0F_0F0F).wrapping_mul(10 << 8 | 1)) >> 8;
     let fours = ((pairs & 0x00FF_00FF_00FF_00FF).wrapping_mul(100 << 16 | 1)) >> 16;
     let eight = ((fours & 0x0000_FFFF_0000_FFFF).wrapping_mul(10_000 << 32 | 1)) >> 32;
-    Some(eight as i64)
+    eight as i64
 }
 
 /// Reads a plain line token by token, whatever its whitespace and member order.

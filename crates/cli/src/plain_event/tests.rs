@@ -462,11 +462,13 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
     #[test]
-    fn leading_digits_are_counted_as_digit_by_digit(
+    fn a_leading_natural_reads_as_digit_by_digit(
         bytes in proptest::collection::vec(
             prop_oneof![
-                6 => b'0'..=b'9',
+                12 => b'0'..=b'9',
                 1 => prop::sample::select(vec![b'/', b':', b'}', 0xFA, 0xFF, b'0' + 0x80]),
                 1 => any::<u8>(),
             ],
@@ -474,8 +476,11 @@ proptest! {
         ),
     ) {
         let count = bytes.iter().take_while(|byte| byte.is_ascii_digit()).count();
-        let expected = (bytes.len() >= 16 && count < 16).then_some(count);
-        prop_assert_eq!(super::leading_digits(&bytes), expected);
+        let read_here = bytes.len() >= 16 && count < 16;
+        let expected = read_here
+            .then(|| super::natural(&bytes[..count]).map(|value| (value, count)))
+            .flatten();
+        prop_assert_eq!(super::leading_natural(&bytes), expected);
     }
 }
 
