@@ -134,6 +134,7 @@ fn plain_event(line: &[u8]) -> Option<(Key, i64)> {
 }
 
 /// The event's key, if it is UTF-8, and time.
+// Inlined for the reason `Key::from_utf8_in` is: a key returned through memory stalls.
 #[inline(always)]
 fn key_and_time(event: PlainEvent) -> Option<(Key, i64)> {
     let key = Key::from_utf8_in(event.key_onward, event.key_length)?;
