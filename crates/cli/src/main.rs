@@ -9,6 +9,7 @@ mod assign;
 mod grade;
 mod join;
 mod key;
+mod keyed_event;
 mod lines;
 mod partition;
 mod plain_event;

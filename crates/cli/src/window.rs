@@ -10,11 +10,9 @@
 
 use crate::args::Flags;
 use crate::key::Key;
-use crate::lines::{
-    for_each_event_line, parse_object, read_config, write_integer, write_json_utf8, EventLine,
-    LineError,
-};
-use crate::plain_event::{parse_layout_line, parse_plain_event, PlainEvent};
+use crate::keyed_event::keyed_event;
+use crate::lines::{for_each_event_line, read_config, write_integer, write_json_utf8, LineError};
+use crate::plain_event::parse_layout_line;
 use crate::CliError;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -58,11 +56,7 @@ fn process(
     let mut produced = Vec::new();
     let mut batch = Batch::default();
     for_each_event_line(input, parse_layout_line, |line, line_number| {
-        let read = match line.event.and_then(key_and_time) {
-            Some(event) => Ok(event),
-            None => event(line.bytes),
-        };
-        match read {
+        match keyed_event(line, "{\"key\": \"a\", \"time\": 0}") {
             Ok(event) => batch.add(event, line_number),
             Err(message) => {
                 // Events before the bad line go through (and out) first, as if read one by one.
@@ -81,15 +75,6 @@ fn process(
     write_summary(&mut output, operator.summary())?;
     output.flush()?;
     Ok(())
-}
-
-/// The key and time of an event line, or the full parser's message about it.
-fn event(line: &[u8]) -> Result<(Key, i64), String> {
-    if let Some(event) = plain_event(line) {
-        return Ok(event);
-    }
-    let event: EventLine = parse_object(line, "{\"key\": \"a\", \"time\": 0}")?;
-    Ok((Key::new(&event.key), event.time))
 }
 
 /// Events read but not yet pushed, from consecutive lines (every line is an event or an
@@ -125,20 +110,6 @@ impl Batch {
         }
         written.map_err(|error| format!("i/o error: {error}").at_line(last_line))
     }
-}
-
-/// The key and time of a plain line, through the fast path (`plain_event`), or `None` when
-/// the line needs the full parser (which also reports every error).
-fn plain_event(line: &[u8]) -> Option<(Key, i64)> {
-    key_and_time(parse_plain_event(line)?)
-}
-
-/// The event's key, if it is UTF-8, and time.
-// Inlined for the reason `Key::from_utf8_in` is: a key returned through memory stalls.
-#[inline(always)]
-fn key_and_time(event: PlainEvent) -> Option<(Key, i64)> {
-    let key = Key::from_utf8_in(event.key_onward, event.key_length)?;
-    Some((key, event.time_ms))
 }
 
 /// Writes each record as one JSON line. Pieces go straight to the (buffered) output: with

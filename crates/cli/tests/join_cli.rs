@@ -192,6 +192,29 @@ fn topk_ranks_ties_by_key_bytes_and_cuts_at_k() {
 }
 
 #[test]
+fn topk_ranks_long_and_escaped_keys_by_their_bytes_among_short_ones() {
+    let config =
+        r#"{"window": {"type": "tumbling", "size": 60000}, "k": 4, "max_out_of_orderness": 0}"#;
+    let long = "k".repeat(30);
+    // Written in the compact and the spaced layouts; "k\"q" has an escape, `long` is past
+    // the length kept inline, "kk" is short: all tie at two and rank by their bytes (a quote
+    // is below "k", and a prefix comes first).
+    let input = format!(
+        "{{\"key\":\"{long}\",\"time\":1}}\n{{\"key\": \"kk\", \"time\": 2}}\n\
+         {{\"key\":\"k\\\"q\",\"time\":3}}\n{{\"key\": \"{long}\", \"time\": 4}}\n\
+         {{\"key\":\"kk\",\"time\":5}}\n{{\"key\": \"k\\\"q\", \"time\": 6}}\n"
+    );
+    assert_eq!(
+        lines("topk", "long-keys", config, &input),
+        format!(
+            "{{\"start\":0,\"end\":60000,\"top\":[{{\"key\":\"k\\\"q\",\"count\":2}},\
+             {{\"key\":\"kk\",\"count\":2}},{{\"key\":\"{long}\",\"count\":2}}]}}\n\
+             {{\"summary\":{{\"events\":6,\"late\":0,\"windows\":1}}}}\n"
+        )
+    );
+}
+
+#[test]
 fn bad_join_input_names_the_line_and_exits_2() {
     let interval = r#"{"join": "interval", "lower": 0, "upper": 10, "outer": "left", "max_out_of_orderness": 0}"#;
     let temporal = r#"{"join": "temporal", "time": "event", "max_out_of_orderness": 0}"#;
