@@ -23,6 +23,30 @@ pub fn check_invariants(world: &World) -> Result<(), String> {
         check_offsets_ordered(group, topic)?;
         check_ownership(group)?;
         check_conservation(group, topic)?;
+        check_busy_members(group, world.now_ms())?;
+    }
+    Ok(())
+}
+
+/// A member the tick skips would have done nothing if asked: skipping it changes nothing.
+fn check_busy_members(group: &Group, now_ms: u64) -> Result<(), String> {
+    if group.busy_until_ms.len() != group.members.len() {
+        return Err(format!(
+            "{}: {} busy times for {} members",
+            group.group_id(),
+            group.busy_until_ms.len(),
+            group.members.len()
+        ));
+    }
+    for (m, &busy_until_ms) in group.busy_until_ms.iter().enumerate() {
+        let asleep_until_ms = group.asleep_until_ms(m);
+        if busy_until_ms > now_ms && asleep_until_ms < busy_until_ms {
+            return Err(format!(
+                "{} {}: skipped until {busy_until_ms} ms, but it may act from {asleep_until_ms} ms",
+                group.group_id(),
+                group.members[m].id
+            ));
+        }
     }
     Ok(())
 }

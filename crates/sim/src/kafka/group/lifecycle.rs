@@ -29,6 +29,9 @@ impl Group {
                 let mut members = std::mem::take(&mut self.members).into_vec();
                 members.push(member);
                 self.members = members.into_boxed_slice();
+                let mut busy = std::mem::take(&mut self.busy_until_ms).into_vec();
+                busy.push(0);
+                self.busy_until_ms = busy.into_boxed_slice();
                 self.members.len() - 1
             }
             // A reset is the group's business, whoever runs the tool.
@@ -36,6 +39,8 @@ impl Group {
             // Acting on a member that never existed changes nothing.
             None => return,
         };
+        // A reset reaches every member, any other action its own; all are rare.
+        self.wake_members();
         let changed = match action {
             MemberAction::Start => self.start_member(m, now_ms, sink),
             MemberAction::Leave | MemberAction::Restart { .. } => self.leave(m, now_ms, sink),

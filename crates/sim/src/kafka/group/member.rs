@@ -128,6 +128,11 @@ impl Member {
         self.liveness == Liveness::Running
     }
 
+    /// It heard of a rebalance it has not rejoined yet: its next `poll()` joins.
+    pub(crate) fn must_rejoin(&self) -> bool {
+        self.rejoin_pending && !self.joined
+    }
+
     /// Fetched records not yet processed (including the one in hand).
     pub fn unprocessed_in_batch(&self) -> u64 {
         self.batch

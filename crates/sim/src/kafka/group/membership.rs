@@ -42,10 +42,11 @@ impl Group {
     }
 
     fn resume_paused(&mut self, now_ms: u64) {
-        for member in &mut self.members {
+        for (member, busy_until_ms) in self.members.iter_mut().zip(&mut self.busy_until_ms) {
             if let Liveness::Paused { since_ms, until_ms } = member.liveness {
                 if now_ms >= until_ms {
                     member.liveness = Liveness::Running;
+                    *busy_until_ms = 0;
                     // The record in hand took the pause on top of its own time.
                     if let super::Activity::Processing { done_ms, .. } = &mut member.activity {
                         *done_ms += until_ms - since_ms;
@@ -169,6 +170,8 @@ impl Group {
             u64::from(self.config.max_poll_interval_ms)
         };
         self.state = GroupState::PreparingRebalance;
+        // A member waiting for its assignment now has to rejoin instead.
+        self.wake_members();
         self.rebalances_total += 1;
         self.membership_due_ms = self.membership_due_ms.min(now_ms + wait_ms);
         self.rebalance = Some(Rebalance {
@@ -308,6 +311,8 @@ impl Group {
             }
         }
         self.state = GroupState::CompletingRebalance;
+        // Every member waiting for its assignment gets one now.
+        self.wake_members();
         let (assignment, revocations) = self.compute_assignment(topic);
         self.generation += 1;
         self.client_counters.rebalances_completed_total += 1;

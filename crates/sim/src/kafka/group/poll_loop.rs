@@ -31,6 +31,27 @@ impl Group {
         }
     }
 
+    /// Until when member `m`'s loop is sure to do nothing as things stand: the end of the
+    /// record in hand, the end of a wait for an assignment only a rebalance's end can bring,
+    /// `u64::MAX` while it is not running, or 0 (look at it every tick). What can cut one of
+    /// these short (an action, the end of a pause, a rebalance starting or ending) wakes the
+    /// members it concerns (see `busy_until_ms`).
+    pub(crate) fn asleep_until_ms(&self, m: usize) -> u64 {
+        let member = &self.members[m];
+        if !member.is_running() {
+            return u64::MAX;
+        }
+        match member.activity {
+            Activity::Processing { done_ms, .. } => done_ms,
+            Activity::Waiting { until_ms }
+                if !member.must_rejoin() && self.eager_member_waits_for_assignment(m) =>
+            {
+                until_ms
+            }
+            Activity::Ready | Activity::Waiting { .. } => 0,
+        }
+    }
+
     /// When member `m`'s protocol timers next need the coordinator: its next heartbeat, its
     /// poll deadline, the end of a pause, or its session timeout.
     pub(crate) fn member_timers_ms(&self, m: usize) -> u64 {
@@ -103,10 +124,11 @@ impl Group {
         }
     }
 
-    /// A member blocked in `poll()` wakes for new records, or to rejoin a rebalance.
+    /// A member blocked in `poll()` wakes for new records, or to rejoin a rebalance
+    /// (`asleep_until_ms` knows when neither can happen).
     fn has_reason_to_wake(&self, m: usize, topic: &Topic) -> bool {
         let member = &self.members[m];
-        if member.rejoin_pending && !member.joined {
+        if member.must_rejoin() {
             return true;
         }
         if self.eager_member_waits_for_assignment(m) {
@@ -240,8 +262,7 @@ impl Group {
             self.membership_due_ms = 0;
             self.rejoin_static(m, now_ms, sink);
         }
-        let member = &self.members[m];
-        if member.rejoin_pending && !member.joined {
+        if self.members[m].must_rejoin() {
             self.join_rebalance(m, now_ms, sink);
         }
         if self.eager_member_waits_for_assignment(m) {
