@@ -1,8 +1,9 @@
 //! Behaviour of whole runs: what a learner sees in the first lesson, checked on the core.
 
 use streamlab_sim::assignor::{Assignor, Strategy};
+use streamlab_sim::kafka::group::{Activity, Liveness};
 use streamlab_sim::kafka::invariants::InvariantChecker;
-use streamlab_sim::kafka::scenario::{GroupConfig, Scenario};
+use streamlab_sim::kafka::scenario::{GroupConfig, MemberAction, Scenario, ScheduledAction};
 use streamlab_sim::kafka::snapshot::MemberState;
 use streamlab_sim::kafka::World;
 
@@ -29,6 +30,49 @@ fn one_group(partitions: u32, members: u32, time_ms: u32) -> Scenario {
     scenario.groups[0].members = members;
     scenario.groups[0].processing.time_ms = time_ms;
     scenario
+}
+
+/// The record member `c1` holds: its offset, start and end.
+fn record_in_hand(world: &World) -> (u64, u64, u64) {
+    match world.groups()[0].members[0].activity {
+        Activity::Processing {
+            offset,
+            started_ms,
+            done_ms,
+            ..
+        } => (offset, started_ms, done_ms),
+        other => panic!("c1 holds no record: {other:?}"),
+    }
+}
+
+/// A stop-the-world pause freezes the record in hand: it ends as much later as the pause
+/// lasted, and is written only then.
+#[test]
+fn a_paused_member_finishes_its_record_the_pause_later() {
+    let mut scenario = one_group(1, 1, 1_000);
+    scenario.groups[0].members = 1;
+    scenario.schedule = vec![ScheduledAction {
+        at_ms: 500,
+        group_id: "search".into(),
+        member_id: "c1".into(),
+        action: MemberAction::Pause { duration_ms: 2_000 },
+    }];
+    let mut world = run_checked(&scenario, 400, 100);
+    let (offset, started_ms, done_ms) = record_in_hand(&world);
+    assert_eq!(done_ms, started_ms + 1_000);
+    world.advance_to(1_500);
+    let liveness = world.groups()[0].members[0].liveness;
+    assert!(matches!(liveness, Liveness::Paused { .. }), "{liveness:?}");
+    world.advance_to(2_600);
+    assert_eq!(world.groups()[0].members[0].liveness, Liveness::Running);
+    assert_eq!(
+        record_in_hand(&world),
+        (offset, started_ms, done_ms + 2_000)
+    );
+    world.advance_to(done_ms + 1_999);
+    assert_eq!(world.groups()[0].processed_total, 0);
+    world.advance_to(done_ms + 2_000);
+    assert_eq!(world.groups()[0].processed_total, 1);
 }
 
 #[test]

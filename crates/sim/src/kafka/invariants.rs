@@ -220,3 +220,47 @@ fn compare(before: &Seen, after: &Seen) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kafka::group::Activity;
+    use crate::kafka::scenario::Scenario;
+
+    /// A default-lesson world at 10 s whose first member holds a record until 20 s, skipped
+    /// until `busy_until_ms`.
+    fn world_with_a_member_skipped_until(busy_until_ms: u64) -> World {
+        let mut world = World::new(&Scenario::default()).unwrap();
+        world.advance_to(10_000);
+        let group = &mut world.groups[0];
+        group.members[0].activity = Activity::Processing {
+            partition: 0,
+            offset: 0,
+            started_ms: 9_000,
+            done_ms: 20_000,
+        };
+        group.busy_until_ms[0] = busy_until_ms;
+        world
+    }
+
+    #[test]
+    fn a_member_may_be_skipped_until_its_record_ends_and_no_longer() {
+        for busy_until_ms in [0, 10_000, 10_001, 20_000] {
+            let world = world_with_a_member_skipped_until(busy_until_ms);
+            assert_eq!(check_invariants(&world), Ok(()), "{busy_until_ms}");
+        }
+        let world = world_with_a_member_skipped_until(20_001);
+        let broken = check_invariants(&world).unwrap_err();
+        assert!(broken.contains("skipped until 20001 ms"), "{broken}");
+    }
+
+    #[test]
+    fn a_ready_member_is_not_skipped_after_now() {
+        let mut world = world_with_a_member_skipped_until(0);
+        world.groups[0].members[0].activity = Activity::Ready;
+        for (busy_until_ms, holds) in [(1, true), (10_000, true), (10_001, false)] {
+            world.groups[0].busy_until_ms[0] = busy_until_ms;
+            assert_eq!(check_invariants(&world).is_ok(), holds, "{busy_until_ms}");
+        }
+    }
+}

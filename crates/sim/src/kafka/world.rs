@@ -509,4 +509,82 @@ mod tests {
         // The default lesson sends every 5 ms and its members wake on the same grid.
         assert!(skipped > 20_000, "{skipped} ms skipped");
     }
+
+    /// Runs `world` to `end_ms` as `advance_to` does, but with every member of every group
+    /// looked at on every tick, as before members could be skipped.
+    fn run_visiting_every_member(world: &mut World, end_ms: u64) {
+        while world.now_ms < end_ms {
+            let next_ms = world.next_activity_ms().max(world.now_ms + 1).min(end_ms);
+            for group in &mut world.groups {
+                group.busy_until_ms.fill(0);
+            }
+            world.tick(next_ms);
+        }
+    }
+
+    /// Scenarios that reach every way a member's wait can end early: a pause, a crash and a
+    /// restart, a reset, a member that starts later, cooperative and static membership.
+    fn scenarios_with_every_interruption() -> Vec<Scenario> {
+        use crate::assignor::Strategy;
+        use crate::kafka::scenario::{OffsetTarget, ScheduledAction};
+        let action = |at_ms, member_id: &str, action| ScheduledAction {
+            at_ms,
+            group_id: "search".into(),
+            member_id: member_id.into(),
+            action,
+        };
+        let mut presets: Vec<Scenario> = crate::kafka::presets::PRESETS
+            .iter()
+            .map(|preset| (preset.build)())
+            .collect();
+        let mut storm = crate::kafka::presets::find("rebalance-storm").unwrap();
+        let mut interrupted = (storm.build)();
+        interrupted.duration_ms = 60_000;
+        interrupted.schedule.extend([
+            action(21_000, "c1", MemberAction::Pause { duration_ms: 3_000 }),
+            action(25_000, "c2", MemberAction::Crash),
+            action(26_000, "c2", MemberAction::Start),
+            action(30_000, "c7", MemberAction::Start),
+            action(40_000, "c4", MemberAction::Restart { down_ms: 2_000 }),
+            action(
+                45_000,
+                "c5",
+                MemberAction::ResetOffsets {
+                    to: OffsetTarget::Earliest,
+                },
+            ),
+        ]);
+        interrupted.schedule.sort_by_key(|a| a.at_ms);
+        let mut cooperative = interrupted.clone();
+        cooperative.groups[0].partition_assignment_strategy = Strategy::CooperativeSticky;
+        let mut static_members = interrupted.clone();
+        static_members.groups[0].static_membership = true;
+        presets.extend([interrupted, cooperative, static_members]);
+        storm = crate::kafka::presets::find("storm-fix-smaller-batches").unwrap();
+        presets.push((storm.build)());
+        presets
+    }
+
+    /// Skipping a member until it can act changes nothing: every preset, and runs with every
+    /// kind of interruption, give the same trace, events and counts as looking at every member
+    /// on every tick.
+    #[test]
+    fn a_group_skips_only_members_that_would_do_nothing() {
+        for scenario in scenarios_with_every_interruption() {
+            let mut skipping = World::new(&scenario).unwrap();
+            let mut visiting = skipping.clone();
+            skipping.advance_to(scenario.duration_ms);
+            run_visiting_every_member(&mut visiting, scenario.duration_ms);
+            assert_eq!(
+                skipping.trace_hash().finish(),
+                visiting.trace_hash().finish(),
+                "{scenario:?}"
+            );
+            assert_eq!(skipping.events().len(), visiting.events().len());
+            for (skipped, visited) in skipping.groups.iter().zip(&visiting.groups) {
+                assert_eq!(skipped.processed_total, visited.processed_total);
+                assert_eq!(skipped.rebalances_total, visited.rebalances_total);
+            }
+        }
+    }
 }
