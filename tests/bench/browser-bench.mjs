@@ -12,9 +12,11 @@ import { changeKnob, firstNumberKnob, freshValues, nextSteps } from './knobs.mjs
 const site = await serveDist({ subPath: '/bench/', root: process.argv[2] });
 // `STREAMLAB_BENCH_ONLY=every_lesson` runs only the knob changes in every lesson (a quicker
 // before/after for that figure); `STREAMLAB_BENCH_LESSONS=partitions,delivery` picks lessons.
-// `STREAMLAB_BENCH_ONLY=wide_topic` runs only the delivery lesson at sixty partitions.
+// `STREAMLAB_BENCH_ONLY=wide_topic` runs only the delivery lesson at sixty partitions;
+// `STREAMLAB_BENCH_ONLY=storm` only the 32-member storm.
 const onlyEveryLesson = process.env.STREAMLAB_BENCH_ONLY === 'every_lesson';
 const onlyWideTopic = process.env.STREAMLAB_BENCH_ONLY === 'wide_topic';
+const onlyStorm = process.env.STREAMLAB_BENCH_ONLY === 'storm';
 // Every lesson the gallery lists, in the order it lists them.
 const LESSONS = [
   'partitions', 'rebalances', 'delivery', 'which-clock', 'watermarks', 'windows', 'queues',
@@ -28,9 +30,10 @@ const LESSONS = [
 const FRESH_SETTINGS = 20;
 // gc() and exact heap sizes, so the heap is compared after a collection, not between two.
 const browser = await launchBrowser({ extraArgs: ['--js-flags=--expose-gc', '--enable-precise-memory-info'] });
-if (onlyEveryLesson || onlyWideTopic) {
+if (onlyEveryLesson || onlyWideTopic || onlyStorm) {
   try {
-    await (onlyEveryLesson ? everyLessonAtTenMinutes : wideTopic)(browser, site.url);
+    const only = onlyEveryLesson ? everyLessonAtTenMinutes : onlyWideTopic ? wideTopic : stormAlone;
+    await only(browser, site.url);
   } finally {
     await browser.close();
     await site.close();
@@ -122,16 +125,7 @@ try {
 
   await everyLessonAtTenMinutes(browser, site.url);
 
-  // The rebalance storm with 32 members, ten simulated minutes, in this browser's wasm.
-  // The first run is cold, as above; the median of three more is the warm figure.
-  const storm = await page.evaluate(() => window.__streamlab.benchStorm());
-  console.log(`browser storm_32_members_10min: ${JSON.stringify(storm)}`);
-  const stormWarm = await page.evaluate(async () => {
-    const runs = [];
-    for (let i = 0; i < 3; i += 1) runs.push(await window.__streamlab.benchStorm());
-    return runs;
-  });
-  console.log(`browser storm_32_members_10min_warm_median_of_3: ${JSON.stringify(medianByField(stormWarm))}`);
+  await stormFigures(page);
 
   // Seeking in a ten-minute run of the default lesson, worst case (a whole checkpoint
   // spacing replayed), as the scrubber does it.
@@ -253,6 +247,27 @@ async function wideTopic(browser, siteUrl) {
 }
 
 /// Each numeric field's median over several runs of one benchmark (objects of the same shape).
+// The rebalance storm with 32 members, ten simulated minutes, in this browser's wasm. The
+// first run is cold, as the default lesson's above; the median of three more is the warm figure.
+async function stormFigures(page) {
+  const storm = await page.evaluate(() => window.__streamlab.benchStorm());
+  console.log(`browser storm_32_members_10min: ${JSON.stringify(storm)}`);
+  const stormWarm = await page.evaluate(async () => {
+    const runs = [];
+    for (let i = 0; i < 3; i += 1) runs.push(await window.__streamlab.benchStorm());
+    return runs;
+  });
+  console.log(`browser storm_32_members_10min_warm_median_of_3: ${JSON.stringify(medianByField(stormWarm))}`);
+}
+
+// The storm alone, in a page of its own (a quick before/after for that figure).
+async function stormAlone(browser, siteUrl) {
+  const { page } = await openPage(browser, `${siteUrl}#/partitions`);
+  await waitForApp(page);
+  await stormFigures(page);
+  await page.close();
+}
+
 function medianByField(runs) {
   const median = {};
   for (const field of Object.keys(runs[0])) {
