@@ -50,7 +50,6 @@ fn record_in_hand(world: &World) -> (u64, u64, u64) {
 #[test]
 fn a_paused_member_finishes_its_record_the_pause_later() {
     let mut scenario = one_group(1, 1, 1_000);
-    scenario.groups[0].members = 1;
     scenario.schedule = vec![ScheduledAction {
         at_ms: 500,
         group_id: "search".into(),

@@ -537,8 +537,8 @@ mod tests {
             .iter()
             .map(|preset| (preset.build)())
             .collect();
-        let mut storm = crate::kafka::presets::find("rebalance-storm").unwrap();
-        let mut interrupted = (storm.build)();
+        let preset = |slug| (crate::kafka::presets::find(slug).unwrap().build)();
+        let mut interrupted = preset("rebalance-storm");
         interrupted.duration_ms = 60_000;
         interrupted.schedule.extend([
             action(21_000, "c1", MemberAction::Pause { duration_ms: 3_000 }),
@@ -560,8 +560,6 @@ mod tests {
         let mut static_members = interrupted.clone();
         static_members.groups[0].static_membership = true;
         presets.extend([interrupted, cooperative, static_members]);
-        storm = crate::kafka::presets::find("storm-fix-smaller-batches").unwrap();
-        presets.push((storm.build)());
         presets
     }
 
